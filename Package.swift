@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "swift-atoms-linux",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Atoms", targets: ["Atoms"]),
+        .executable(name: "sample-counter", targets: ["sample-counter"]),
+    ],
+    targets: [
+        // Runs a closure on a fresh, large stack so that arbitrarily deep atom chains
+        // (a user's `value(context:)` watching the next atom) never overflow the thread's stack.
+        .target(name: "CAtomsStack"),
+        .target(name: "Atoms", dependencies: ["CAtomsStack"]),
+        .testTarget(name: "AtomsTests", dependencies: ["Atoms"]),
+
+        // Samples: small programs written the way a user writes atoms.
+        .executableTarget(name: "sample-counter", dependencies: ["Atoms"], path: "samples/Counter"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,36 @@
+/// A context to read, set, and otherwise interact with atoms, without watching: passed to
+/// effects, ``Resettable/reset(context:)`` and ``Refreshable/refresh(context:)``.
+@MainActor
+public struct AtomCurrentContext: AtomContext {
+    let store: StoreContext
+
+    init(store: StoreContext) {
+        self.store = store
+    }
+
+    /// See ``AtomContext/read(_:)``.
+    public func read<Node: Atom>(_ atom: Node) -> Node.Produced {
+        store.engine.read(atom, in: store)
+    }
+
+    /// See ``AtomContext/set(_:for:)``.
+    public func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node) {
+        store.engine.set(value, for: atom, in: store, location: nil)
+    }
+
+    /// See ``AtomContext/modify(_:body:)``.
+    public func modify<Node: StateAtom>(_ atom: Node, body: (inout Node.Produced) -> Void) {
+        store.engine.modify(atom, in: store, location: nil, body: body)
+    }
+
+    /// See ``AtomContext/refresh(_:)-custom``.
+    @discardableResult
+    public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: nil)
+    }
+
+    /// See ``AtomContext/reset(_:)``.
+    public func reset<Node: Atom>(_ atom: Node) {
+        store.engine.reset(atom, in: store, location: nil)
+    }
+}

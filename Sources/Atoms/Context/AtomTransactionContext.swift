@@ -1,0 +1,69 @@
+/// The context passed to an atom's primary function (`value(context:)`, `defaultValue(context:)`):
+/// atoms it watches become the atom's dependencies.
+///
+/// ## Example
+/// ```swift
+/// struct FilteredTodosAtom: ValueAtom, Hashable {
+///     func value(context: Context) -> [Todo] {
+///         let filter = context.watch(FilterAtom())
+///         return context.watch(TodosAtom()).filter(filter.matches)
+///     }
+/// }
+/// ```
+@MainActor
+public struct AtomTransactionContext: AtomWatchableContext {
+    let store: StoreContext
+    let owner: AnyAtomNode
+
+    init(store: StoreContext, owner: AnyAtomNode) {
+        self.store = store
+        self.owner = owner
+    }
+
+    /// See ``AtomContext/read(_:)``.
+    public func read<Node: Atom>(_ atom: Node) -> Node.Produced {
+        store.engine.read(atom, in: store)
+    }
+
+    /// See ``AtomContext/set(_:for:)``.
+    public func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node) {
+        store.engine.set(value, for: atom, in: store, location: nil)
+    }
+
+    /// See ``AtomContext/modify(_:body:)``.
+    public func modify<Node: StateAtom>(_ atom: Node, body: (inout Node.Produced) -> Void) {
+        store.engine.modify(atom, in: store, location: nil, body: body)
+    }
+
+    /// See ``AtomContext/refresh(_:)-custom``.
+    @discardableResult
+    public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: nil)
+    }
+
+    /// See ``AtomContext/reset(_:)``.
+    public func reset<Node: Atom>(_ atom: Node) {
+        store.engine.reset(atom, in: store, location: nil)
+    }
+
+    /// Watches an atom: it becomes a dependency, and this atom is recomputed when it changes.
+    @discardableResult
+    public func watch<Node: Atom>(_ atom: Node) -> Node.Produced {
+        store.engine.watch(atom, dependent: owner, in: store)
+    }
+
+    /// A handler run when this computation's value is superseded (the atom recomputes) or the
+    /// atom is released; use it to cancel work the computation started.
+    public var onTermination: (@MainActor () -> Void)? {
+        get { (owner as? any TerminationHolder)?.onTermination }
+        nonmutating set { (owner as? any TerminationHolder)?.onTermination = newValue }
+    }
+}
+
+/// A node that keeps a termination handler.
+@MainActor
+protocol TerminationHolder: AnyObject {
+    var onTermination: (@MainActor () -> Void)? { get set }
+}
+
+extension AtomNode: TerminationHolder {}

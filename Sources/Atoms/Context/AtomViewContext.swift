@@ -1,0 +1,81 @@
+/// A subscriber's context: what a SwiftUI view's `@ViewContext` is upstream, for any Linux code.
+///
+/// Create one from an ``AtomRoot`` (or ``AtomScope``). It records the caller's `#fileID`/`#line`,
+/// which the dependency graph shows for its watches, and calls `onUpdate` after every
+/// transaction in which an atom it watches changed. Its watches last until the last copy of the
+/// context is gone (or ``unwatch(_:)``), then atoms nothing else watches are released.
+///
+/// ## Example
+/// ```swift
+/// let root = AtomRoot()
+/// let context = root.viewContext { print("counter changed") }
+/// print(context.watch(CounterAtom()))  // 0
+/// context[CounterAtom()] += 1          // prints "counter changed"
+/// ```
+@MainActor
+public struct AtomViewContext: AtomWatchableContext {
+    let store: StoreContext
+    let subscriber: SubscriberState
+
+    init(store: StoreContext, location: SourceLocation, onUpdate: @escaping @MainActor () -> Void) {
+        self.store = store
+        self.subscriber = SubscriberState(location: location, engine: store.engine, onUpdate: onUpdate)
+    }
+
+    /// Where this context was created.
+    public var location: SourceLocation {
+        subscriber.location
+    }
+
+    /// See ``AtomContext/read(_:)``.
+    public func read<Node: Atom>(_ atom: Node) -> Node.Produced {
+        store.engine.read(atom, in: store)
+    }
+
+    /// See ``AtomContext/set(_:for:)``.
+    public func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node) {
+        store.engine.set(value, for: atom, in: store, location: location)
+    }
+
+    /// See ``AtomContext/modify(_:body:)``.
+    public func modify<Node: StateAtom>(_ atom: Node, body: (inout Node.Produced) -> Void) {
+        store.engine.modify(atom, in: store, location: location, body: body)
+    }
+
+    /// See ``AtomContext/refresh(_:)-custom``.
+    @discardableResult
+    public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: location)
+    }
+
+    /// See ``AtomContext/reset(_:)``.
+    public func reset<Node: Atom>(_ atom: Node) {
+        store.engine.reset(atom, in: store, location: location)
+    }
+
+    /// Watches an atom from this subscriber.
+    @discardableResult
+    public func watch<Node: Atom>(_ atom: Node) -> Node.Produced {
+        store.engine.watch(atom, subscriber: subscriber, in: store)
+    }
+
+    /// Stops watching an atom from this subscriber (a Linux addition: a view stops watching
+    /// when it disappears; a program says so explicitly).
+    public func unwatch(_ atom: some Atom) {
+        store.engine.unwatch(atom, subscriber: subscriber, in: store)
+    }
+
+    /// For debugging, captures the values of all cached atoms and the dependency graph.
+    @discardableResult
+    public func snapshot() -> Snapshot {
+        store.engine.makeSnapshot()
+    }
+
+    /// For debugging, restores the atom values and dependency graph captured in a snapshot.
+    ///
+    /// Atoms and dependencies no longer watched from anywhere are then released, and watchers
+    /// of restored atoms are notified.
+    public func restore(_ snapshot: Snapshot) {
+        store.engine.restore(snapshot, location: location)
+    }
+}

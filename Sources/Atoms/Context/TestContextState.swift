@@ -1,0 +1,77 @@
+/// The shared state behind the copies of one ``AtomTestContext``.
+@MainActor
+final class TestContextState {
+    let engine = StoreEngine()
+    let location: SourceLocation
+    var onUpdate: (() -> Void)?
+    private(set) var subscriber: SubscriberState!
+    private var waiters: [Int: AsyncStream<WaitEvent>.Continuation] = [:]
+    private var nextWaiter = 0
+
+    init(location: SourceLocation) {
+        self.location = location
+        subscriber = SubscriberState(location: location, engine: engine) { [weak self] in
+            self?.didUpdate()
+        }
+    }
+
+    private func didUpdate() {
+        onUpdate?()
+        for waiter in waiters.values {
+            waiter.yield(.update)
+        }
+    }
+
+    /// Waits for updates until `done()` holds after one, the timeout fires, or the task is
+    /// cancelled.
+    func waitForUpdates(timeout: Double?, until done: () -> Bool) async -> WaitOutcome {
+        let (events, continuation) = AsyncStream<WaitEvent>.makeStream()
+        nextWaiter += 1
+        let id = nextWaiter
+        waiters[id] = continuation
+        let timer = timeout.map { seconds in
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                continuation.yield(.timeout)
+            }
+        }
+        defer {
+            timer?.cancel()
+            waiters[id] = nil
+            continuation.finish()
+        }
+        for await event in events {
+            switch event {
+            case .timeout:
+                return .timedOut
+            case .update:
+                if done() {
+                    return .satisfied
+                }
+            }
+        }
+        return .cancelled
+    }
+}
+
+/// Something a waiting test context hears about.
+enum WaitEvent: Sendable {
+    case update
+    case timeout
+}
+
+/// How a wait ended.
+enum WaitOutcome {
+    case satisfied
+    case timedOut
+    case cancelled
+
+    /// Throws for anything but success, as the throwing waits do.
+    func check(timeout: Double) throws {
+        switch self {
+        case .satisfied: return
+        case .timedOut: throw AtomTestContextTimeoutError(timeout: timeout)
+        case .cancelled: throw CancellationError()
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// The identity of one atom, independent of the store that holds it.
+///
+/// Two atoms are the same when their types, keys and scopes are equal. The identity is used by
+/// snapshots (to find an atom again after it was released and re-created) and by anything that
+/// records atoms outside the process (it carries a stable, module-qualified type name).
+public struct AtomIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
+    // `AnyHashable` holds `Atom.Key`, which is `Sendable` by the protocol's requirement.
+    package let type: ObjectIdentifier
+    package let key: AnyHashable
+    /// The scope the atom is stored in, or `nil` when it lives at the root.
+    public let scope: ScopeKey?
+    /// The upstream graph label: the type's name as `String(describing:)` prints it, plus
+    /// ` scope:<key>` for a scoped atom.
+    public let label: String
+    /// The module-qualified type name (`String(reflecting:)`), stable across processes.
+    public let typeName: String
+    /// A description of the key for atoms whose key is not the atom itself (atom families),
+    /// or `nil` when the atom is its own key.
+    public let keyDescription: String?
+
+    package init<Node: Atom>(_ atom: Node, scope: ScopeKey?, names: AtomTypeNames) {
+        self.type = ObjectIdentifier(Node.self)
+        self.key = AnyHashable(atom.key)
+        self.scope = scope
+        self.label = scope.map { "\(names.label) scope:\($0)" } ?? names.label
+        self.typeName = names.typeName
+        self.keyDescription = Node.Key.self == Node.self ? nil : String(describing: atom.key)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.type == rhs.type && lhs.scope == rhs.scope && lhs.key == rhs.key
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(key)
+        hasher.combine(scope)
+    }
+
+    /// The label, followed by the key in brackets for an atom family member.
+    public var description: String {
+        keyDescription.map { "\(label)[\($0)]" } ?? label
+    }
+}
+
+/// The names of one atom type, computed once per type.
+package struct AtomTypeNames: Sendable {
+    /// `String(describing:)` of the type: the upstream graph label.
+    package let label: String
+    /// `String(reflecting:)` of the type: module-qualified.
+    package let typeName: String
+
+    package init(_ type: Any.Type) {
+        label = String(describing: type)
+        typeName = String(reflecting: type)
+    }
+}

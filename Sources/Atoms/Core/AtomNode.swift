@@ -1,0 +1,179 @@
+/// The index of a node in the store's node table.
+typealias NodeID = Int
+
+/// One cached atom in the store: its place in the dependency graph and its subscriptions.
+///
+/// Graph edges are kept on both ends (`dependencies` ⇄ `children`) so that propagation walks
+/// down and release walks up without searching; ``StoreEngine/checkInvariants()`` verifies the
+/// symmetry in tests.
+@MainActor
+class AnyAtomNode {
+    /// The slot in the store's node table.
+    let id: NodeID
+    /// Increases with every node the store creates; orders nodes deterministically.
+    let serial: Int
+    /// The scope the atom is stored in (`nil` at the root).
+    let scope: ScopeKey?
+    /// Nodes this node watched during its last computation.
+    var dependencies: Set<NodeID> = []
+    /// Nodes that watch this node.
+    var children: Set<NodeID> = []
+    /// Subscribers (view or test contexts) that watch this node, by subscriber id.
+    var subscriptions: [Int: Subscription] = [:]
+    /// Propagation pass in which a dependency of this node changed.
+    var dirtyEpoch = 0
+    /// Propagation pass in which this node was recomputed.
+    var doneEpoch = 0
+    /// Propagation pass in which the topological walk visited this node.
+    var visitEpoch = 0
+    /// A node computed for `read` of an uncached atom; never registered, never released.
+    var isTransient = false
+
+    init(id: NodeID, serial: Int, scope: ScopeKey?) {
+        self.id = id
+        self.serial = serial
+        self.scope = scope
+    }
+
+    /// Whether the atom type is ``KeepAlive``.
+    var isKeepAlive: Bool { false }
+    /// The identity of the atom, for snapshots and transaction records.
+    var identity: AtomIdentity { fatalError("abstract") }
+    /// The cached value, type-erased.
+    var anyValue: Any { fatalError("abstract") }
+
+    /// Recomputes the value because a dependency changed; returns whether the new value
+    /// propagates to dependents and subscribers.
+    func recompute(in engine: StoreEngine) -> Bool { fatalError("abstract") }
+    /// Runs the `onTermination` handler registered by the last computation, if any.
+    func terminate() {}
+    /// Removes the node from its type table.
+    func unregister() {}
+    /// Captures the atom and its value for a snapshot.
+    func snapshotItem() -> AnySnapshotItem { fatalError("abstract") }
+    /// The effect lifecycle events, run by the store after a transaction commits.
+    func effectInitialized() {}
+    func effectUpdated() {}
+    func effectReleased() {}
+}
+
+/// A cached atom of a concrete type.
+@MainActor
+final class AtomNode<Node: Atom>: AnyAtomNode {
+    var atom: Node
+    /// `nil` only while the first computation runs.
+    var value: Node.Produced?
+    var effect: Node.Effect?
+    /// The store context the atom's own computation runs in.
+    let store: StoreContext
+    let table: AtomTypeTable<Node>
+    /// The override that replaces the atom's producer, if any.
+    let override: (@MainActor (Node) -> Node.Produced)?
+    /// State that a modifier keeps across recomputations (e.g. `.previous`).
+    var modifierStorage: AnyObject?
+    /// Cleanup registered through ``AtomTransactionContext/onTermination``.
+    var onTermination: (@MainActor () -> Void)?
+
+    init(
+        id: NodeID,
+        serial: Int,
+        atom: Node,
+        scope: ScopeKey?,
+        store: StoreContext,
+        table: AtomTypeTable<Node>,
+        override: (@MainActor (Node) -> Node.Produced)?
+    ) {
+        self.atom = atom
+        self.store = store
+        self.table = table
+        self.override = override
+        super.init(id: id, serial: serial, scope: scope)
+    }
+
+    override var isKeepAlive: Bool { table.isKeepAlive }
+
+    override var identity: AtomIdentity {
+        AtomIdentity(atom, scope: scope, names: table.names)
+    }
+
+    override var anyValue: Any {
+        // `value` is only nil while the first computation runs, before anyone can ask.
+        value.map { $0 as Any } ?? (value as Any)
+    }
+
+    /// The current value; valid once the first computation finished.
+    var currentValue: Node.Produced {
+        value!
+    }
+
+    /// Runs the producer (or the override), recording the dependencies it watches.
+    func produce(in engine: StoreEngine) -> Node.Produced {
+        let oldDependencies = dependencies
+        dependencies = []
+        terminate()
+        let newValue: Node.Produced = StackGuard.run {
+            if let override {
+                return override(atom)
+            }
+            return atom.producer.compute(AtomProducerContext(store: store, node: self))
+        }
+        engine.didCompute(self, oldDependencies: oldDependencies)
+        return newValue
+    }
+
+    override func recompute(in engine: StoreEngine) -> Bool {
+        let newValue = produce(in: engine)
+        let propagates = value.map { old in
+            atom.producer.shouldPropagate?(old, newValue) ?? true
+        } ?? true
+        value = newValue
+        return propagates
+    }
+
+    override func terminate() {
+        if let onTermination {
+            self.onTermination = nil
+            onTermination()
+        }
+    }
+
+    override func unregister() {
+        table.nodes[NodeKey(key: atom.key, scope: scope)] = nil
+    }
+
+    override func snapshotItem() -> AnySnapshotItem {
+        SnapshotItem(atom: atom, value: currentValue, scope: scope, names: table.names)
+    }
+
+    private var effectContext: AtomCurrentContext {
+        AtomCurrentContext(store: store)
+    }
+
+    override func effectInitialized() {
+        effect?.initialized(context: effectContext)
+    }
+
+    override func effectUpdated() {
+        effect?.updated(context: effectContext)
+    }
+
+    override func effectReleased() {
+        effect?.released(context: effectContext)
+    }
+
+    /// Creates the effect and runs its `initializing` event, before the first computation.
+    func startEffect() {
+        let context = effectContext
+        let effect = atom.effect(context: context)
+        self.effect = effect
+        effect.initializing(context: context)
+    }
+}
+
+/// A subscriber's watch of one node.
+struct Subscription {
+    /// Where the subscriber was created (shown in the dependency graph).
+    let location: SourceLocation
+    /// The subscriber; weak so that a forgotten context can still be deinitialized.
+    weak var subscriber: SubscriberState?
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// One committed transaction of a store: what changed, why, and from where.
+///
+/// The store reports each transaction, in commit order, to the handlers registered with
+/// ``AtomRoot/observeTransactions(_:)`` (or ``AtomStore/observeTransactions(_:)``), after the
+/// change is complete and before effects run and subscribers are notified. This is the
+/// observation point a journal recorder attaches to; the runtime itself does no I/O.
+@MainActor
+public struct AtomTransaction {
+    /// Why a transaction happened.
+    public enum Cause: String, Sendable, CaseIterable, Codable {
+        /// `set(_:for:)` or a subscript write.
+        case set
+        /// `modify(_:body:)` or an in-place subscript mutation.
+        case modify
+        /// `reset(_:)`.
+        case reset
+        /// `refresh(_:)`.
+        case refresh
+        /// `restore(_:)` of a snapshot or recorded state.
+        case restore
+        /// An asynchronous atom's task or sequence delivered a result.
+        case asyncResult = "async-result"
+        /// A change made by an atom effect.
+        case effect
+        /// Atoms first watched (created) or read.
+        case initialize
+        /// Watches removed and unwatched atoms released.
+        case release
+    }
+
+    /// A value an atom took in this transaction.
+    public struct ValueChange {
+        /// The atom.
+        public let atom: AtomIdentity
+        /// Its value after the transaction.
+        public let value: Any
+    }
+
+    /// A dependency edge: `dependent` watches `dependency`.
+    public struct Edge: Hashable, Sendable {
+        /// The watched atom.
+        public let dependency: AtomIdentity
+        /// The watching atom.
+        public let dependent: AtomIdentity
+    }
+
+    /// A subscriber (view or test context at a source location) watching an atom.
+    public struct SubscriptionChange: Hashable, Sendable {
+        /// The watched atom.
+        public let atom: AtomIdentity
+        /// Where the subscriber was created.
+        public let location: SourceLocation
+    }
+
+    /// 1 for the store's first committed transaction, increasing by one each time.
+    public let sequence: Int
+    /// When the transaction committed.
+    public let timestamp: Date
+    /// Why it happened.
+    public let cause: Cause
+    /// The atom whose operation started it, when there was one.
+    public let origin: AtomIdentity?
+    /// The `#fileID`/`#line` of the context that acted, when known.
+    public let location: SourceLocation?
+    /// Atoms whose values changed, with their new values, in the order they changed.
+    public let changedValues: [ValueChange]
+    /// Atoms created (first computed) in this transaction.
+    public let created: [AtomIdentity]
+    /// Atoms released in this transaction.
+    public let released: [AtomIdentity]
+    /// Dependency edges added.
+    public let edgesAdded: [Edge]
+    /// Dependency edges removed.
+    public let edgesRemoved: [Edge]
+    /// Subscriptions added.
+    public let subscriptionsAdded: [SubscriptionChange]
+    /// Subscriptions removed.
+    public let subscriptionsRemoved: [SubscriptionChange]
+}
+
+/// The changes collected while a transaction is open.
+@MainActor
+struct OpenTransaction {
+    var cause: AtomTransaction.Cause = .initialize
+    var origin: AnyAtomNode?
+    var location: SourceLocation?
+    var updated: [AnyAtomNode] = []
+    var created: [AnyAtomNode] = []
+    var released: [AnyAtomNode] = []
+    var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = []
+    var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = []
+    var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = []
+    var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = []
+    /// Effect events to run after commit, in order.
+    var effects: [PendingEffect] = []
+    /// Subscribers to notify after commit.
+    var subscribers: [Int: SubscriberState] = [:]
+
+    /// Whether anything observable changed: a value or the graph.
+    var hasChanges: Bool {
+        !updated.isEmpty || !created.isEmpty || !released.isEmpty || !edgesAdded.isEmpty
+            || !edgesRemoved.isEmpty || !subscriptionsAdded.isEmpty || !subscriptionsRemoved.isEmpty
+    }
+
+    mutating func created(_ node: AnyAtomNode) {
+        created.append(node)
+    }
+
+    mutating func edgeAdded(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
+        edgesAdded.append((dependency, dependent))
+    }
+
+    mutating func edgeRemoved(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
+        edgesRemoved.append((dependency, dependent))
+    }
+
+    /// The public record; identities are computed here, only when someone observes.
+    func record(sequence: Int) -> AtomTransaction {
+        var seen = Set<ObjectIdentifier>()
+        let changedValues = updated.reversed().compactMap { node -> AtomTransaction.ValueChange? in
+            guard seen.insert(ObjectIdentifier(node)).inserted else { return nil }
+            return AtomTransaction.ValueChange(atom: node.identity, value: node.anyValue)
+        }.reversed()
+        return AtomTransaction(
+            sequence: sequence,
+            timestamp: Date(),
+            cause: cause,
+            origin: origin?.identity,
+            location: location,
+            changedValues: Array(changedValues),
+            created: created.map(\.identity),
+            released: released.map(\.identity),
+            edgesAdded: edgesAdded.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
+            edgesRemoved: edgesRemoved.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
+            subscriptionsAdded: subscriptionsAdded.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) },
+            subscriptionsRemoved: subscriptionsRemoved.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
+        )
+    }
+}
+
+/// An effect event waiting for the transaction to commit.
+@MainActor
+enum PendingEffect {
+    case initialized(AnyAtomNode)
+    case updated(AnyAtomNode)
+    case released(AnyAtomNode)
+
+    func run() {
+        switch self {
+        case .initialized(let node): node.effectInitialized()
+        case .updated(let node): node.effectUpdated()
+        case .released(let node): node.effectReleased()
+        }
+    }
+}

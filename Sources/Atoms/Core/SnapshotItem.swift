@@ -1,0 +1,53 @@
+/// One atom captured in a snapshot: the atom itself and its value. Immutable.
+class AnySnapshotItem {
+    let identity: AtomIdentity
+
+    init(identity: AtomIdentity) {
+        self.identity = identity
+    }
+
+    /// The captured value, type-erased.
+    var anyValue: Any { fatalError("abstract") }
+
+    /// Puts the captured value back into the store, creating the node when the atom was
+    /// released since; returns the node.
+    @MainActor
+    func restore(into engine: StoreEngine) -> AnyAtomNode { fatalError("abstract") }
+}
+
+/// An atom of a concrete type captured in a snapshot.
+final class SnapshotItem<Node: Atom>: AnySnapshotItem {
+    let atom: Node
+    let value: Node.Produced
+    let scope: ScopeKey?
+
+    init(atom: Node, value: Node.Produced, scope: ScopeKey?, names: AtomTypeNames) {
+        self.atom = atom
+        self.value = value
+        self.scope = scope
+        super.init(identity: AtomIdentity(atom, scope: scope, names: names))
+    }
+
+    override var anyValue: Any { value as Any }
+
+    @MainActor
+    override func restore(into engine: StoreEngine) -> AnyAtomNode {
+        let table = engine.table(for: Node.self)
+        let key = NodeKey(key: atom.key, scope: scope)
+        if let node = table.nodes[key] {
+            node.value = value
+            return node
+        }
+        let (id, serial) = engine.allocateSlot()
+        let store = StoreContext(engine: engine, scope: scope.flatMap { engine.scopeState(for: $0) })
+        let node = AtomNode(
+            id: id, serial: serial, atom: atom, scope: scope,
+            store: store, table: table, override: nil
+        )
+        node.value = value
+        table.nodes[key] = node
+        engine.nodes[id] = node
+        engine.transaction.created(node)
+        return node
+    }
+}

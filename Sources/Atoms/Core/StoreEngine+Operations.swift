@@ -1,0 +1,114 @@
+extension StoreEngine {
+    /// `watch` from inside an atom's computation: the atom becomes a dependency of `dependent`.
+    func watch<Node: Atom>(_ atom: Node, dependent: AnyAtomNode, in store: StoreContext) -> Node.Produced {
+        begin(.initialize)
+        defer { commit() }
+        let node = node(for: atom, in: store)
+        addEdge(from: node, to: dependent)
+        return node.currentValue
+    }
+
+    /// `watch` from a subscriber (view or test context).
+    func watch<Node: Atom>(_ atom: Node, subscriber: SubscriberState, in store: StoreContext) -> Node.Produced {
+        begin(.initialize, location: subscriber.location)
+        let node = node(for: atom, in: store)
+        if node.subscriptions[subscriber.id] == nil {
+            node.subscriptions[subscriber.id] = Subscription(location: subscriber.location, subscriber: subscriber)
+            subscriber.nodes.insert(node.id)
+            transaction.subscriptionsAdded.append((node, subscriber.location))
+        }
+        let value = node.currentValue
+        commit()
+        // Effects run at commit may have changed the value; return the latest.
+        return nodes[node.id] === node ? node.currentValue : value
+    }
+
+    /// `read`: the cached value, or a value computed without caching it.
+    func read<Node: Atom>(_ atom: Node, in store: StoreContext) -> Node.Produced {
+        if let node = existingNode(atom, in: store) {
+            if isPropagating && node.dirtyEpoch == epoch && node.doneEpoch != epoch {
+                recompute(node)
+            }
+            return node.currentValue
+        }
+        return transact(.initialize) {
+            let (scope, override, nodeStore) = store.resolve(atom)
+            let (id, serial) = allocateSlot()
+            let node = AtomNode(
+                id: id, serial: serial, atom: atom, scope: scope,
+                store: nodeStore, table: table(for: Node.self), override: override
+            )
+            node.isTransient = true
+            nodes[id] = node
+            let value = node.produce(in: self)
+            // The transient node's dependencies lose it as a child; those it alone kept are released.
+            for dependency in node.dependencies {
+                nodes[dependency]?.children.remove(id)
+                releaseCandidates.append(dependency)
+            }
+            node.terminate()
+            nodes[id] = nil
+            freeSlots.append(id)
+            return value
+        }
+    }
+
+    /// `lookup`: the cached value only, with no side effects.
+    func lookup<Node: Atom>(_ atom: Node, in store: StoreContext) -> Node.Produced? {
+        existingNode(atom, in: store)?.value
+    }
+
+    /// `set`: replaces a cached state; ignored when the atom is not cached.
+    func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node, in store: StoreContext, location: SourceLocation?) {
+        guard let node = existingNode(atom, in: store) else {
+            return
+        }
+        transact(.set, origin: node, location: location) {
+            node.value = value
+            valueDidChange(node)
+        }
+    }
+
+    /// `modify`: mutates a cached state in place, then propagates once.
+    func modify<Node: StateAtom>(_ atom: Node, in store: StoreContext, location: SourceLocation?, body: (inout Node.Produced) -> Void) {
+        guard let node = existingNode(atom, in: store) else {
+            return
+        }
+        transact(.modify, origin: node, location: location) {
+            var value = node.currentValue
+            node.value = nil  // leave the only copy to `body` so it mutates without copying
+            body(&value)
+            node.value = value
+            valueDidChange(node)
+        }
+    }
+
+    /// `reset`: a ``Resettable`` atom runs its own reset; any other cached atom recomputes its
+    /// own value (its dependencies keep theirs) and propagates.
+    func reset<Node: Atom>(_ atom: Node, in store: StoreContext, location: SourceLocation?) {
+        if let resettable = atom as? any Resettable {
+            transact(.reset, origin: existingNode(atom, in: store), location: location) {
+                resettable.runReset(context: AtomCurrentContext(store: store))
+            }
+            return
+        }
+        guard let node = existingNode(atom, in: store) else {
+            return
+        }
+        transact(.reset, origin: node, location: location) {
+            node.value = node.produce(in: self)
+            valueDidChange(node)
+        }
+    }
+
+    /// Removes a subscriber's watch of an atom.
+    func unwatch<Node: Atom>(_ atom: Node, subscriber: SubscriberState, in store: StoreContext) {
+        guard let node = existingNode(atom, in: store), node.subscriptions[subscriber.id] != nil else {
+            return
+        }
+        transact(.release, origin: node, location: subscriber.location) {
+            subscriber.nodes.remove(node.id)
+            unsubscribe(subscriberID: subscriber.id, from: node, location: subscriber.location)
+        }
+    }
+}

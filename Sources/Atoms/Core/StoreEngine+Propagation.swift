@@ -1,0 +1,89 @@
+extension StoreEngine {
+    /// Records that a node's value changed: its effect's `updated` event and its subscribers
+    /// are queued, and every node downstream is brought up to date in topological order, each
+    /// recomputed at most once.
+    func valueDidChange(_ node: AnyAtomNode) {
+        transaction.updated.append(node)
+        transaction.effects.append(.updated(node))
+        queueSubscribers(of: node)
+        guard !node.children.isEmpty else {
+            return
+        }
+        pendingSources.append(node)
+        guard !isPropagating else {
+            // A write made while dependents are being recomputed is propagated right after.
+            return
+        }
+        isPropagating = true
+        defer { isPropagating = false }
+        var index = 0
+        while index < pendingSources.count {
+            propagate(from: pendingSources[index])
+            index += 1
+        }
+        pendingSources.removeAll(keepingCapacity: true)
+    }
+
+    /// Recomputes one node during propagation and passes its change on when it propagates.
+    func recompute(_ node: AnyAtomNode) {
+        node.doneEpoch = epoch
+        if node.recompute(in: self) {
+            transaction.updated.append(node)
+            transaction.effects.append(.updated(node))
+            queueSubscribers(of: node)
+            for child in node.children {
+                nodes[child]?.dirtyEpoch = epoch
+            }
+        }
+    }
+
+    private func propagate(from source: AnyAtomNode) {
+        epoch += 1
+        for child in source.children {
+            nodes[child]?.dirtyEpoch = epoch
+        }
+        for id in topologicalOrder(below: source) {
+            guard let node = nodes[id], node.dirtyEpoch == epoch, node.doneEpoch != epoch else {
+                continue
+            }
+            recompute(node)
+        }
+    }
+
+    /// The nodes downstream of `source`, each after all of its downstream dependencies.
+    ///
+    /// An iterative depth-first walk (reverse post-order), so a graph of any depth is ordered
+    /// without recursion.
+    /// - Complexity: O(n + e) for the n nodes and e edges below `source`.
+    private func topologicalOrder(below source: AnyAtomNode) -> [NodeID] {
+        var postOrder: [NodeID] = []
+        var stack: [(id: NodeID, children: [NodeID], next: Int)] = []
+        source.visitEpoch = epoch
+        stack.append((source.id, Array(source.children), 0))
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            if stack[top].next < stack[top].children.count {
+                let child = stack[top].children[stack[top].next]
+                stack[top].next += 1
+                if let node = nodes[child], node.visitEpoch != epoch {
+                    node.visitEpoch = epoch
+                    stack.append((child, Array(node.children), 0))
+                }
+            } else {
+                postOrder.append(stack[top].id)
+                stack.removeLast()
+            }
+        }
+        postOrder.removeLast()  // the source itself
+        return postOrder.reversed()
+    }
+
+    /// Queues the node's subscribers for notification after commit.
+    func queueSubscribers(of node: AnyAtomNode) {
+        for (id, subscription) in node.subscriptions {
+            if let subscriber = subscription.subscriber {
+                transaction.subscribers[id] = subscriber
+            }
+        }
+    }
+}

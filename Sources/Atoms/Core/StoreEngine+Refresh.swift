@@ -1,0 +1,14 @@
+extension StoreEngine {
+    /// Runs a ``Refreshable`` atom's own refresh and, when the atom is cached, stores the new
+    /// value and propagates it.
+    func refresh<Node: Refreshable>(_ atom: Node, in store: StoreContext, location: SourceLocation?) async -> Node.Produced {
+        let value = await atom.refresh(context: AtomCurrentContext(store: store))
+        if let node = existingNode(atom, in: store) {
+            transact(.refresh, origin: node, location: location) {
+                node.value = value
+                valueDidChange(node)
+            }
+        }
+        return value
+    }
+}

@@ -1,0 +1,53 @@
+extension StoreEngine {
+    /// Releases, at commit, every candidate that nothing watches any more, cascading up to the
+    /// atoms that only it watched. Iterative, so a chain of any length is released.
+    func releaseUnwatchedNodes() {
+        while let id = releaseCandidates.popLast() {
+            guard let node = nodes[id], node.children.isEmpty, node.subscriptions.isEmpty,
+                !node.isKeepAlive
+            else {
+                continue
+            }
+            release(node)
+        }
+    }
+
+    private func release(_ node: AnyAtomNode) {
+        node.terminate()
+        for id in node.dependencies {
+            if let dependency = nodes[id] {
+                dependency.children.remove(node.id)
+                transaction.edgeRemoved(from: dependency, to: node)
+                releaseCandidates.append(id)
+            }
+        }
+        node.unregister()
+        nodes[node.id] = nil
+        freeSlots.append(node.id)
+        transaction.released.append(node)
+        transaction.effects.append(.released(node))
+    }
+
+    /// Removes one subscriber's watch of a node.
+    func unsubscribe(subscriberID: Int, from node: AnyAtomNode, location: SourceLocation) {
+        guard node.subscriptions.removeValue(forKey: subscriberID) != nil else {
+            return
+        }
+        transaction.subscriptionsRemoved.append((node, location))
+        releaseCandidates.append(node.id)
+    }
+
+    /// Removes every watch of a subscriber that went away.
+    func unsubscribeAll(subscriberID: Int, nodes ids: Set<NodeID>, location: SourceLocation) {
+        guard !ids.isEmpty else {
+            return
+        }
+        transact(.release, location: location) {
+            for id in ids.sorted() {
+                if let node = nodes[id] {
+                    unsubscribe(subscriberID: subscriberID, from: node, location: location)
+                }
+            }
+        }
+    }
+}

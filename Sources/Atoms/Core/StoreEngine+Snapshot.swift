@@ -1,0 +1,66 @@
+extension StoreEngine {
+    /// Captures every cached atom, the dependency graph and the subscriptions.
+    func makeSnapshot() -> Snapshot {
+        var items: [AtomIdentity: AnySnapshotItem] = [:]
+        var dependencies: [AtomIdentity: Set<AtomIdentity>] = [:]
+        var subscriptions: [AtomIdentity: Set<SourceLocation>] = [:]
+        var identities: [NodeID: AtomIdentity] = [:]
+        for case let node? in nodes where !node.isTransient {
+            let item = node.snapshotItem()
+            items[item.identity] = item
+            identities[node.id] = item.identity
+        }
+        for case let node? in nodes where !node.isTransient {
+            guard let identity = identities[node.id] else { continue }
+            dependencies[identity] = Set(node.dependencies.compactMap { identities[$0] })
+            if !node.subscriptions.isEmpty {
+                subscriptions[identity] = Set(node.subscriptions.values.map(\.location))
+            }
+        }
+        return Snapshot(items: items, dependencies: dependencies, subscriptions: subscriptions)
+    }
+
+    /// Brings back the values and dependency graph captured in a snapshot.
+    ///
+    /// Atoms released since are re-created with their captured values; dependencies that the
+    /// restored graph no longer has are released when nothing else watches them; subscribers
+    /// watching restored atoms are notified. Atoms not in the snapshot are left as they are.
+    func restore(_ snapshot: Snapshot, location: SourceLocation?) {
+        transact(.restore, location: location) {
+            var restored: [AtomIdentity: AnyAtomNode] = [:]
+            for identity in snapshot.items.keys.sorted(by: { $0.label < $1.label }) {
+                restored[identity] = snapshot.items[identity]!.restore(into: self)
+            }
+            for (identity, node) in restored {
+                let newDependencies = Set((snapshot.dependencies[identity] ?? []).compactMap { restored[$0]?.id })
+                let oldDependencies = node.dependencies
+                node.dependencies = newDependencies
+                for id in newDependencies where !oldDependencies.contains(id) {
+                    if let dependency = nodes[id] {
+                        dependency.children.insert(node.id)
+                        transaction.edgeAdded(from: dependency, to: node)
+                    }
+                }
+                for id in oldDependencies where !newDependencies.contains(id) {
+                    if let dependency = nodes[id] {
+                        dependency.children.remove(node.id)
+                        transaction.edgeRemoved(from: dependency, to: node)
+                        releaseCandidates.append(id)
+                    }
+                }
+            }
+            for node in restored.values.sorted(by: { $0.serial < $1.serial }) {
+                transaction.updated.append(node)
+                transaction.effects.append(.updated(node))
+                queueSubscribers(of: node)
+                // A restored atom that nothing watches any more is released at commit.
+                releaseCandidates.append(node.id)
+            }
+        }
+    }
+
+    /// The live scope with a key, if it still exists.
+    func scopeState(for key: ScopeKey) -> ScopeState? {
+        scopes[key]?.value
+    }
+}

@@ -1,0 +1,107 @@
+// Stack switching for deep atom chains.
+//
+// An atom's `value(context:)` watches other atoms synchronously, so computing the head of an
+// N-long chain nests N user calls. Instead of a depth limit, the runtime checks the remaining
+// stack before each computation and, when it runs low, continues on a fresh mapped stack on the
+// same thread (ucontext), so actor isolation and thread-local state are untouched.
+#if defined(__APPLE__)
+#define _XOPEN_SOURCE 700
+#define _DARWIN_C_SOURCE
+#else
+#define _GNU_SOURCE
+#endif
+
+#include "CAtomsStack.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+// Lowest usable address of the stack the thread currently runs on (0 until first queried).
+static __thread uintptr_t current_stack_low = 0;
+
+static uintptr_t thread_stack_low(void) {
+#if defined(__APPLE__)
+    pthread_t self = pthread_self();
+    uintptr_t top = (uintptr_t)pthread_get_stackaddr_np(self);
+    return top - (uintptr_t)pthread_get_stacksize_np(self);
+#else
+    pthread_attr_t attributes;
+    void *address = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) {
+        return 1; // Unknown bounds: report a non-zero floor so the check still runs.
+    }
+    pthread_attr_getstack(&attributes, &address, &size);
+    pthread_attr_destroy(&attributes);
+    return (uintptr_t)address;
+#endif
+}
+
+int atoms_stack_is_low(size_t reserve) {
+    if (current_stack_low == 0) {
+        current_stack_low = thread_stack_low();
+    }
+    volatile char marker = 0;
+    uintptr_t here = (uintptr_t)&marker;
+    return here < current_stack_low + reserve ? 1 : 0;
+}
+
+struct fresh_stack_call {
+    atoms_stack_body body;
+    void *context;
+};
+
+static __thread struct fresh_stack_call *pending_call = NULL;
+
+static void fresh_stack_entry(void) {
+    struct fresh_stack_call *call = pending_call;
+    call->body(call->context);
+}
+
+int atoms_run_on_fresh_stack(size_t size, atoms_stack_body body, void *context) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size = (size + page - 1) / page * page;
+    // One extra guard page below the stack turns an overflow into a clean fault, not corruption.
+    size_t mapped = size + page;
+    int flags = MAP_PRIVATE | MAP_ANON;
+#if defined(MAP_NORESERVE)
+    flags |= MAP_NORESERVE;
+#endif
+    void *memory = mmap(NULL, mapped, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (memory == MAP_FAILED) {
+        body(context);
+        return -1;
+    }
+    mprotect(memory, page, PROT_NONE);
+
+    ucontext_t caller;
+    ucontext_t callee;
+    struct fresh_stack_call call = { body, context };
+    if (getcontext(&callee) != 0) {
+        munmap(memory, mapped);
+        body(context);
+        return -1;
+    }
+    callee.uc_stack.ss_sp = (char *)memory + page;
+    callee.uc_stack.ss_size = size;
+    callee.uc_link = &caller;
+    makecontext(&callee, fresh_stack_entry, 0);
+
+    uintptr_t saved_low = current_stack_low;
+    struct fresh_stack_call *saved_call = pending_call;
+    pending_call = &call;
+    current_stack_low = (uintptr_t)memory + page;
+    int status = swapcontext(&caller, &callee);
+    current_stack_low = saved_low;
+    pending_call = saved_call;
+
+    munmap(memory, mapped);
+    if (status != 0) {
+        body(context);
+        return -1;
+    }
+    return 0;
+}
