@@ -17,6 +17,9 @@ let package = Package(
 
         // Samples: small programs written the way a user writes atoms.
         .executableTarget(name: "sample-counter", dependencies: ["Atoms"], path: "samples/Counter"),
+
+        // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
+        .executableTarget(name: "atoms-bench", dependencies: ["Atoms"], path: "Benchmarks/AtomsBench"),
     ],
     swiftLanguageModes: [.v6]
 )

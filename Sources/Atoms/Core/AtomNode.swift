@@ -15,17 +15,17 @@ class AnyAtomNode {
     /// The scope the atom is stored in (`nil` at the root).
     let scope: ScopeKey?
     /// Nodes this node watched during its last computation.
-    var dependencies: Set<NodeID> = []
+    @exclusivity(unchecked) var dependencies: Set<NodeID> = []
     /// Nodes that watch this node.
-    var children: Set<NodeID> = []
+    @exclusivity(unchecked) var children: Set<NodeID> = []
     /// Subscribers (view or test contexts) that watch this node, by subscriber id.
-    var subscriptions: [Int: Subscription] = [:]
+    @exclusivity(unchecked) var subscriptions: [Int: Subscription] = [:]
     /// Propagation pass in which a dependency of this node changed.
-    var dirtyEpoch = 0
+    @exclusivity(unchecked) var dirtyEpoch = 0
     /// Propagation pass in which this node was recomputed.
-    var doneEpoch = 0
+    @exclusivity(unchecked) var doneEpoch = 0
     /// Propagation pass in which the topological walk visited this node.
-    var visitEpoch = 0
+    @exclusivity(unchecked) var visitEpoch = 0
     /// A node computed for `read` of an uncached atom; never registered, never released.
     var isTransient = false
 
@@ -37,6 +37,8 @@ class AnyAtomNode {
 
     /// Whether the atom type is ``KeepAlive``.
     var isKeepAlive: Bool { false }
+    /// Whether the atom declares an effect (not ``EmptyEffect``).
+    var hasEffect: Bool { false }
     /// The identity of the atom, for snapshots and transaction records.
     var identity: AtomIdentity { fatalError("abstract") }
     /// The cached value, type-erased.
@@ -62,7 +64,7 @@ class AnyAtomNode {
 final class AtomNode<Node: Atom>: AnyAtomNode {
     var atom: Node
     /// `nil` only while the first computation runs.
-    var value: Node.Produced?
+    @exclusivity(unchecked) var value: Node.Produced?
     var effect: Node.Effect?
     /// The store context the atom's own computation runs in.
     let store: StoreContext
@@ -92,6 +94,8 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
 
     override var isKeepAlive: Bool { table.isKeepAlive }
 
+    override var hasEffect: Bool { table.hasEffect }
+
     override var identity: AtomIdentity {
         AtomIdentity(atom, scope: scope, names: table.names)
     }
@@ -111,7 +115,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         let oldDependencies = dependencies
         dependencies = []
         terminate()
-        let newValue: Node.Produced = StackGuard.run {
+        let newValue: Node.Produced = engine.guardingStack {
             if let override {
                 return override(atom)
             }
@@ -138,7 +142,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     }
 
     override func unregister() {
-        table.nodes[NodeKey(key: atom.key, scope: scope)] = nil
+        table.setNode(nil, key: atom.key, scope: scope)
     }
 
     override func snapshotItem() -> AnySnapshotItem {
@@ -163,6 +167,9 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
 
     /// Creates the effect and runs its `initializing` event, before the first computation.
     func startEffect() {
+        guard table.hasEffect else {
+            return
+        }
         let context = effectContext
         let effect = atom.effect(context: context)
         self.effect = effect

@@ -81,18 +81,24 @@ public struct AtomTransaction {
 }
 
 /// The changes collected while a transaction is open.
+///
+/// Every change is counted; the lists of what changed are kept only while someone observes
+/// transactions (`isRecording`), so an unobserved store does no bookkeeping beyond a counter.
 @MainActor
 struct OpenTransaction {
     var cause: AtomTransaction.Cause = .initialize
     var origin: AnyAtomNode?
     var location: SourceLocation?
-    var updated: [AnyAtomNode] = []
-    var created: [AnyAtomNode] = []
-    var released: [AnyAtomNode] = []
-    var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = []
-    var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = []
-    var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = []
-    var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = []
+    var isRecording = false
+    /// The number of changes to values or to the graph.
+    private(set) var changeCount = 0
+    private(set) var updated: [AnyAtomNode] = []
+    private(set) var created: [AnyAtomNode] = []
+    private(set) var released: [AnyAtomNode] = []
+    private var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = []
+    private var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = []
+    private var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = []
+    private var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = []
     /// Effect events to run after commit, in order.
     var effects: [PendingEffect] = []
     /// Subscribers to notify after commit.
@@ -100,20 +106,54 @@ struct OpenTransaction {
 
     /// Whether anything observable changed: a value or the graph.
     var hasChanges: Bool {
-        !updated.isEmpty || !created.isEmpty || !released.isEmpty || !edgesAdded.isEmpty
-            || !edgesRemoved.isEmpty || !subscriptionsAdded.isEmpty || !subscriptionsRemoved.isEmpty
+        changeCount > 0
     }
 
     mutating func created(_ node: AnyAtomNode) {
-        created.append(node)
+        changeCount += 1
+        if isRecording { created.append(node) }
+    }
+
+    mutating func updated(_ node: AnyAtomNode) {
+        changeCount += 1
+        if isRecording { updated.append(node) }
+        queueEffect(.updated(node), of: node)
+    }
+
+    mutating func released(_ node: AnyAtomNode) {
+        changeCount += 1
+        if isRecording { released.append(node) }
+        queueEffect(.released(node), of: node)
     }
 
     mutating func edgeAdded(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
-        edgesAdded.append((dependency, dependent))
+        changeCount += 1
+        if isRecording { edgesAdded.append((dependency, dependent)) }
     }
 
     mutating func edgeRemoved(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
-        edgesRemoved.append((dependency, dependent))
+        changeCount += 1
+        if isRecording { edgesRemoved.append((dependency, dependent)) }
+    }
+
+    mutating func subscriptionAdded(_ node: AnyAtomNode, _ location: SourceLocation) {
+        changeCount += 1
+        if isRecording { subscriptionsAdded.append((node, location)) }
+    }
+
+    mutating func subscriptionRemoved(_ node: AnyAtomNode, _ location: SourceLocation) {
+        changeCount += 1
+        if isRecording { subscriptionsRemoved.append((node, location)) }
+    }
+
+    /// Queues an effect event, for atoms that declare an effect.
+    mutating func queueEffect(_ effect: PendingEffect, of node: AnyAtomNode) {
+        if node.hasEffect { effects.append(effect) }
+    }
+
+    /// The scopes whose atoms were created, updated or released.
+    var touchedScopes: Set<ScopeKey> {
+        Set((updated + created + released).compactMap(\.scope))
     }
 
     /// The public record; identities are computed here, only when someone observes.

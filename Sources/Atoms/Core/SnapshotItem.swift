@@ -33,8 +33,7 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
     @MainActor
     override func restore(into engine: StoreEngine) -> AnyAtomNode {
         let table = engine.table(for: Node.self)
-        let key = NodeKey(key: atom.key, scope: scope)
-        if let node = table.nodes[key] {
+        if let node = table.node(key: atom.key, scope: scope) {
             node.value = value
             return node
         }
@@ -45,7 +44,7 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
             store: store, table: table, override: nil
         )
         node.value = value
-        table.nodes[key] = node
+        table.setNode(node, key: atom.key, scope: scope)
         engine.nodes[id] = node
         engine.transaction.created(node)
         return node

@@ -15,7 +15,7 @@ extension StoreEngine {
         if node.subscriptions[subscriber.id] == nil {
             node.subscriptions[subscriber.id] = Subscription(location: subscriber.location, subscriber: subscriber)
             subscriber.nodes.insert(node.id)
-            transaction.subscriptionsAdded.append((node, subscriber.location))
+            transaction.subscriptionAdded(node, subscriber.location)
         }
         let value = node.currentValue
         commit()

@@ -3,8 +3,7 @@ extension StoreEngine {
     /// are queued, and every node downstream is brought up to date in topological order, each
     /// recomputed at most once.
     func valueDidChange(_ node: AnyAtomNode) {
-        transaction.updated.append(node)
-        transaction.effects.append(.updated(node))
+        transaction.updated(node)
         queueSubscribers(of: node)
         guard !node.children.isEmpty else {
             return
@@ -28,8 +27,7 @@ extension StoreEngine {
     func recompute(_ node: AnyAtomNode) {
         node.doneEpoch = epoch
         if node.recompute(in: self) {
-            transaction.updated.append(node)
-            transaction.effects.append(.updated(node))
+            transaction.updated(node)
             queueSubscribers(of: node)
             for child in node.children {
                 nodes[child]?.dirtyEpoch = epoch

@@ -24,8 +24,7 @@ extension StoreEngine {
         node.unregister()
         nodes[node.id] = nil
         freeSlots.append(node.id)
-        transaction.released.append(node)
-        transaction.effects.append(.released(node))
+        transaction.released(node)
     }
 
     /// Removes one subscriber's watch of a node.
@@ -33,7 +32,7 @@ extension StoreEngine {
         guard node.subscriptions.removeValue(forKey: subscriberID) != nil else {
             return
         }
-        transaction.subscriptionsRemoved.append((node, location))
+        transaction.subscriptionRemoved(node, location)
         releaseCandidates.append(node.id)
     }
 

@@ -50,8 +50,7 @@ extension StoreEngine {
                 }
             }
             for node in restored.values.sorted(by: { $0.serial < $1.serial }) {
-                transaction.updated.append(node)
-                transaction.effects.append(.updated(node))
+                transaction.updated(node)
                 queueSubscribers(of: node)
                 // A restored atom that nothing watches any more is released at commit.
                 releaseCandidates.append(node.id)

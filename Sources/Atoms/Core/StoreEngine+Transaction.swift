@@ -6,6 +6,7 @@ extension StoreEngine {
             transaction.cause = isRunningEffects && cause != .initialize ? .effect : cause
             transaction.origin = origin
             transaction.location = location
+            transaction.isRecording = recordsChanges
         }
         transactionDepth += 1
     }
@@ -19,36 +20,47 @@ extension StoreEngine {
             return
         }
         releaseUnwatchedNodes()
-        let finished = transaction
+        guard transaction.hasChanges else {
+            transaction.origin = nil
+            return
+        }
+        sequence += 1
+        let record = transactionObservers.isEmpty ? nil : transaction.record(sequence: sequence)
+        let touchedScopes = transaction.isRecording ? transaction.touchedScopes : []
+        var effects: [PendingEffect] = []
+        var subscribers: [Int: SubscriberState] = [:]
+        swap(&effects, &transaction.effects)
+        swap(&subscribers, &transaction.subscribers)
+        // Observers, effects and subscribers may write: those writes are new transactions.
         transaction = OpenTransaction()
 
-        if finished.hasChanges {
-            sequence += 1
-            if !transactionObservers.isEmpty {
-                let record = finished.record(sequence: sequence)
-                for observer in transactionObservers {
-                    observer(record)
-                }
+        if let record {
+            for observer in transactionObservers {
+                observer(record)
             }
-            if !observers.isEmpty {
-                let snapshot = makeSnapshot()
-                for observer in observers {
-                    observer(snapshot)
-                }
-            }
-            notifyScopeObservers(of: finished)
         }
+        if !observers.isEmpty {
+            let snapshot = makeSnapshot()
+            for observer in observers {
+                observer(snapshot)
+            }
+        }
+        notifyScopeObservers(touched: touchedScopes)
 
-        if !finished.effects.isEmpty {
+        if !effects.isEmpty {
             let wasRunningEffects = isRunningEffects
             isRunningEffects = true
-            for effect in finished.effects {
+            for effect in effects {
                 effect.run()
             }
             isRunningEffects = wasRunningEffects
         }
-        for subscriber in finished.subscribers.values.sorted(by: { $0.id < $1.id }) {
-            subscriber.onUpdate()
+        if subscribers.count == 1 {
+            subscribers.first!.value.onUpdate()
+        } else if !subscribers.isEmpty {
+            for subscriber in subscribers.values.sorted(by: { $0.id < $1.id }) {
+                subscriber.onUpdate()
+            }
         }
     }
 
@@ -65,17 +77,11 @@ extension StoreEngine {
     }
 
     /// Tells scopes whose atoms changed; each scope sees a snapshot of the whole store.
-    private func notifyScopeObservers(of finished: OpenTransaction) {
-        guard !scopes.isEmpty else {
+    private func notifyScopeObservers(touched: Set<ScopeKey>) {
+        guard !touched.isEmpty else {
             return
         }
-        var touched = Set<ScopeKey>()
-        for node in finished.updated + finished.created + finished.released {
-            if let scope = node.scope {
-                touched.insert(scope)
-            }
-        }
-        let scopes = self.scopes.values.compactMap(\.value).filter { !$0.observers.isEmpty && touched.contains($0.key) }
+        let scopes = touched.compactMap { self.scopes[$0]?.value }.filter { !$0.observers.isEmpty }
         guard !scopes.isEmpty else {
             return
         }

@@ -6,28 +6,34 @@
 @MainActor
 final class StoreEngine {
     /// Node table indexed by ``NodeID``; `nil` slots are free.
-    var nodes: [AnyAtomNode?] = []
-    var freeSlots: [NodeID] = []
-    var tables: [ObjectIdentifier: AnyAtomTypeTable] = [:]
-    var nextSerial = 0
+    @exclusivity(unchecked) var nodes: [AnyAtomNode?] = []
+    @exclusivity(unchecked) var freeSlots: [NodeID] = []
+    @exclusivity(unchecked) var tables: [ObjectIdentifier: AnyAtomTypeTable] = [:]
+    @exclusivity(unchecked) var nextSerial = 0
     let rootOverrides = OverrideContainer()
     let scopeKeys = ScopeKeyGenerator()
     var observers: [@MainActor (Snapshot) -> Void] = []
     var transactionObservers: [@MainActor (AtomTransaction) -> Void] = []
 
     // Transaction state.
-    var transactionDepth = 0
-    var transaction = OpenTransaction()
+    @exclusivity(unchecked) var transactionDepth = 0
+    @exclusivity(unchecked) var transaction = OpenTransaction()
     var sequence = 0
-    var releaseCandidates: [NodeID] = []
+    @exclusivity(unchecked) var releaseCandidates: [NodeID] = []
     var isRunningEffects = false
     /// Live scopes by key (weak), for restoring scoped atoms and notifying scope observers.
     var scopes: [ScopeKey: WeakScope] = [:]
 
+    /// Whether transactions keep lists of what changed (someone observes transactions or a
+    /// scope observes its atoms); otherwise only a change count is kept.
+    var recordsChanges = false
+    /// How many atom computations are nested right now.
+    @exclusivity(unchecked) var computeDepth = 0
+
     // Propagation state.
-    var epoch = 0
-    var isPropagating = false
-    var pendingSources: [AnyAtomNode] = []
+    @exclusivity(unchecked) var epoch = 0
+    @exclusivity(unchecked) var isPropagating = false
+    @exclusivity(unchecked) var pendingSources: [AnyAtomNode] = []
 
     nonisolated init() {}
 
@@ -45,7 +51,7 @@ final class StoreEngine {
     /// The cached node of an atom in a context, if any.
     func existingNode<Node: Atom>(_ atom: Node, in store: StoreContext) -> AtomNode<Node>? {
         let scope = store.scope == nil ? nil : store.resolve(atom).scope
-        return table(for: Node.self).nodes[NodeKey(key: atom.key, scope: scope)]
+        return table(for: Node.self).node(key: atom.key, scope: scope)
     }
 
     /// Reserves a slot for a new node.
@@ -64,8 +70,7 @@ final class StoreEngine {
     func node<Node: Atom>(for atom: Node, in store: StoreContext) -> AtomNode<Node> {
         let (scope, override, nodeStore) = store.resolve(atom)
         let table = table(for: Node.self)
-        let key = NodeKey(key: atom.key, scope: scope)
-        if let node = table.nodes[key] {
+        if let node = table.node(key: atom.key, scope: scope) {
             if isPropagating && node.dirtyEpoch == epoch && node.doneEpoch != epoch {
                 recompute(node)
             }
@@ -76,12 +81,12 @@ final class StoreEngine {
             id: id, serial: serial, atom: atom, scope: scope,
             store: nodeStore, table: table, override: override
         )
-        table.nodes[key] = node
+        table.setNode(node, key: atom.key, scope: scope)
         nodes[id] = node
         transaction.created(node)
         node.startEffect()
         node.value = node.produce(in: self)
-        transaction.effects.append(.initialized(node))
+        transaction.queueEffect(.initialized(node), of: node)
         return node
     }
 
@@ -107,6 +112,18 @@ final class StoreEngine {
         }
     }
 
+    /// Runs an atom computation, moving to a fresh stack when the current one runs low. The
+    /// remaining stack is checked every few nesting levels, which keeps the check off the
+    /// common path while staying far inside ``StackGuard/reserve``.
+    func guardingStack<T>(_ body: () -> T) -> T {
+        computeDepth += 1
+        defer { computeDepth -= 1 }
+        if computeDepth & 15 == 1 {
+            return StackGuard.run(body)
+        }
+        return body()
+    }
+
     /// Records that `dependent` watches `dependency`.
     func addEdge(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
         if dependent.dependencies.insert(dependency.id).inserted {
@@ -119,3 +136,8 @@ final class StoreEngine {
 struct WeakScope {
     weak var value: ScopeState?
 }
+
+// Exclusivity: the engine's hot stored properties are marked `@exclusivity(unchecked)`. Every
+// access happens on the main actor, and the engine never hands out `inout` access to them
+// across calls into user code, so the dynamic checks (a thread-local access set per
+// mutation) would only cost time on the commit path.

@@ -9,7 +9,7 @@ final class SubscriberState {
     /// Where the context was created; shown in the dependency graph.
     let location: SourceLocation
     /// Nodes this subscriber watches.
-    var nodes: Set<NodeID> = []
+    @exclusivity(unchecked) var nodes: Set<NodeID> = []
     /// The store whose nodes are watched.
     weak var engine: StoreEngine?
     /// Called after a transaction in which a watched atom changed.

@@ -76,6 +76,7 @@ public final class AtomScope {
     @discardableResult
     public func scopedObserve(_ onUpdate: @escaping @MainActor (Snapshot) -> Void) -> Self {
         state.observers.append(onUpdate)
+        engine.recordsChanges = true
         return self
     }
 

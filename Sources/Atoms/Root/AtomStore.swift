@@ -16,6 +16,7 @@ public final class AtomStore {
     /// This is the observation point a journal recorder attaches to.
     public func observeTransactions(_ observer: @escaping @MainActor (AtomTransaction) -> Void) {
         engine.transactionObservers.append(observer)
+        engine.recordsChanges = true
     }
 
     /// The number of transactions committed so far.

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Timings of repeated runs of one workload.
+struct Measurement {
+    let name: String
+    /// Nanoseconds per unit (update or atom), one entry per run.
+    let samples: [Double]
+    let unit: String
+
+    var median: Double {
+        let sorted = samples.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// Half the distance between the 10th and 90th percentiles, relative to the median.
+    var spread: Double {
+        let sorted = samples.sorted()
+        let low = sorted[sorted.count / 10]
+        let high = sorted[(sorted.count * 9) / 10]
+        return (high - low) / 2 / median
+    }
+}
+
+/// Wall time of `body` in nanoseconds.
+func nanoseconds(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start)
+}
+
+/// Formats nanoseconds with a readable unit.
+func formatted(nanoseconds value: Double) -> String {
+    switch value {
+    case ..<1_000: String(format: "%.0f ns", value)
+    case ..<1_000_000: String(format: "%.2f µs", value / 1_000)
+    default: String(format: "%.3f ms", value / 1_000_000)
+    }
+}
