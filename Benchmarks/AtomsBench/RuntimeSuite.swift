@@ -11,8 +11,14 @@ enum RuntimeSuite {
         "family-10000-watch-release": 8_900,
     ]
 
-    static func run(repetitions: Int) -> [Measurement] {
-        [chain(repetitions: repetitions), fanOut(repetitions: repetitions), family(repetitions: repetitions)]
+    /// Runs the workloads whose names contain one of `filters` (all when empty).
+    static func run(repetitions: Int, filters: [String]) -> [Measurement] {
+        let workloads: [(String, (Int) -> Measurement)] = [
+            ("chain-1000-update", chain), ("fanout-1000-update", fanOut), ("family-10000-watch-release", family),
+        ]
+        return workloads
+            .filter { name, _ in filters.isEmpty || filters.contains { name.contains($0) } }
+            .map { _, workload in workload(repetitions) }
     }
 
     /// One update propagated through a chain of 1,000 derived atoms (ns per update).

@@ -1,11 +1,14 @@
 import Foundation
 
-// atoms-bench: release-built benchmarks. `swift run -c release atoms-bench [--json]`.
+// atoms-bench: release-built benchmarks.
+// `swift run -c release atoms-bench [WORKLOAD-FILTER…] [--json] [--quick]`.
 
 @MainActor
 func runBenchmarks() {
     let json = CommandLine.arguments.contains("--json")
-    let measurements = RuntimeSuite.run(repetitions: 30)
+    let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
+    let repetitions = CommandLine.arguments.contains("--quick") ? 3 : 30
+    let measurements = RuntimeSuite.run(repetitions: repetitions, filters: Array(filters))
     if json {
         let rows = measurements.map { m -> String in
             let anchor = RuntimeSuite.anchors[m.name].map { String(format: "%.4f", m.median / $0) } ?? "null"

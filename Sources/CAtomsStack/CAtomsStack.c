@@ -19,8 +19,12 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+// Thread-locals use the initial-exec model: the check runs before every top-level atom
+// computation, and the general-dynamic model would add a `__tls_get_addr` call to each.
+#define ATOMS_TLS __thread __attribute__((tls_model("initial-exec")))
+
 // Lowest usable address of the stack the thread currently runs on (0 until first queried).
-static __thread uintptr_t current_stack_low = 0;
+static ATOMS_TLS uintptr_t current_stack_low = 0;
 
 static uintptr_t thread_stack_low(void) {
 #if defined(__APPLE__)
@@ -54,7 +58,7 @@ struct fresh_stack_call {
     void *context;
 };
 
-static __thread struct fresh_stack_call *pending_call = NULL;
+static ATOMS_TLS struct fresh_stack_call *pending_call = NULL;
 
 static void fresh_stack_entry(void) {
     struct fresh_stack_call *call = pending_call;

@@ -14,6 +14,10 @@ class AnyAtomNode {
     let serial: Int
     /// The scope the atom is stored in (`nil` at the root).
     let scope: ScopeKey?
+    /// Where the node is filed in the store's index.
+    let indexKey: NodeIndexKey
+    /// The next node filed under the same index key (a hash collision).
+    var nextInBucket: AnyAtomNode?
     /// Nodes this node watched during its last computation.
     @exclusivity(unchecked) var dependencies: Set<NodeID> = []
     /// Nodes that watch this node.
@@ -29,10 +33,11 @@ class AnyAtomNode {
     /// A node computed for `read` of an uncached atom; never registered, never released.
     var isTransient = false
 
-    init(id: NodeID, serial: Int, scope: ScopeKey?) {
+    init(id: NodeID, serial: Int, scope: ScopeKey?, indexKey: NodeIndexKey) {
         self.id = id
         self.serial = serial
         self.scope = scope
+        self.indexKey = indexKey
     }
 
     /// Whether the atom type is ``KeepAlive``.
@@ -49,8 +54,6 @@ class AnyAtomNode {
     func recompute(in engine: StoreEngine) -> Bool { fatalError("abstract") }
     /// Runs the `onTermination` handler registered by the last computation, if any.
     func terminate() {}
-    /// Removes the node from its type table.
-    func unregister() {}
     /// Captures the atom and its value for a snapshot.
     func snapshotItem() -> AnySnapshotItem { fatalError("abstract") }
     /// The effect lifecycle events, run by the store after a transaction commits.
@@ -68,7 +71,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     var effect: Node.Effect?
     /// The store context the atom's own computation runs in.
     let store: StoreContext
-    let table: AtomTypeTable<Node>
+    let info: AtomTypeInfo<Node>
     /// The override that replaces the atom's producer, if any.
     let override: (@MainActor (Node) -> Node.Produced)?
     /// State that a modifier keeps across recomputations (e.g. `.previous`).
@@ -82,22 +85,22 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         atom: Node,
         scope: ScopeKey?,
         store: StoreContext,
-        table: AtomTypeTable<Node>,
+        info: AtomTypeInfo<Node>,
         override: (@MainActor (Node) -> Node.Produced)?
     ) {
         self.atom = atom
         self.store = store
-        self.table = table
+        self.info = info
         self.override = override
-        super.init(id: id, serial: serial, scope: scope)
+        super.init(id: id, serial: serial, scope: scope, indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope))
     }
 
-    override var isKeepAlive: Bool { table.isKeepAlive }
+    override var isKeepAlive: Bool { info.isKeepAlive }
 
-    override var hasEffect: Bool { table.hasEffect }
+    override var hasEffect: Bool { info.hasEffect }
 
     override var identity: AtomIdentity {
-        AtomIdentity(atom, scope: scope, names: table.names)
+        AtomIdentity(atom, scope: scope, names: info.names)
     }
 
     override var anyValue: Any {
@@ -141,12 +144,8 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         }
     }
 
-    override func unregister() {
-        table.setNode(nil, key: atom.key, scope: scope)
-    }
-
     override func snapshotItem() -> AnySnapshotItem {
-        SnapshotItem(atom: atom, value: currentValue, scope: scope, names: table.names)
+        SnapshotItem(atom: atom, value: currentValue, scope: scope, names: info.names)
     }
 
     private var effectContext: AtomCurrentContext {
@@ -167,7 +166,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
 
     /// Creates the effect and runs its `initializing` event, before the first computation.
     func startEffect() {
-        guard table.hasEffect else {
+        guard info.hasEffect else {
             return
         }
         let context = effectContext

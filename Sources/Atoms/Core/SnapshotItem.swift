@@ -32,8 +32,7 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
 
     @MainActor
     override func restore(into engine: StoreEngine) -> AnyAtomNode {
-        let table = engine.table(for: Node.self)
-        if let node = table.node(key: atom.key, scope: scope) {
+        if let node = engine.index.node(key: atom.key, of: Node.self, scope: scope) {
             node.value = value
             return node
         }
@@ -41,10 +40,10 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
         let store = StoreContext(engine: engine, scope: scope.flatMap { engine.scopeState(for: $0) })
         let node = AtomNode(
             id: id, serial: serial, atom: atom, scope: scope,
-            store: store, table: table, override: nil
+            store: store, info: engine.typeInfo(for: Node.self), override: nil
         )
         node.value = value
-        table.setNode(node, key: atom.key, scope: scope)
+        engine.index.insert(node)
         engine.nodes[id] = node
         engine.transaction.created(node)
         return node

@@ -36,7 +36,7 @@ extension StoreEngine {
             let (id, serial) = allocateSlot()
             let node = AtomNode(
                 id: id, serial: serial, atom: atom, scope: scope,
-                store: nodeStore, table: table(for: Node.self), override: override
+                store: nodeStore, info: typeInfo(for: Node.self), override: override
             )
             node.isTransient = true
             nodes[id] = node

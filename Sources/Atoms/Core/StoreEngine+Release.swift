@@ -21,7 +21,7 @@ extension StoreEngine {
                 releaseCandidates.append(id)
             }
         }
-        node.unregister()
+        index.remove(node)
         nodes[node.id] = nil
         freeSlots.append(node.id)
         transaction.released(node)

@@ -8,7 +8,8 @@ final class StoreEngine {
     /// Node table indexed by ``NodeID``; `nil` slots are free.
     @exclusivity(unchecked) var nodes: [AnyAtomNode?] = []
     @exclusivity(unchecked) var freeSlots: [NodeID] = []
-    @exclusivity(unchecked) var tables: [ObjectIdentifier: AnyAtomTypeTable] = [:]
+    @exclusivity(unchecked) var index = NodeIndex()
+    @exclusivity(unchecked) var typeInfos: [ObjectIdentifier: AnyObject] = [:]
     @exclusivity(unchecked) var nextSerial = 0
     let rootOverrides = OverrideContainer()
     let scopeKeys = ScopeKeyGenerator()
@@ -37,21 +38,21 @@ final class StoreEngine {
 
     nonisolated init() {}
 
-    /// The typed table for an atom type, created on first use.
-    func table<Node: Atom>(for type: Node.Type) -> AtomTypeTable<Node> {
+    /// The facts about an atom type, computed on first use.
+    func typeInfo<Node: Atom>(for type: Node.Type) -> AtomTypeInfo<Node> {
         let id = ObjectIdentifier(type)
-        if let table = tables[id] {
-            return unsafeDowncast(table, to: AtomTypeTable<Node>.self)
+        if let info = typeInfos[id] {
+            return unsafeDowncast(info, to: AtomTypeInfo<Node>.self)
         }
-        let table = AtomTypeTable<Node>()
-        tables[id] = table
-        return table
+        let info = AtomTypeInfo<Node>()
+        typeInfos[id] = info
+        return info
     }
 
     /// The cached node of an atom in a context, if any.
     func existingNode<Node: Atom>(_ atom: Node, in store: StoreContext) -> AtomNode<Node>? {
         let scope = store.scope == nil ? nil : store.resolve(atom).scope
-        return table(for: Node.self).node(key: atom.key, scope: scope)
+        return index.node(key: atom.key, of: Node.self, scope: scope)
     }
 
     /// Reserves a slot for a new node.
@@ -69,8 +70,7 @@ final class StoreEngine {
     /// date first, so a watch never returns a stale value.
     func node<Node: Atom>(for atom: Node, in store: StoreContext) -> AtomNode<Node> {
         let (scope, override, nodeStore) = store.resolve(atom)
-        let table = table(for: Node.self)
-        if let node = table.node(key: atom.key, scope: scope) {
+        if let node = index.node(key: atom.key, of: Node.self, scope: scope) {
             if isPropagating && node.dirtyEpoch == epoch && node.doneEpoch != epoch {
                 recompute(node)
             }
@@ -79,9 +79,9 @@ final class StoreEngine {
         let (id, serial) = allocateSlot()
         let node = AtomNode(
             id: id, serial: serial, atom: atom, scope: scope,
-            store: nodeStore, table: table, override: override
+            store: nodeStore, info: typeInfo(for: Node.self), override: override
         )
-        table.setNode(node, key: atom.key, scope: scope)
+        index.insert(node)
         nodes[id] = node
         transaction.created(node)
         node.startEffect()
