@@ -8,11 +8,24 @@ let package = Package(
         .library(name: "Atoms", targets: ["Atoms"]),
         .executable(name: "sample-counter", targets: ["sample-counter"]),
     ],
+    dependencies: [
+        // Combine's API on Linux, for PublisherAtom and ObservableObjectAtom.
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
     targets: [
         // Runs a closure on a fresh, large stack so that arbitrarily deep atom chains
         // (a user's `value(context:)` watching the next atom) never overflow the thread's stack.
         .target(name: "CAtomsStack"),
-        .target(name: "Atoms", dependencies: ["CAtomsStack"]),
+        .target(
+            name: "Atoms",
+            dependencies: [
+                "CAtomsStack",
+                .product(
+                    name: "OpenCombine", package: "OpenCombine",
+                    condition: .when(platforms: [.linux, .windows, .android, .wasi])
+                ),
+            ]
+        ),
         .testTarget(name: "AtomsTests", dependencies: ["Atoms"]),
 
         // Samples: small programs written the way a user writes atoms.

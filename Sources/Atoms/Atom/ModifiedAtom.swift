@@ -41,3 +41,10 @@ extension ModifiedAtom: Scoped where Node: Scoped {
         atom.scopeID
     }
 }
+
+extension ModifiedAtom: AsyncAtom where Node: AsyncAtom, Modifier: AsyncAtomModifier {
+    /// The modifier's refresh producer over the base atom.
+    public var refreshProducer: AtomRefreshProducer<Produced> {
+        modifier.refreshProducer(atom: atom)
+    }
+}

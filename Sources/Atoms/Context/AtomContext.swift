@@ -28,6 +28,15 @@ public protocol AtomContext {
     ///   - body: A value modification body.
     func modify<Node: StateAtom>(_ atom: Node, body: (inout Node.Produced) -> Void)
 
+    /// Refreshes an async atom: restarts its work, waits for it to complete, and returns the
+    /// new value (which also becomes the cached value when the atom is cached).
+    ///
+    /// - Parameter atom: An atom to refresh.
+    /// - Returns: The value after the refresh completed.
+    @_disfavoredOverload
+    @discardableResult
+    func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced
+
     /// Refreshes an atom with custom refresh behavior (``Refreshable``) and returns the new value.
     ///
     /// - Parameter atom: An atom to refresh.

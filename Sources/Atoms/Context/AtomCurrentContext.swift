@@ -23,6 +23,13 @@ public struct AtomCurrentContext: AtomContext {
         store.engine.modify(atom, in: store, location: nil, body: body)
     }
 
+    /// See ``AtomContext/refresh(_:)-async``.
+    @_disfavoredOverload
+    @discardableResult
+    public func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: nil)
+    }
+
     /// See ``AtomContext/refresh(_:)-custom``.
     @discardableResult
     public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {

@@ -97,6 +97,13 @@ public struct AtomTestContext: AtomWatchableContext {
         state.engine.modify(atom, in: store, location: state.location, body: body)
     }
 
+    /// See ``AtomContext/refresh(_:)-async``.
+    @_disfavoredOverload
+    @discardableResult
+    public func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced {
+        await state.engine.refresh(atom, in: store, location: state.location)
+    }
+
     /// See ``AtomContext/refresh(_:)-custom``.
     @discardableResult
     public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {

@@ -14,10 +14,13 @@
 public struct AtomTransactionContext: AtomWatchableContext {
     let store: StoreContext
     let owner: AnyAtomNode
+    /// The computation this context belongs to; once superseded, watches no longer add edges.
+    let generation: Int
 
-    init(store: StoreContext, owner: AnyAtomNode) {
+    init(store: StoreContext, owner: AnyAtomNode, generation: Int) {
         self.store = store
         self.owner = owner
+        self.generation = generation
     }
 
     /// See ``AtomContext/read(_:)``.
@@ -35,6 +38,13 @@ public struct AtomTransactionContext: AtomWatchableContext {
         store.engine.modify(atom, in: store, location: nil, body: body)
     }
 
+    /// See ``AtomContext/refresh(_:)-async``.
+    @_disfavoredOverload
+    @discardableResult
+    public func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: nil)
+    }
+
     /// See ``AtomContext/refresh(_:)-custom``.
     @discardableResult
     public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {
@@ -47,23 +57,27 @@ public struct AtomTransactionContext: AtomWatchableContext {
     }
 
     /// Watches an atom: it becomes a dependency, and this atom is recomputed when it changes.
+    ///
+    /// After this computation was superseded (the atom recomputed or was released, e.g. while an
+    /// async atom awaited), a watch only reads the value.
     @discardableResult
     public func watch<Node: Atom>(_ atom: Node) -> Node.Produced {
-        store.engine.watch(atom, dependent: owner, in: store)
+        guard owner.isAlive, owner.generation == generation else {
+            return store.engine.read(atom, in: store)
+        }
+        return store.engine.watch(atom, dependent: owner, in: store)
     }
 
     /// A handler run when this computation's value is superseded (the atom recomputes) or the
     /// atom is released; use it to cancel work the computation started.
     public var onTermination: (@MainActor () -> Void)? {
-        get { (owner as? any TerminationHolder)?.onTermination }
-        nonmutating set { (owner as? any TerminationHolder)?.onTermination = newValue }
+        get { owner.generation == generation ? owner.onTermination : nil }
+        nonmutating set {
+            guard owner.generation == generation, owner.isAlive else {
+                newValue?()
+                return
+            }
+            owner.onTermination = newValue
+        }
     }
 }
-
-/// A node that keeps a termination handler.
-@MainActor
-protocol TerminationHolder: AnyObject {
-    var onTermination: (@MainActor () -> Void)? { get set }
-}
-
-extension AtomNode: TerminationHolder {}

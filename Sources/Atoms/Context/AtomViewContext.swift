@@ -42,6 +42,13 @@ public struct AtomViewContext: AtomWatchableContext {
         store.engine.modify(atom, in: store, location: location, body: body)
     }
 
+    /// See ``AtomContext/refresh(_:)-async``.
+    @_disfavoredOverload
+    @discardableResult
+    public func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: location)
+    }
+
     /// See ``AtomContext/refresh(_:)-custom``.
     @discardableResult
     public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {

@@ -32,6 +32,19 @@ class AnyAtomNode {
     @exclusivity(unchecked) var visitEpoch = 0
     /// A node computed for `read` of an uncached atom; never registered, never released.
     var isTransient = false
+    /// Whether the node is still in the store (false once released).
+    var isAlive = true
+    /// Increases each time a computation is superseded (recompute, refresh, release), so work
+    /// a computation started can tell it no longer counts.
+    var generation = 0
+    /// Cleanup registered through ``AtomTransactionContext/onTermination``.
+    var onTermination: (@MainActor () -> Void)?
+    /// Set by a producer whose recomputation holds the previous value back (`.debounce`).
+    var holdsPropagation = false
+    /// State that a modifier keeps across recomputations (e.g. `.previous`).
+    var modifierStorage: AnyObject?
+    /// While a refresh runs: the nodes it watched, which become the dependencies when it ends.
+    var refreshWatches: Set<NodeID>?
 
     init(id: NodeID, serial: Int, scope: ScopeKey?, indexKey: NodeIndexKey) {
         self.id = id
@@ -52,10 +65,19 @@ class AnyAtomNode {
     /// Recomputes the value because a dependency changed; returns whether the new value
     /// propagates to dependents and subscribers.
     func recompute(in engine: StoreEngine) -> Bool { fatalError("abstract") }
-    /// Runs the `onTermination` handler registered by the last computation, if any.
-    func terminate() {}
+    /// Ends the current computation: later results of it are dropped, and the `onTermination`
+    /// handler it registered (cancelling its task, say) runs.
+    func terminate() {
+        generation += 1
+        if let onTermination {
+            self.onTermination = nil
+            onTermination()
+        }
+    }
     /// Captures the atom and its value for a snapshot.
     func snapshotItem() -> AnySnapshotItem { fatalError("abstract") }
+    /// Sets a value delivered asynchronously; the value is always of the atom's type.
+    func assign(_ value: Any) {}
     /// The effect lifecycle events, run by the store after a transaction commits.
     func effectInitialized() {}
     func effectUpdated() {}
@@ -74,11 +96,6 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     let info: AtomTypeInfo<Node>
     /// The override that replaces the atom's producer, if any.
     let override: (@MainActor (Node) -> Node.Produced)?
-    /// State that a modifier keeps across recomputations (e.g. `.previous`).
-    var modifierStorage: AnyObject?
-    /// Cleanup registered through ``AtomTransactionContext/onTermination``.
-    var onTermination: (@MainActor () -> Void)?
-
     init(
         id: NodeID,
         serial: Int,
@@ -122,25 +139,25 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
             if let override {
                 return override(atom)
             }
-            return atom.producer.compute(AtomProducerContext(store: store, node: self))
+            return atom.producer.compute(AtomProducerContext(store: store, node: self, engine: engine))
         }
         engine.didCompute(self, oldDependencies: oldDependencies)
         return newValue
     }
 
     override func recompute(in engine: StoreEngine) -> Bool {
+        holdsPropagation = false
         let newValue = produce(in: engine)
-        let propagates = value.map { old in
+        let propagates = !holdsPropagation && (value.map { old in
             atom.producer.shouldPropagate?(old, newValue) ?? true
-        } ?? true
+        } ?? true)
         value = newValue
         return propagates
     }
 
-    override func terminate() {
-        if let onTermination {
-            self.onTermination = nil
-            onTermination()
+    override func assign(_ value: Any) {
+        if let value = value as? Node.Produced {
+            self.value = value
         }
     }
 

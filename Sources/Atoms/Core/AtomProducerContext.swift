@@ -3,17 +3,48 @@
 struct AtomProducerContext<Value> {
     let store: StoreContext
     let node: AnyAtomNode
+    /// The computation this context belongs to; see ``AnyAtomNode/generation``.
+    let generation: Int
+    private weak var engine: StoreEngine?
+
+    init(store: StoreContext, node: AnyAtomNode, engine: StoreEngine) {
+        self.store = store
+        self.node = node
+        self.generation = node.generation
+        self.engine = engine
+    }
 
     /// The context handed to the atom's `value(context:)` / `defaultValue(context:)`.
     var transactionContext: AtomTransactionContext {
-        AtomTransactionContext(store: store, owner: node)
+        AtomTransactionContext(store: store, owner: node, generation: generation)
+    }
+
+    /// Cleanup run when this computation is superseded or the atom released.
+    func onTermination(_ handler: @escaping @MainActor () -> Void) {
+        if node.generation == generation {
+            node.onTermination = handler
+        } else {
+            handler()
+        }
+    }
+
+    /// Delivers a value produced later (a task finished, a sequence yielded): it becomes the
+    /// atom's value in a transaction of its own, unless this computation was superseded or the
+    /// atom released meanwhile, in which case it is dropped.
+    func update(with value: Value) {
+        guard let engine, node.isAlive, node.generation == generation else {
+            return
+        }
+        engine.deliver(value, to: node)
+    }
+
+    /// Keeps the atom's previous value from reaching dependents for this recomputation.
+    func holdPropagation() {
+        node.holdsPropagation = true
     }
 
     /// State a modifier keeps across recomputations of this node, created on first use.
     func storage<Storage: AnyObject>(_ make: () -> Storage) -> Storage {
-        guard let node = node as? any ModifierStorageHolder else {
-            return make()
-        }
         if let existing = node.modifierStorage as? Storage {
             return existing
         }
@@ -23,10 +54,9 @@ struct AtomProducerContext<Value> {
     }
 }
 
-/// A node that can keep modifier state.
-@MainActor
-protocol ModifierStorageHolder: AnyObject {
-    var modifierStorage: AnyObject? { get set }
+extension AtomProducerContext {
+    /// Refreshes another async atom from within a producer (used by `.phase`).
+    func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: nil)
+    }
 }
-
-extension AtomNode: ModifierStorageHolder {}

@@ -46,6 +46,7 @@ extension StoreEngine {
                 nodes[dependency]?.children.remove(id)
                 releaseCandidates.append(dependency)
             }
+            node.isAlive = false
             node.terminate()
             nodes[id] = nil
             freeSlots.append(id)

@@ -12,3 +12,14 @@ extension StoreEngine {
         return value
     }
 }
+
+extension StoreEngine {
+    /// Sets a value delivered after its computation returned (an async result) and propagates
+    /// it, as a transaction of its own.
+    func deliver(_ value: Any, to node: AnyAtomNode) {
+        transact(.asyncResult, origin: node) {
+            node.assign(value)
+            valueDidChange(node)
+        }
+    }
+}

@@ -13,6 +13,7 @@ extension StoreEngine {
     }
 
     private func release(_ node: AnyAtomNode) {
+        node.isAlive = false
         node.terminate()
         for id in node.dependencies {
             if let dependency = nodes[id] {

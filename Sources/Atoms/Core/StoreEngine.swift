@@ -126,6 +126,7 @@ final class StoreEngine {
 
     /// Records that `dependent` watches `dependency`.
     func addEdge(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
+        dependent.refreshWatches?.insert(dependency.id)
         if dependent.dependencies.insert(dependency.id).inserted {
             dependency.children.insert(dependent.id)
         }

@@ -24,3 +24,9 @@ public extension Atom {
         ModifiedAtom(atom: self, modifier: modifier)
     }
 }
+
+/// A modifier whose modified atom is itself asynchronous and can be refreshed (`.phase`).
+public protocol AsyncAtomModifier: AtomModifier {
+    /// The producer of a refreshed value, given the base atom.
+    func refreshProducer(atom: some AsyncAtom<Base>) -> AtomRefreshProducer<Produced>
+}

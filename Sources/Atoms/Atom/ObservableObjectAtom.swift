@@ -1,0 +1,44 @@
+import Foundation
+
+/// An atom that creates an observable object; watchers are notified whenever the object
+/// announces a change (`objectWillChange`), once the change has been applied.
+///
+/// Uses Combine on Apple platforms and OpenCombine on Linux.
+///
+/// ## Example
+/// ```swift
+/// final class Contact: ObservableObject {
+///     @Published var name = ""
+/// }
+///
+/// struct ContactAtom: ObservableObjectAtom, Hashable {
+///     func object(context: Context) -> Contact { Contact() }
+/// }
+/// ```
+public protocol ObservableObjectAtom: Atom where Produced == ObjectType {
+    /// The type of observable object the atom creates.
+    associatedtype ObjectType: AtomsObservableObject
+
+    /// Creates the object; atoms watched through `context` become dependencies.
+    @MainActor
+    func object(context: Context) -> ObjectType
+}
+
+public extension ObservableObjectAtom {
+    /// Creates the object and re-delivers it after each change it announces.
+    var producer: AtomProducer<Produced> {
+        AtomProducer { context in
+            let object = object(context: context.transactionContext)
+            let transfer = MainActorTransfer(value: (context, object))
+            let cancellable = object.objectWillChange.sink { _ in
+                // `objectWillChange` fires before the change: deliver on the next main-actor
+                // turn, when the new values are in place.
+                Task { @MainActor in
+                    transfer.value.0.update(with: transfer.value.1)
+                }
+            }
+            context.onTermination { cancellable.cancel() }
+            return object
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// An atom that starts a throwing `Task` from an `async throws` function.
+///
+/// The task is cancelled when the atom recomputes or is released.
+///
+/// ## Example
+/// ```swift
+/// struct FetchMoviesAtom: ThrowingTaskAtom, Hashable {
+///     func value(context: Context) async throws -> [Movie] { try await fetchMovies() }
+/// }
+/// let movies = try await context.watch(FetchMoviesAtom()).value
+/// ```
+public protocol ThrowingTaskAtom: AsyncAtom where Produced == Task<Success, any Error> {
+    /// The type of value the task produces.
+    associatedtype Success: Sendable
+
+    /// The work of the task; atoms watched through `context` become dependencies.
+    @MainActor
+    func value(context: Context) async throws -> Success
+}
+
+public extension ThrowingTaskAtom {
+    /// Starts the task.
+    var producer: AtomProducer<Produced> {
+        AtomProducer { context in
+            let transaction = context.transactionContext
+            let task = Task { try await value(context: transaction) }
+            context.onTermination { task.cancel() }
+            return task
+        }
+    }
+
+    /// Starts a new task and waits for it to finish.
+    var refreshProducer: AtomRefreshProducer<Produced> {
+        AtomRefreshProducer { context in
+            let transaction = context.transactionContext
+            let task = Task { try await value(context: transaction) }
+            context.onTermination { task.cancel() }
+            _ = await task.result
+            return task
+        }
+    }
+}

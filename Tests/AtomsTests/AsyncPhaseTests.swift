@@ -1,0 +1,35 @@
+import Testing
+import Atoms
+
+struct AsyncPhaseTests {
+    enum Failure: Error, Equatable { case bad, worse }
+
+    @Test func initializersAndAccessors() async {
+        let success = AsyncPhase<Int, Failure>(.success(1))
+        let failure = AsyncPhase<Int, Failure>(.failure(.bad))
+        let suspending = AsyncPhase<Int, Failure>.suspending
+        #expect(success.isSuccess && !success.isFailure && !success.isSuspending)
+        #expect(failure.isFailure && failure.error == .bad && failure.value == nil)
+        #expect(suspending.isSuspending && suspending.value == nil && suspending.error == nil)
+        #expect(success.value == 1)
+
+        let ran = await AsyncPhase<Int, Failure> { 5 }
+        let threw = await AsyncPhase<Int, Failure> { () async throws(Failure) -> Int in throw .worse }
+        #expect(ran == .success(5))
+        #expect(threw == .failure(.worse))
+        let untyped = await AsyncPhase<Int, any Error> { try await Task.sleep(for: .zero); return 3 }
+        #expect(untyped.value == 3)
+    }
+
+    @Test func transformations() {
+        let success = AsyncPhase<Int, Failure>.success(2)
+        let failure = AsyncPhase<Int, Failure>.failure(.bad)
+        #expect(success.map { $0 * 10 } == .success(20))
+        #expect(failure.map { $0 * 10 } == .failure(.bad))
+        #expect(failure.mapError { _ in Failure.worse } == .failure(.worse))
+        #expect(success.flatMap { _ in AsyncPhase<String, Failure>.failure(.worse) } == .failure(.worse))
+        #expect(failure.flatMapError { _ in AsyncPhase<Int, Failure>.success(0) } == .success(0))
+        #expect(AsyncPhase<Int, Failure>.suspending.map { $0 + 1 } == .suspending)
+        #expect(AsyncPhase<Int, Failure>.suspending.flatMapError { _ in AsyncPhase<Int, Failure>.success(1) } == .suspending)
+    }
+}
