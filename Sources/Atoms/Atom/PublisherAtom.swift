@@ -60,6 +60,8 @@ final class PublisherSubscription<Publisher: AtomsPublisherProtocol> {
     private var cancellable: AtomsCancellable?
     private var isSubscribing = true
     private(set) var initialPhase = Phase.suspending
+    /// Phases sent synchronously while subscribing (e.g. `Just`), taken without a hop.
+    private var synchronousPhases: [Phase] = []
 
     init(context: AtomProducerContext<Phase>) {
         self.context = context
@@ -67,17 +69,22 @@ final class PublisherSubscription<Publisher: AtomsPublisherProtocol> {
 
     func start(_ publisher: Publisher) {
         let transfer = MainActorTransfer(value: self)
+        let subscribing = SubscribingFlag()
         cancellable = publisher.sink(
             receiveCompletion: { completion in
                 if case .failure(let error) = completion {
-                    transfer.receive(.failure(error))
+                    subscribing.isSet ? transfer.value.takeSynchronously(.failure(error)) : transfer.receive(.failure(error))
                 }
             },
             receiveValue: { value in
-                transfer.receive(.success(value))
+                subscribing.isSet ? transfer.value.takeSynchronously(.success(value)) : transfer.receive(.success(value))
             }
         )
+        subscribing.clear()
         isSubscribing = false
+        if let last = synchronousPhases.last {
+            initialPhase = last
+        }
     }
 
     func cancel() {
@@ -85,30 +92,47 @@ final class PublisherSubscription<Publisher: AtomsPublisherProtocol> {
         cancellable = nil
     }
 
+    /// Records a phase sent during `sink`, on the subscribing (main-actor) thread.
+    nonisolated func takeSynchronously(_ phase: Phase) {
+        let phase = MainActorTransfer(value: phase)
+        MainActor.assumeIsolated {
+            synchronousPhases.append(phase.value)
+        }
+    }
+
     /// Takes a phase on the main actor.
     func receive(_ phase: Phase) {
-        if isSubscribing {
-            initialPhase = phase
-        } else if cancellable != nil {
+        if cancellable != nil {
             context.update(with: phase)
         }
     }
 }
 
 extension MainActorTransfer {
-    /// Passes a phase to the subscription: synchronously when already on the main actor (a
-    /// publisher sending while subscribing, or sending on the main thread), otherwise through a
-    /// main-actor task.
+    /// Passes a phase to the subscription on the main actor, through a main-actor task, in the
+    /// order the publisher sent them. (Values sent while subscribing are taken synchronously
+    /// by `start`, which runs on the main actor.)
     func receive<Publisher>(_ phase: AsyncPhase<Publisher.Output, Publisher.Failure>) where Value == PublisherSubscription<Publisher> {
         let phase = MainActorTransfer<AsyncPhase<Publisher.Output, Publisher.Failure>>(value: phase)
-        if Thread.isMainThread {
-            MainActor.assumeIsolated {
-                value.receive(phase.value)
-            }
-        } else {
-            Task { @MainActor in
-                value.receive(phase.value)
-            }
+        Task { @MainActor in
+            value.receive(phase.value)
         }
+    }
+}
+
+/// Set while `sink` subscribes, so callbacks made during it on the subscribing thread are told
+/// apart from others, which may come from any thread at any time.
+final class SubscribingFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = true
+    private let thread = pthread_self()
+
+    /// Whether the caller is the subscribing thread, still inside `sink`.
+    var isSet: Bool {
+        lock.withLock { value } && pthread_equal(pthread_self(), thread) != 0
+    }
+
+    func clear() {
+        lock.withLock { value = false }
     }
 }

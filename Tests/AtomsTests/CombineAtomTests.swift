@@ -1,0 +1,94 @@
+import Testing
+@testable import Atoms
+
+struct JustAtom: PublisherAtom, Hashable {
+    func publisher(context: Context) -> Just<Int> {
+        Just(7)
+    }
+}
+
+enum StreamError: Error, Equatable { case broken }
+
+@MainActor
+enum Subjects {
+    static var subjects: [String: PassthroughSubject<Int, StreamError>] = [:]
+
+    static func subject(_ name: String) -> PassthroughSubject<Int, StreamError> {
+        if let subject = subjects[name] { return subject }
+        let subject = PassthroughSubject<Int, StreamError>()
+        subjects[name] = subject
+        return subject
+    }
+}
+
+struct SubjectAtom: PublisherAtom, Hashable {
+    let name: String
+
+    func publisher(context: Context) -> PassthroughSubject<Int, StreamError> {
+        Subjects.subject(name)
+    }
+}
+
+final class Contact: ObservableObject {
+    @Published var name = ""
+    @Published var age = 20
+
+    func haveBirthday() {
+        age += 1
+    }
+}
+
+struct ContactAtom: ObservableObjectAtom, Hashable {
+    func object(context: Context) -> Contact {
+        Contact()
+    }
+}
+
+@MainActor
+struct CombineAtomTests {
+    @Test func publisherSendingWhileSubscribingGivesTheFirstValue() {
+        let context = AtomTestContext()
+        #expect(context.watch(JustAtom()) == .success(7))
+    }
+
+    @Test func publisherValuesAndFailure() async throws {
+        let context = AtomTestContext()
+        let subject = Subjects.subject(#function)
+        #expect(context.watch(SubjectAtom(name: #function)) == .suspending)
+        subject.send(1)
+        try await context.wait(for: SubjectAtom(name: #function), within: 10) { $0 == .success(1) }
+        subject.send(2)
+        subject.send(completion: .failure(.broken))
+        var seen: [AsyncPhase<Int, StreamError>] = []
+        context.onUpdate = { seen.append(context.read(SubjectAtom(name: #function))) }
+        try await context.wait(for: SubjectAtom(name: #function), within: 10) { $0.isFailure }
+        #expect(seen == [.success(2), .failure(.broken)], "delivered in the order sent")
+    }
+
+    @Test func publisherValueFromAnotherThreadArrivesOnTheMainActor() async throws {
+        let context = AtomTestContext()
+        let subject = Subjects.subject(#function)
+        context.watch(SubjectAtom(name: #function))
+        let transfer = UncheckedBox(subject)
+        Thread.detachNewThread { transfer.value.send(5) }
+        try await context.wait(for: SubjectAtom(name: #function), within: 10) { $0 == .success(5) }
+    }
+
+    @Test func observableObjectChangesNotifyWatchers() async throws {
+        let context = AtomTestContext()
+        let contact = context.watch(ContactAtom())
+        var updates = 0
+        context.onUpdate = { updates += 1 }
+        contact.haveBirthday()
+        try await context.waitForUpdate(within: 10)
+        #expect(updates == 1)
+        #expect(context.watch(ContactAtom()).age == 21)
+    }
+}
+
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+import Foundation
