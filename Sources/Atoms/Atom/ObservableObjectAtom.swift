@@ -29,16 +29,23 @@ public extension ObservableObjectAtom {
     var producer: AtomProducer<Produced> {
         AtomProducer { context in
             let object = object(context: context.transactionContext)
-            let transfer = MainActorTransfer(value: (context, object))
-            let cancellable = object.objectWillChange.sink { _ in
-                // `objectWillChange` fires before the change: deliver on the next main-actor
-                // turn, when the new values are in place.
-                Task { @MainActor in
-                    transfer.value.0.update(with: transfer.value.1)
-                }
-            }
+            let cancellable = observeChanges(of: object, delivering: MainActorTransfer(value: (context, object)))
             context.onTermination { cancellable.cancel() }
             return object
+        }
+    }
+}
+
+/// Subscribes to `objectWillChange` with a `@Sendable` callback formed outside the main actor
+/// (the object may announce changes from any thread). `objectWillChange` fires before the
+/// change, so the object is re-delivered on a later main-actor turn, when the change is in place.
+private func observeChanges<Object: AtomsObservableObject>(
+    of object: Object,
+    delivering transfer: MainActorTransfer<(AtomProducerContext<Object>, Object)>
+) -> AtomsCancellable {
+    object.objectWillChange.sink { @Sendable _ in
+        Task { @MainActor in
+            transfer.value.0.update(with: transfer.value.1)
         }
     }
 }

@@ -51,9 +51,19 @@ public extension PublisherAtom {
     }
 }
 
+/// Receives a publisher's events on the main actor; non-generic, so the `@Sendable` callbacks
+/// that reach it capture no generic type.
+@MainActor
+class PhaseReceiver {
+    /// Takes an event sent while subscribing, on the subscribing (main-actor) thread.
+    nonisolated func takeSynchronously(_ event: PhaseSink.Event) {}
+    /// Takes an event on the main actor.
+    func receive(_ event: PhaseSink.Event) {}
+}
+
 /// One subscription of a ``PublisherAtom``'s computation to its publisher.
 @MainActor
-final class PublisherSubscription<Publisher: AtomsPublisherProtocol> {
+final class PublisherSubscription<Publisher: AtomsPublisherProtocol>: PhaseReceiver {
     typealias Phase = AsyncPhase<Publisher.Output, Publisher.Failure>
 
     private let context: AtomProducerContext<Phase>
@@ -65,21 +75,12 @@ final class PublisherSubscription<Publisher: AtomsPublisherProtocol> {
 
     init(context: AtomProducerContext<Phase>) {
         self.context = context
+        super.init()
     }
 
     func start(_ publisher: Publisher) {
-        let transfer = MainActorTransfer(value: self)
         let subscribing = SubscribingFlag()
-        cancellable = publisher.sink(
-            receiveCompletion: { completion in
-                if case .failure(let error) = completion {
-                    subscribing.isSet ? transfer.value.takeSynchronously(.failure(error)) : transfer.receive(.failure(error))
-                }
-            },
-            receiveValue: { value in
-                subscribing.isSet ? transfer.value.takeSynchronously(.success(value)) : transfer.receive(.success(value))
-            }
-        )
+        cancellable = subscribe(publisher, delivering: MainActorTransfer(value: self), subscribing: subscribing)
         subscribing.clear()
         isSubscribing = false
         if let last = synchronousPhases.last {
@@ -92,30 +93,82 @@ final class PublisherSubscription<Publisher: AtomsPublisherProtocol> {
         cancellable = nil
     }
 
-    /// Records a phase sent during `sink`, on the subscribing (main-actor) thread.
-    nonisolated func takeSynchronously(_ phase: Phase) {
-        let phase = MainActorTransfer(value: phase)
+    /// Records an event sent during `sink`, on the subscribing (main-actor) thread.
+    override nonisolated func takeSynchronously(_ event: PhaseSink.Event) {
         MainActor.assumeIsolated {
-            synchronousPhases.append(phase.value)
+            synchronousPhases.append(Self.phase(of: event))
         }
     }
 
-    /// Takes a phase on the main actor.
-    func receive(_ phase: Phase) {
+    private static func phase(of event: PhaseSink.Event) -> Phase {
+        switch event.value {
+        case .value(let value): .success(value as! Publisher.Output)
+        case .failure(let error): .failure(error as! Publisher.Failure)
+        }
+    }
+
+    /// Takes an event on the main actor.
+    override func receive(_ event: PhaseSink.Event) {
         if cancellable != nil {
-            context.update(with: phase)
+            context.update(with: Self.phase(of: event))
         }
     }
 }
 
-extension MainActorTransfer {
-    /// Passes a phase to the subscription on the main actor, through a main-actor task, in the
-    /// order the publisher sent them. (Values sent while subscribing are taken synchronously
-    /// by `start`, which runs on the main actor.)
-    func receive<Publisher>(_ phase: AsyncPhase<Publisher.Output, Publisher.Failure>) where Value == PublisherSubscription<Publisher> {
-        let phase = MainActorTransfer<AsyncPhase<Publisher.Output, Publisher.Failure>>(value: phase)
-        Task { @MainActor in
-            value.receive(phase.value)
+/// Subscribes with `@Sendable` callbacks formed outside the main actor: a publisher may call
+/// them on any thread, where main-actor closures would trap. Events sent while subscribing are
+/// taken synchronously; later ones reach the receiver through main-actor tasks, in order.
+private func subscribe<Publisher: AtomsPublisherProtocol>(
+    _ publisher: Publisher,
+    delivering receiver: MainActorTransfer<PhaseReceiver>,
+    subscribing: SubscribingFlag
+) -> AtomsCancellable {
+    let sink = PhaseSink(
+        synchronous: { event in receiver.value.takeSynchronously(event) },
+        later: { event in
+            Task { @MainActor in
+                receiver.value.receive(event)
+            }
+        },
+        subscribing: subscribing
+    )
+    return publisher.sink(receiveCompletion: sink.completion, receiveValue: sink.value)
+}
+
+/// Type-erased publisher callbacks, safe to call from any thread.
+final class PhaseSink: Sendable {
+    /// A value or a failure, type-erased; only unwrapped on the main actor.
+    typealias Event = MainActorTransfer<Kind>
+
+    enum Kind {
+        case value(Any)
+        case failure(any Error)
+    }
+
+    private let synchronous: @Sendable (Event) -> Void
+    private let later: @Sendable (Event) -> Void
+    private let subscribing: SubscribingFlag
+
+    init(synchronous: @escaping @Sendable (Event) -> Void, later: @escaping @Sendable (Event) -> Void, subscribing: SubscribingFlag) {
+        self.synchronous = synchronous
+        self.later = later
+        self.subscribing = subscribing
+    }
+
+    private func send(_ kind: Kind) {
+        let event = Event(value: kind)
+        subscribing.isSet ? synchronous(event) : later(event)
+    }
+
+    /// The `receiveValue` callback.
+    func value<Output>(_ value: Output) {
+        send(.value(value))
+    }
+
+    /// The `receiveCompletion` callback.
+    func completion<Failure>(_ completion: Subscribers.Completion<Failure>) {
+        if case .failure(let error) = completion {
+            send(.failure(error))
         }
     }
 }
