@@ -13,6 +13,27 @@
 
 #include "CAtomsStack.h"
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ATOMS_TSAN 1
+#endif
+#if __has_feature(address_sanitizer)
+#define ATOMS_ASAN 1
+#endif
+#endif
+
+#if defined(ATOMS_TSAN)
+// ThreadSanitizer must be told about stack switches, or it reads the wrong shadow stack.
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void *fiber);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+#endif
+#if defined(ATOMS_ASAN)
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+#endif
+
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -44,6 +65,15 @@ static uintptr_t thread_stack_low(void) {
 #endif
 }
 
+size_t atoms_fresh_stack_size(void) {
+#if defined(ATOMS_TSAN) || defined(ATOMS_ASAN)
+    // Sanitizers keep a bounded shadow call stack per fiber: switch fibers more often.
+    return 4u * 1024u * 1024u;
+#else
+    return 256u * 1024u * 1024u;
+#endif
+}
+
 int atoms_stack_is_low(size_t reserve) {
     if (current_stack_low == 0) {
         current_stack_low = thread_stack_low();
@@ -56,13 +86,29 @@ int atoms_stack_is_low(size_t reserve) {
 struct fresh_stack_call {
     atoms_stack_body body;
     void *context;
+#if defined(ATOMS_TSAN)
+    void *caller_fiber;
+#endif
+#if defined(ATOMS_ASAN)
+    const void *caller_bottom;
+    size_t caller_size;
+#endif
 };
 
 static ATOMS_TLS struct fresh_stack_call *pending_call = NULL;
 
 static void fresh_stack_entry(void) {
     struct fresh_stack_call *call = pending_call;
+#if defined(ATOMS_ASAN)
+    __sanitizer_finish_switch_fiber(NULL, &call->caller_bottom, &call->caller_size);
+#endif
     call->body(call->context);
+#if defined(ATOMS_ASAN)
+    __sanitizer_start_switch_fiber(NULL, call->caller_bottom, call->caller_size);
+#endif
+#if defined(ATOMS_TSAN)
+    __tsan_switch_to_fiber(call->caller_fiber, 0);
+#endif
 }
 
 int atoms_run_on_fresh_stack(size_t size, atoms_stack_body body, void *context) {
@@ -98,7 +144,22 @@ int atoms_run_on_fresh_stack(size_t size, atoms_stack_body body, void *context) 
     struct fresh_stack_call *saved_call = pending_call;
     pending_call = &call;
     current_stack_low = (uintptr_t)memory + page;
+#if defined(ATOMS_TSAN)
+    call.caller_fiber = __tsan_get_current_fiber();
+    void *fiber = __tsan_create_fiber(0);
+    __tsan_switch_to_fiber(fiber, 0);
+#endif
+#if defined(ATOMS_ASAN)
+    void *fake_stack = NULL;
+    __sanitizer_start_switch_fiber(&fake_stack, (char *)memory + page, size);
+#endif
     int status = swapcontext(&caller, &callee);
+#if defined(ATOMS_ASAN)
+    __sanitizer_finish_switch_fiber(fake_stack, NULL, NULL);
+#endif
+#if defined(ATOMS_TSAN)
+    __tsan_destroy_fiber(fiber);
+#endif
     current_stack_low = saved_low;
     pending_call = saved_call;
 

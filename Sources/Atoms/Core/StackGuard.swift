@@ -8,9 +8,9 @@ import CAtomsStack
 /// stack on the same thread, so there is no depth limit and isolation is unchanged.
 enum StackGuard {
     /// Remaining stack below which a computation moves to a fresh stack.
-    static let reserve = 512 * 1024
+    static let reserve = 256 * 1024
     /// Size of each fresh stack; only the pages actually touched are committed.
-    static let freshStackSize = 256 * 1024 * 1024
+    static let freshStackSize = atoms_fresh_stack_size()
 
     /// Runs `body`, on a fresh stack when the current one is nearly exhausted.
     @MainActor

@@ -10,6 +10,10 @@ typedef void (*atoms_stack_body)(void *_Nullable context);
 /// (the thread's own, or one entered through `atoms_run_on_fresh_stack`), 0 otherwise.
 int atoms_stack_is_low(size_t reserve);
 
+/// The size of fresh stacks: large normally, smaller under sanitizers (whose shadow call
+/// stacks are bounded per fiber).
+size_t atoms_fresh_stack_size(void);
+
 /// Runs `body(context)` on a newly mapped stack of `size` bytes on the calling thread
 /// and returns once it finishes. Returns 0 on success, -1 when the stack could not be
 /// mapped or entered (then `body` ran on the current stack instead).
