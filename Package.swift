@@ -6,11 +6,14 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Atoms", targets: ["Atoms"]),
+        .library(name: "AtomsJournal", targets: ["AtomsJournal"]),
         .executable(name: "sample-counter", targets: ["sample-counter"]),
     ],
     dependencies: [
         // Combine's API on Linux, for PublisherAtom and ObservableObjectAtom.
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // Readable dumps of values that are not Codable, and value diffs.
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     ],
     targets: [
         // Runs a closure on a fresh, large stack so that arbitrarily deep atom chains
@@ -27,6 +30,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AtomsTests", dependencies: ["Atoms"]),
+
+        // The journal: records transactions to a versioned JSON Lines file and reads them back.
+        .target(
+            name: "AtomsJournal",
+            dependencies: ["Atoms", .product(name: "CustomDump", package: "swift-custom-dump")]
+        ),
+        .testTarget(name: "AtomsJournalTests", dependencies: ["AtomsJournal", "Atoms"]),
 
         // Samples: small programs written the way a user writes atoms.
         .executableTarget(name: "sample-counter", dependencies: ["Atoms"], path: "samples/Counter"),

@@ -6,6 +6,8 @@
 public struct AtomIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
     // `AnyHashable` holds `Atom.Key`, which is `Sendable` by the protocol's requirement.
     package let type: ObjectIdentifier
+    /// The atom's type, for checks such as whether it is marked redacted.
+    public let atomType: any Atom.Type
     package let key: AnyHashable
     /// The scope the atom is stored in, or `nil` when it lives at the root.
     public let scope: ScopeKey?
@@ -20,6 +22,7 @@ public struct AtomIdentity: Hashable, @unchecked Sendable, CustomStringConvertib
 
     package init<Node: Atom>(_ atom: Node, scope: ScopeKey?, names: AtomTypeNames) {
         self.type = ObjectIdentifier(Node.self)
+        self.atomType = Node.self
         self.key = AnyHashable(atom.key)
         self.scope = scope
         self.label = scope.map { "\(names.label) scope:\($0)" } ?? names.label

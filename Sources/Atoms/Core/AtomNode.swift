@@ -78,6 +78,8 @@ class AnyAtomNode {
     func snapshotItem() -> AnySnapshotItem { fatalError("abstract") }
     /// Sets a value delivered asynchronously; the value is always of the atom's type.
     func assign(_ value: Any) {}
+    /// Takes the seeded value for this atom, if the seeds have one; returns whether it did.
+    func takeSeed(from seeds: any AtomValueSeeds) -> Bool { false }
     /// The effect lifecycle events, run by the store after a transaction commits.
     func effectInitialized() {}
     func effectUpdated() {}
@@ -153,6 +155,14 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         } ?? true)
         value = newValue
         return propagates
+    }
+
+    override func takeSeed(from seeds: any AtomValueSeeds) -> Bool {
+        guard let seeded = seeds.value(for: identity, as: Node.Produced.self) else {
+            return false
+        }
+        value = seeded
+        return true
     }
 
     override func assign(_ value: Any) {

@@ -64,7 +64,8 @@ public struct AtomTransaction {
     public let origin: AtomIdentity?
     /// The `#fileID`/`#line` of the context that acted, when known.
     public let location: SourceLocation?
-    /// Atoms whose values changed, with their new values, in the order they changed.
+    /// Atoms whose values changed (including atoms created, with their first value), with
+    /// their values at commit, in the order they last changed.
     public let changedValues: [ValueChange]
     /// Atoms created (first computed) in this transaction.
     public let created: [AtomIdentity]
@@ -159,7 +160,8 @@ struct OpenTransaction {
     /// The public record; identities are computed here, only when someone observes.
     func record(sequence: Int) -> AtomTransaction {
         var seen = Set<ObjectIdentifier>()
-        let changedValues = updated.reversed().compactMap { node -> AtomTransaction.ValueChange? in
+        // A created atom's first value is a change too; the last value of each atom counts.
+        let changedValues = (created + updated).reversed().compactMap { node -> AtomTransaction.ValueChange? in
             guard seen.insert(ObjectIdentifier(node)).inserted else { return nil }
             return AtomTransaction.ValueChange(atom: node.identity, value: node.anyValue)
         }.reversed()

@@ -63,3 +63,21 @@ extension StoreEngine {
         scopes[key]?.value
     }
 }
+
+extension StoreEngine {
+    /// Sets cached atoms to seeded values; see ``AtomStore/restoreValues(from:fileID:line:)``.
+    func restoreValues(from seeds: any AtomValueSeeds, location: SourceLocation) -> [AtomIdentity] {
+        transact(.restore, location: location) {
+            var restored: [AtomIdentity] = []
+            for case let node? in nodes where !node.isTransient {
+                if node.takeSeed(from: seeds) {
+                    node.terminate()
+                    transaction.updated(node)
+                    queueSubscribers(of: node)
+                    restored.append(node.identity)
+                }
+            }
+            return restored
+        }
+    }
+}

@@ -28,6 +28,8 @@ final class StoreEngine {
     /// Whether transactions keep lists of what changed (someone observes transactions or a
     /// scope observes its atoms); otherwise only a change count is kept.
     var recordsChanges = false
+    /// Recorded values that atoms take when first created; see ``AtomValueSeeds``.
+    var seeds: (any AtomValueSeeds)?
     /// How many atom computations are nested right now.
     @exclusivity(unchecked) var computeDepth = 0
 
@@ -86,6 +88,9 @@ final class StoreEngine {
         transaction.created(node)
         node.startEffect()
         node.value = node.produce(in: self)
+        if let seeds {
+            _ = node.takeSeed(from: seeds)
+        }
         transaction.queueEffect(.initialized(node), of: node)
         return node
     }

@@ -24,6 +24,22 @@ public final class AtomStore {
         engine.sequence
     }
 
+    /// Makes atoms start from recorded values: each atom the seeds have a value for takes it
+    /// when it is first used (after computing, so its dependencies are tracked).
+    public func seed(with seeds: any AtomValueSeeds) {
+        engine.seeds = seeds
+    }
+
+    /// Sets every cached atom the seeds have a value for to that value, in one `restore`
+    /// transaction; watchers of changed atoms are notified. Dependents are not recomputed: the
+    /// seeds are expected to hold a consistent state.
+    ///
+    /// - Returns: The atoms whose values were restored.
+    @discardableResult
+    public func restoreValues(from seeds: any AtomValueSeeds, fileID: String = #fileID, line: UInt = #line) -> [AtomIdentity] {
+        engine.restoreValues(from: seeds, location: SourceLocation(fileID: fileID, line: line))
+    }
+
     /// Captures the values of all cached atoms and the dependency graph.
     public func snapshot() -> Snapshot {
         engine.makeSnapshot()

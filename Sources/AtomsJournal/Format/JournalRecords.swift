@@ -1,0 +1,136 @@
+import Foundation
+
+/// The first line of a journal.
+public struct JournalHeader: Codable, Sendable, Equatable {
+    /// Always ``JournalFormat/name``.
+    public var format: String
+    /// The major format version.
+    public var version: Int
+    /// The minor format version.
+    public var minor: Int
+    /// When recording started (ISO 8601, UTC).
+    public var created: String
+    /// A keyframe follows every this many transactions.
+    public var keyframeInterval: Int
+    /// The recording program, when known.
+    public var program: String?
+}
+
+/// An atom, declared once per journal and referred to by its number afterwards.
+public struct AtomDeclaration: Codable, Sendable, Hashable {
+    /// The atom's number in this journal.
+    public var id: Int
+    /// The upstream graph label (type name, plus ` scope:<key>` for a scoped atom).
+    public var label: String
+    /// The module-qualified type name.
+    public var type: String
+    /// The key of an atom-family member (`nil` when the atom is its own key).
+    public var key: String?
+    /// The scope the atom is stored in (`nil` at the root).
+    public var scope: Int?
+
+    /// `label`, with `[key]` for an atom-family member: unique among the journal's atoms
+    /// unless two atoms share type, key description and scope.
+    public var displayName: String {
+        key.map { "\(label)[\($0)]" } ?? label
+    }
+
+    /// The identity across processes: type, key and scope.
+    public var identityKey: String {
+        "\(type)|\(key ?? "")|\(scope.map(String.init) ?? "")"
+    }
+}
+
+/// A recorded value of one atom.
+public struct ValueEntry: Codable, Sendable, Hashable {
+    /// The atom's number.
+    public var id: Int
+    /// The value as JSON, for `Codable` values: restorable.
+    public var v: JSONValue?
+    /// A readable dump, for values that are not `Codable`: not restorable.
+    public var dump: String?
+    /// Set when the atom is marked redacted: the value was never written.
+    public var redacted: Bool?
+    /// For asynchronous values (``Atoms/AsyncPhase``): `suspending`, `success` or `failure`.
+    public var phase: String?
+    /// Set when `v` is shown for reading only and cannot be restored (a phase's success value).
+    public var norestore: Bool?
+
+    /// Whether the value can be restored.
+    public var isRestorable: Bool {
+        v != nil && norestore != true && redacted != true
+    }
+
+    /// How the value prints: its JSON, its dump, or `<redacted>`.
+    public var displayText: String {
+        if redacted == true { return "<redacted>" }
+        if phase != nil, let dump { return dump }
+        if let v { return v.prettyText }
+        return dump ?? "<unknown>"
+    }
+}
+
+/// A subscription: a subscriber at a source location watching an atom.
+public struct SubscriptionEntry: Codable, Sendable, Hashable {
+    /// The watched atom's number.
+    public var atom: Int
+    /// `fileID:line` of the subscriber.
+    public var at: String
+}
+
+/// A dependency edge: atom `to` watches atom `from`.
+public struct EdgeEntry: Codable, Sendable, Hashable {
+    /// The watched atom.
+    public var from: Int
+    /// The watching atom.
+    public var to: Int
+}
+
+/// One committed transaction, holding only what changed.
+public struct TransactionRecord: Codable, Sendable, Equatable {
+    /// Always `"tx"`.
+    public var type: String
+    /// The transaction's sequence number: 1, 2, 3, …
+    public var seq: Int
+    /// Milliseconds since recording started.
+    public var t: Double
+    /// Why it happened (`set`, `modify`, `reset`, `refresh`, `restore`, `async-result`,
+    /// `effect`, `initialize`, `release`).
+    public var cause: String
+    /// The atom whose operation started it.
+    public var origin: Int?
+    /// `fileID:line` of the context that acted.
+    public var at: String?
+    /// Atoms first seen in this transaction.
+    public var declare: [AtomDeclaration]?
+    /// New values of atoms that changed.
+    public var values: [ValueEntry]?
+    /// Atoms created.
+    public var created: [Int]?
+    /// Atoms released.
+    public var released: [Int]?
+    /// Dependency edges added.
+    public var edgesAdded: [EdgeEntry]?
+    /// Dependency edges removed.
+    public var edgesRemoved: [EdgeEntry]?
+    /// Subscriptions added.
+    public var subsAdded: [SubscriptionEntry]?
+    /// Subscriptions removed.
+    public var subsRemoved: [SubscriptionEntry]?
+}
+
+/// The full state after a transaction: every live atom, its value, the graph.
+public struct KeyframeRecord: Codable, Sendable, Equatable {
+    /// Always `"keyframe"`.
+    public var type: String
+    /// The state is the one after transaction `seq` (0: before the first).
+    public var seq: Int
+    /// Every atom declared so far (live or not), so reading can start here.
+    public var atoms: [AtomDeclaration]
+    /// The live atoms' values.
+    public var values: [ValueEntry]
+    /// Every dependency edge.
+    public var edges: [EdgeEntry]
+    /// Every subscription.
+    public var subs: [SubscriptionEntry]
+}

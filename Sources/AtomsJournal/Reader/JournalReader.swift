@@ -1,0 +1,179 @@
+import Foundation
+
+/// Opens a journal for reading: indexes it once, then decodes lines on demand.
+///
+/// Opening maps the file and looks only at the start of each line (`{"type":"tx","seq":N`) to
+/// index transactions and keyframes, so it runs at close to the speed of counting lines. The
+/// state at any step is the nearest keyframe at or before it plus at most `keyframeInterval`
+/// transactions.
+///
+/// ## Example
+/// ```swift
+/// let journal = try JournalReader(path: "session.jsonl")
+/// let state = try journal.state(at: journal.lastStep)
+/// print(state.graphDescription())
+/// ```
+public final class JournalReader: @unchecked Sendable {
+    // Unchecked: every stored property is immutable after `init`.
+
+    /// The journal's path, as given.
+    public let path: String
+    /// The header line.
+    public let header: JournalHeader
+    /// Recoverable problems found while opening (a torn last line, say).
+    public let warnings: [JournalWarning]
+    /// The step of the first keyframe: the state before the first recorded transaction.
+    public let firstStep: Int
+    /// The step after the last recorded transaction.
+    public let lastStep: Int
+    /// The file's size in bytes.
+    public let fileSize: Int
+
+    private let data: Data
+    /// Byte offset of each transaction's line, indexed by `seq - firstStep - 1`.
+    private let transactionOffsets: [Int]
+    /// Line number (1-based) of the first transaction line, for messages.
+    private let transactionLines: [Int32]
+    /// Keyframes in step order: step, byte offset, line number.
+    private let keyframes: [(step: Int, offset: Int, line: Int)]
+
+    /// The number of transactions recorded.
+    public var transactionCount: Int {
+        lastStep - firstStep
+    }
+
+    /// The steps of the keyframes, in order.
+    public var keyframeSteps: [Int] {
+        keyframes.map(\.step)
+    }
+
+    /// Opens and indexes a journal.
+    ///
+    /// - Parameters:
+    ///   - path: The journal file.
+    ///   - progress: Called now and then with the fraction of the file indexed.
+    /// - Throws: ``JournalError`` naming the file (and line) when it cannot be read, is not a
+    ///   journal, has an unsupported version, or has a malformed or out-of-sequence line.
+    public init(path: String, progress: ((Double) -> Void)? = nil) throws(JournalError) {
+        self.path = path
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw .cannotRead(path: path, reason: Self.reason(for: error, path: path))
+        }
+        guard !data.isEmpty else {
+            throw .empty(path: path)
+        }
+        self.data = data
+        fileSize = data.count
+        var index = JournalIndexer(path: path, data: data)
+        try index.run(progress: progress)
+        header = index.header!
+        warnings = index.warnings
+        firstStep = index.firstStep!
+        lastStep = index.lastStep
+        transactionOffsets = index.transactionOffsets
+        transactionLines = index.transactionLines
+        keyframes = index.keyframes
+    }
+
+    /// The transaction with sequence number `seq`.
+    ///
+    /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
+    public func transaction(_ seq: Int) throws(JournalError) -> TransactionRecord {
+        guard seq > firstStep, seq <= lastStep else {
+            throw .stepOutOfRange(path: path, step: seq, first: firstStep + 1, last: lastStep)
+        }
+        let position = seq - firstStep - 1
+        return try decode(TransactionRecord.self, offset: transactionOffsets[position], line: Int(transactionLines[position]))
+    }
+
+    /// The recorded state after transaction `step` (`firstStep`: before any).
+    ///
+    /// - Complexity: Decodes the nearest keyframe at or before `step` and at most
+    ///   `keyframeInterval` transactions, whatever the journal's length.
+    /// - Throws: ``JournalError`` when the step is out of range or a needed line is malformed.
+    public func state(at step: Int) throws(JournalError) -> JournalState {
+        guard step >= firstStep, step <= lastStep else {
+            throw .stepOutOfRange(path: path, step: step, first: firstStep, last: lastStep)
+        }
+        let keyframe = keyframes[lastKeyframe(atOrBefore: step)]
+        var state = JournalState(keyframe: try decode(KeyframeRecord.self, offset: keyframe.offset, line: keyframe.line))
+        if keyframe.step < step {
+            for seq in (keyframe.step + 1)...step {
+                try apply(seq, to: &state)
+            }
+        }
+        return state
+    }
+
+    /// Moves a state forward to `step` by applying the transactions after it, or recomputes it
+    /// from a keyframe when that is shorter (or the step is behind).
+    public func advance(_ state: JournalState, to step: Int) throws(JournalError) -> JournalState {
+        let keyframe = keyframes[lastKeyframe(atOrBefore: max(firstStep, min(step, lastStep)))]
+        guard step >= state.step, keyframe.step <= state.step else {
+            return try self.state(at: step)
+        }
+        guard step <= lastStep else {
+            throw .stepOutOfRange(path: path, step: step, first: firstStep, last: lastStep)
+        }
+        var state = state
+        if state.step < step {
+            for seq in (state.step + 1)...step {
+                try apply(seq, to: &state)
+            }
+        }
+        return state
+    }
+
+    private func apply(_ seq: Int, to state: inout JournalState) throws(JournalError) {
+        let record = try transaction(seq)
+        do {
+            try state.apply(record)
+        } catch {
+            throw .malformedLine(path: path, line: Int(transactionLines[seq - firstStep - 1]), reason: error.message)
+        }
+    }
+
+    /// Index of the last keyframe whose step is at most `step` (binary search).
+    private func lastKeyframe(atOrBefore step: Int) -> Int {
+        var low = 0
+        var high = keyframes.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if keyframes[middle].step <= step {
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        return low
+    }
+
+    private func decode<Record: Decodable>(_ type: Record.Type, offset: Int, line: Int) throws(JournalError) -> Record {
+        let bytes = JournalIndexer.line(in: data, at: offset)
+        do {
+            return try JSONDecoder().decode(type, from: bytes)
+        } catch {
+            if String(validating: bytes, as: UTF8.self) == nil {
+                throw .notUTF8(path: path, line: line)
+            }
+            throw .malformedLine(path: path, line: line, reason: JournalIndexer.describe(error))
+        }
+    }
+
+    private static func reason(for error: any Error, path: String) -> String {
+        if !FileManager.default.fileExists(atPath: path) {
+            return "no such file"
+        }
+        if !FileManager.default.isReadableFile(atPath: path) {
+            return "permission denied"
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "is a directory"
+        }
+        return error.localizedDescription
+    }
+}

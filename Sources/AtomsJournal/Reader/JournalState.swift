@@ -1,0 +1,138 @@
+import Atoms
+
+/// The recorded state of the store at one step: live atoms, their values, the dependency graph
+/// and the subscriptions.
+public struct JournalState: Sendable, Equatable {
+    /// The step: the state after this transaction (the first keyframe's step before any).
+    public private(set) var step: Int
+    /// Every atom declared up to this step, live or not, by number.
+    public private(set) var declarations: [Int: AtomDeclaration]
+    /// The values of the live atoms, by number.
+    public private(set) var values: [Int: ValueEntry]
+    /// Dependency edges between live atoms.
+    public private(set) var edges: Set<EdgeEntry>
+    /// Subscriptions to live atoms.
+    public private(set) var subscriptions: Set<SubscriptionEntry>
+
+    /// The state a keyframe holds.
+    public init(keyframe: KeyframeRecord) {
+        step = keyframe.seq
+        declarations = Dictionary(keyframe.atoms.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        values = Dictionary(keyframe.values.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        edges = Set(keyframe.edges)
+        subscriptions = Set(keyframe.subs)
+    }
+
+    /// Applies one transaction's changes.
+    ///
+    /// - Throws: A description of the problem when the record refers to an undeclared atom.
+    public mutating func apply(_ transaction: TransactionRecord) throws(StateError) {
+        for declaration in transaction.declare ?? [] {
+            declarations[declaration.id] = declaration
+        }
+        func check(_ id: Int) throws(StateError) {
+            guard declarations[id] != nil else { throw StateError(message: "refers to atom \(id), which was never declared") }
+        }
+        for value in transaction.values ?? [] {
+            try check(value.id)
+            values[value.id] = value
+        }
+        for edge in transaction.edgesAdded ?? [] {
+            try check(edge.from)
+            try check(edge.to)
+            edges.insert(edge)
+        }
+        for edge in transaction.edgesRemoved ?? [] {
+            edges.remove(edge)
+        }
+        for subscription in transaction.subsAdded ?? [] {
+            try check(subscription.atom)
+            subscriptions.insert(subscription)
+        }
+        for subscription in transaction.subsRemoved ?? [] {
+            subscriptions.remove(subscription)
+        }
+        for id in transaction.released ?? [] {
+            values[id] = nil
+        }
+        step = transaction.seq
+    }
+
+    /// A problem applying a record.
+    public struct StateError: Error, Equatable, Sendable {
+        /// What is wrong.
+        public let message: String
+    }
+
+    /// The live atoms, sorted by display name.
+    public var liveAtoms: [AtomDeclaration] {
+        values.keys.compactMap { declarations[$0] }.sorted { ($0.displayName, $0.id) < ($1.displayName, $1.id) }
+    }
+
+    /// Live atoms matching a name: the display name (`label[key]`), the label, or the
+    /// module-qualified type; `*` matches any run of characters.
+    public func atoms(matching pattern: String) -> [AtomDeclaration] {
+        liveAtoms.filter { atom in
+            [atom.displayName, atom.label, atom.type].contains { Glob(pattern).matches($0) }
+        }
+    }
+
+    /// Names that tell every live atom apart: the label, or `label[key]` where atoms of one
+    /// family would otherwise share a label.
+    public func distinctNames() -> [Int: String] {
+        let live = liveAtoms
+        let shared = Dictionary(grouping: live, by: \.label).filter { $0.value.count > 1 }
+        return Dictionary(uniqueKeysWithValues: live.map { ($0.id, shared[$0.label] == nil ? $0.label : $0.displayName) })
+    }
+
+    /// The dependency graph in the upstream `graphDescription()` DOT format.
+    ///
+    /// - Parameter distinguishingFamilies: Name atom-family members `label[key]` instead of
+    ///   the upstream label, which they share.
+    public func graphDescription(distinguishingFamilies: Bool = false) -> String {
+        let names = distinguishingFamilies ? distinctNames() : Dictionary(uniqueKeysWithValues: liveAtoms.map { ($0.id, $0.label) })
+        var statements = Set<String>()
+        for (id, name) in names {
+            statements.insert(DOT.quoted(name))
+            _ = id
+        }
+        for edge in edges {
+            guard let from = names[edge.from], let to = names[edge.to] else { continue }
+            statements.insert("\(DOT.quoted(from)) -> \(DOT.quoted(to))")
+        }
+        for subscription in subscriptions {
+            guard let atom = names[subscription.atom] else { continue }
+            let (file, line) = Self.split(location: subscription.at)
+            statements.insert("\(DOT.quoted(file)) [style=filled]")
+            statements.insert("\(DOT.quoted(atom)) -> \(DOT.quoted(file)) [label=\"line:\(line)\"]")
+        }
+        return DOT.digraph(statements: statements)
+    }
+
+    /// `fileID:line` split at the last colon.
+    static func split(location: String) -> (file: String, line: String) {
+        guard let colon = location.lastIndex(of: ":") else { return (location, "0") }
+        return (String(location[..<colon]), String(location[location.index(after: colon)...]))
+    }
+}
+
+/// A shell-style pattern where `*` matches any run of characters.
+struct Glob {
+    private let parts: [Substring]
+
+    init(_ pattern: String) {
+        parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+    }
+
+    func matches(_ text: String) -> Bool {
+        guard parts.count > 1 else { return text == parts.first.map(String.init) ?? "" }
+        var rest = Substring(text)
+        guard rest.hasPrefix(parts[0]) else { return false }
+        rest = rest.dropFirst(parts[0].count)
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let range = rest.range(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return rest.hasSuffix(parts.last!)
+    }
+}

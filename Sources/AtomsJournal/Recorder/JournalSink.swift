@@ -1,0 +1,22 @@
+/// Where a recorder's lines go. A sink receives complete lines (no trailing newline) in order.
+///
+/// Ships with ``FileJournalSink`` and, for tests, ``InMemoryJournalSink``.
+public protocol JournalSink: AnyObject, Sendable {
+    /// Appends one line. Must not block on I/O.
+    func write(line: String)
+    /// Returns once every line written so far has reached the file (or the sink's storage).
+    func flush() throws
+    /// Flushes, makes the lines durable, and closes; later writes are ignored.
+    func close() throws
+}
+
+/// When a file sink hands buffered lines to the operating system.
+public enum FlushPolicy: Sendable, Equatable {
+    /// After every transaction: a crash (even SIGKILL) loses no committed transaction that the
+    /// writer thread had time to write, typically none.
+    case everyTransaction
+    /// Every this many milliseconds: a crash loses at most that window.
+    case interval(milliseconds: Int)
+    /// Only when the recorder closes (or `flush()` is called).
+    case onClose
+}

@@ -1,0 +1,68 @@
+import Atoms
+
+/// The recorder's mirror of the store, kept from the transactions it records: atom numbers,
+/// live atoms' encoded values, edges and subscriptions. Keyframes are written from it, so a
+/// keyframe never re-encodes a value.
+struct RecordedState {
+    /// Atom numbers by identity; numbers are never reused within a journal.
+    private(set) var ids: [AtomIdentity: Int] = [:]
+    private(set) var declarations: [String] = []
+    /// Encoded value entries of live atoms, by number.
+    var values: [Int: String] = [:]
+    var edges: [EdgeEntry: Int] = [:]
+    var subscriptions: [SubscriptionEntry: Int] = [:]
+
+    /// The atom's number, and its declaration when it is new.
+    mutating func id(of atom: AtomIdentity) -> (Int, declaration: String?) {
+        if let id = ids[atom] {
+            return (id, nil)
+        }
+        let id = ids.count + 1
+        ids[atom] = id
+        var line = JSONLine()
+        line.field("id", id)
+        line.field("label", atom.label)
+        line.field("type", atom.typeName)
+        if let key = atom.keyDescription {
+            line.field("key", key)
+        }
+        if let scope = atom.scope {
+            line.field("scope", scope.id)
+        }
+        let declaration = line.finished()
+        declarations.append(declaration)
+        return (id, declaration)
+    }
+
+    /// The keyframe line of the current state, after transaction `seq`.
+    func keyframe(seq: Int) -> String {
+        var line = JSONLine()
+        line.field("type", "keyframe")
+        line.field("seq", seq)
+        line.raw("atoms", "[" + declarations.joined(separator: ",") + "]")
+        line.raw("values", "[" + values.keys.sorted().map { values[$0]! }.joined(separator: ",") + "]")
+        line.raw("edges", "[" + edges.keys.sorted(by: EdgeEntry.precedes).map(\.json).joined(separator: ",") + "]")
+        line.raw("subs", "[" + subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json).joined(separator: ",") + "]")
+        return line.finished()
+    }
+}
+
+extension EdgeEntry {
+    var json: String {
+        "{\"from\":\(from),\"to\":\(to)}"
+    }
+
+    static func precedes(_ lhs: EdgeEntry, _ rhs: EdgeEntry) -> Bool {
+        (lhs.from, lhs.to) < (rhs.from, rhs.to)
+    }
+}
+
+extension SubscriptionEntry {
+    var json: String {
+        "{\"atom\":\(atom),\"at\":\(JSONLine.quoted(at))}"
+    }
+
+    static func precedes(_ lhs: SubscriptionEntry, _ rhs: SubscriptionEntry) -> Bool {
+        (lhs.atom, lhs.at) < (rhs.atom, rhs.at)
+    }
+}

@@ -1,0 +1,82 @@
+import Atoms
+import Foundation
+
+/// Recorded JSON values offered to a store as ``Atoms/AtomValueSeeds``: an atom whose type,
+/// key and scope match takes the value, decoded as its own type.
+@MainActor
+public final class RecordedValueSeeds: AtomValueSeeds {
+    private let values: [String: JSONValue]
+    private let decoder = JSONDecoder()
+    /// Atoms that took a recorded value, by display name.
+    public private(set) var applied: [String] = []
+    /// Atoms whose recorded value could not be decoded as their type, with the reason.
+    public private(set) var failures: [String] = []
+
+    /// Seeds from a state file.
+    public convenience init(stateFile: StateFile) {
+        self.init(values: Dictionary(stateFile.atoms.map { ($0.identityKey, $0.value) }, uniquingKeysWith: { $1 }))
+    }
+
+    /// Seeds from a recorded state: every restorable live atom.
+    public convenience init(state: JournalState) {
+        self.init(stateFile: StateFile(state: state, journal: nil))
+    }
+
+    init(values: [String: JSONValue]) {
+        self.values = values
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN"
+        )
+    }
+
+    public func value<Value>(for atom: AtomIdentity, as type: Value.Type) -> Value? {
+        let key = "\(atom.typeName)|\(atom.keyDescription ?? "")|\(atom.scope.map { String($0.id) } ?? "")"
+        guard let json = values[key] else {
+            return nil
+        }
+        guard let decodable = Value.self as? any Decodable.Type else {
+            failures.append("\(atom): \(Value.self) is not Decodable")
+            return nil
+        }
+        do {
+            let data = try JSONEncoder().encode(json)
+            let value = try decoder.decode(decodable, from: data)
+            applied.append(atom.description)
+            return value as? Value
+        } catch {
+            failures.append("\(atom): \(JournalIndexer.describe(error))")
+            return nil
+        }
+    }
+}
+
+public extension AtomStore {
+    /// Makes atoms start from the values in a state file written by `atoms-inspect restore`:
+    /// each matching atom takes its recorded value when first used.
+    ///
+    /// - Returns: The seeds, whose ``RecordedValueSeeds/applied`` and
+    ///   ``RecordedValueSeeds/failures`` report what happened as atoms are used, and the atoms
+    ///   the file itself lists as skipped.
+    /// - Throws: ``JournalError`` when the file cannot be read or is not a state file.
+    @discardableResult
+    func loadState(from path: String) throws(JournalError) -> (seeds: RecordedValueSeeds, skipped: [StateFile.Skipped]) {
+        let file = try StateFile.read(path: path)
+        let seeds = RecordedValueSeeds(stateFile: file)
+        seed(with: seeds)
+        return (seeds, file.skipped)
+    }
+
+    /// Restores this live store to the recorded state at `step` of a journal: cached atoms
+    /// that match take their recorded values now (one `restore` transaction), and atoms used
+    /// later start from theirs.
+    ///
+    /// - Returns: The seeds, reporting what was applied and what could not be decoded.
+    /// - Throws: ``JournalError`` when the step is out of range or the journal is damaged.
+    @discardableResult
+    func restore(from journal: JournalReader, step: Int, fileID: String = #fileID, line: UInt = #line) throws(JournalError) -> RecordedValueSeeds {
+        let seeds = RecordedValueSeeds(state: try journal.state(at: step))
+        seed(with: seeds)
+        restoreValues(from: seeds, fileID: fileID, line: line)
+        return seeds
+    }
+}

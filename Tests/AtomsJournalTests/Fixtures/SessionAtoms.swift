@@ -1,0 +1,67 @@
+import Atoms
+import AtomsJournal
+
+struct CountAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Int { 0 }
+}
+
+struct Note: Codable, Hashable, Sendable {
+    var id: Int
+    var text: String
+    var done: Bool
+}
+
+struct NotesAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> [Note] { [] }
+}
+
+struct ShowDoneAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Bool { true }
+}
+
+struct VisibleNotesAtom: ValueAtom, Hashable {
+    func value(context: Context) -> [Note] {
+        let notes = context.watch(NotesAtom())
+        return context.watch(ShowDoneAtom()) ? notes : notes.filter { !$0.done }
+    }
+}
+
+struct SummaryAtom: ValueAtom, Hashable {
+    func value(context: Context) -> String {
+        "\(context.watch(CountAtom())) / \(context.watch(VisibleNotesAtom()).count)"
+    }
+}
+
+/// An atom family: one slot per key.
+struct SlotAtom: StateAtom {
+    let slot: Int
+    var key: Int { slot }
+    func defaultValue(context: Context) -> Double { Double(slot) / 2 }
+}
+
+/// A value that is not Codable: recorded as a dump.
+struct Opaque: Equatable {
+    var count: Int
+}
+
+struct OpaqueAtom: ValueAtom, Hashable {
+    func value(context: Context) -> Opaque { Opaque(count: context.watch(CountAtom())) }
+}
+
+struct SecretAtom: StateAtom, JournalRedacted, Hashable {
+    func defaultValue(context: Context) -> String { "hunter2" }
+}
+
+/// A deterministic pseudo-random sequence.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    /// splitmix64.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,90 @@
+import Atoms
+import Foundation
+import Testing
+@testable import AtomsJournal
+
+@MainActor
+struct JournalRoundTripTests {
+    @Test func everyStepReadsBackAsTheLiveSnapshotShowedIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("session.jsonl")
+        let session = ScriptedSession(seed: 7)
+        let recorder = try JournalRecorder(path: path, keyframeInterval: 16)
+        recorder.attach(to: session.root.store)
+        session.captureSnapshots()
+        session.run(operations: 400)
+        try recorder.close()
+
+        let journal = try JournalReader(path: path)
+        #expect(journal.warnings.isEmpty)
+        #expect(journal.firstStep == 0)
+        #expect(journal.lastStep == session.root.store.committedTransactions)
+        #expect(journal.lastStep > 300, "a few hundred transactions")
+        #expect(journal.keyframeSteps.allSatisfy { $0 % 16 == 0 })
+
+        let encoder = ValueEncoder()
+        var state = try journal.state(at: journal.firstStep)
+        var sawFamily = false
+        var sawRelease = false
+        for step in journal.firstStep...journal.lastStep {
+            state = try journal.advance(state, to: step)
+            let live = try #require(session.liveSnapshots[step])
+            #expect(state.graphDescription() == live.graphDescription(), "graph at step \(step)")
+            let liveAtoms = live.atoms
+            #expect(state.liveAtoms.map(\.displayName).sorted() == liveAtoms.map(\.description).sorted(), "atoms at step \(step)")
+            for atom in liveAtoms {
+                let recorded = try #require(state.liveAtoms.first { $0.displayName == atom.description })
+                let entry = try #require(state.values[recorded.id])
+                let expected = encoder.entry(id: recorded.id, value: live.value(of: atom) as Any, redacted: atom.atomType is any JournalRedacted.Type)
+                let decoded = try JSONDecoder().decode(ValueEntry.self, from: Data(expected.utf8))
+                #expect(entry == decoded, "value of \(atom) at step \(step)")
+            }
+            sawFamily = sawFamily || liveAtoms.filter { $0.label == "SlotAtom" }.count > 1
+            if step > journal.firstStep, !(try journal.transaction(step).released ?? []).isEmpty {
+                sawRelease = true
+            }
+            // Random access gives the same state as stepping forward.
+            if step % 37 == 0 {
+                #expect(try journal.state(at: step) == state)
+            }
+        }
+        #expect(sawFamily)
+        #expect(sawRelease)
+    }
+
+    @Test func keyframeAtAttachHoldsAnExistingState() throws {
+        let root = AtomRoot()
+        let context = root.viewContext(fileID: "App/Early.swift", line: 1)
+        context.watch(SummaryAtom())
+        context[CountAtom()] = 5
+        let sink = InMemoryJournalSink()
+        let recorder = JournalRecorder(sink: sink)
+        recorder.attach(to: root.store)
+        context[CountAtom()] = 6
+
+        let directory = try TemporaryDirectory()
+        let journal = try JournalReader(path: try directory.write("early.jsonl", sink.text))
+        #expect(journal.firstStep == 2)
+        #expect(journal.lastStep == 3)
+        let before = try journal.state(at: 2)
+        #expect(before.graphDescription().contains("\"SummaryAtom\" -> \"App/Early.swift\" [label=\"line:1\"]"))
+        let after = try journal.state(at: 3)
+        let count = try #require(after.liveAtoms.first { $0.label == "CountAtom" })
+        #expect(after.values[count.id]?.v == .number(6))
+    }
+
+    @Test func nonCodableValuesAreDumpedAndMarkedNotRestorable() throws {
+        let root = AtomRoot()
+        let sink = InMemoryJournalSink()
+        JournalRecorder(sink: sink).attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(OpaqueAtom())
+        let directory = try TemporaryDirectory()
+        let journal = try JournalReader(path: try directory.write("opaque.jsonl", sink.text))
+        let state = try journal.state(at: journal.lastStep)
+        let opaque = try #require(state.liveAtoms.first { $0.label == "OpaqueAtom" })
+        let entry = try #require(state.values[opaque.id])
+        #expect(!entry.isRestorable)
+        #expect(entry.dump == "Opaque(count: 0)")
+    }
+}
