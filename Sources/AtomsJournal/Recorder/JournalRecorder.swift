@@ -27,6 +27,7 @@ public final class JournalRecorder {
     private var start = Date()
     private var isAttached = false
     private var transactionsSinceKeyframe = 0
+    private var isClosed = false
 
     /// Creates a recorder writing to a sink.
     ///
@@ -72,8 +73,10 @@ public final class JournalRecorder {
         writeHeader()
         seed(from: store.snapshot())
         sink.write(line: state.keyframe(seq: store.committedTransactions))
-        store.observeTransactions { [weak self] transaction in
-            self?.record(transaction)
+        // The store keeps the recorder alive: recording lasts until `close()`, even when the
+        // caller keeps no reference.
+        store.observeTransactions { transaction in
+            self.record(transaction)
         }
     }
 
@@ -84,6 +87,7 @@ public final class JournalRecorder {
 
     /// Flushes, syncs the file to disk and closes it. Later transactions are not recorded.
     public func close() throws {
+        isClosed = true
         try sink.close()
     }
 
@@ -122,6 +126,7 @@ public final class JournalRecorder {
     }
 
     private func record(_ transaction: AtomTransaction) {
+        guard !isClosed else { return }
         var declarations: [String] = []
         func id(_ atom: AtomIdentity) -> Int {
             let (id, declaration) = state.id(of: atom)
