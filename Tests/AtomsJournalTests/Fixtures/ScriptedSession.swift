@@ -20,7 +20,8 @@ final class ScriptedSession {
     func captureSnapshots() {
         let store = root.store
         liveSnapshots[store.committedTransactions] = store.snapshot()
-        root.observeTransactions { [unowned self] transaction in
+        root.observeTransactions { [weak self, weak store] transaction in
+            guard let self, let store else { return }
             liveSnapshots[transaction.sequence] = store.snapshot()
         }
     }
