@@ -1,0 +1,170 @@
+import Atoms
+import Foundation
+import Testing
+@testable import AtomsJournal
+
+@MainActor
+struct JournalReaderErrorTests {
+    /// The lines of a small recorded session: header, keyframe, then transactions 1…n.
+    private func recordedLines(_ updates: Int = 5) -> [String] {
+        let root = AtomRoot()
+        let sink = InMemoryJournalSink()
+        JournalRecorder(sink: sink).attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(CountAtom())
+        for _ in 0..<updates {
+            context[CountAtom()] += 1
+        }
+        return sink.lines
+    }
+
+    private func open(_ text: String) throws -> (JournalReader, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        return (try JournalReader(path: try directory.write("j.jsonl", text)), directory)
+    }
+
+    private func error(opening text: String) throws -> JournalError? {
+        do {
+            _ = try open(text)
+            return nil
+        } catch let error as JournalError {
+            return error
+        }
+    }
+
+    @Test func missingFileAndEmptyFile() throws {
+        #expect(throws: JournalError.cannotRead(path: "/nonexistent/j.jsonl", reason: "no such file")) {
+            try JournalReader(path: "/nonexistent/j.jsonl")
+        }
+        let directory = try TemporaryDirectory()
+        let empty = try directory.write("empty.jsonl", "")
+        #expect(throws: JournalError.empty(path: empty)) { try JournalReader(path: empty) }
+    }
+
+    @Test func tornLastLineIsIgnoredWithAWarning() throws {
+        let lines = recordedLines()
+        let text = lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(12)
+        let (journal, _) = try open(text)
+        #expect(journal.lastStep == 5)
+        #expect(journal.warnings.count == 1)
+        #expect(journal.warnings.first?.line == lines.count)
+        #expect(journal.warnings.first?.description.contains("incomplete") == true)
+    }
+
+    @Test func garbageInTheMiddleNamesTheLine() throws {
+        var lines = recordedLines()
+        lines.insert("this is not json", at: 3)
+        let error = try error(opening: lines.joined(separator: "\n") + "\n")
+        guard case .malformedLine(_, let line, _) = error else {
+            Issue.record("expected a malformed line, got \(String(describing: error))")
+            return
+        }
+        #expect(line == 4)
+        #expect(error!.description.contains("j.jsonl:4: malformed journal line"))
+    }
+
+    @Test func corruptRecordAfterAValidPrefixIsReportedWhenRead() throws {
+        var lines = recordedLines()
+        lines[4] = String(lines[4].prefix(30)) + "}}}broken"
+        let (journal, _) = try open(lines.joined(separator: "\n") + "\n")
+        #expect(throws: JournalError.self) { try journal.state(at: journal.lastStep) }
+        do {
+            _ = try journal.state(at: journal.lastStep)
+        } catch {
+            #expect(error.description.contains("j.jsonl:5:"))
+        }
+    }
+
+    @Test func wrongVersionAndNotAJournal() throws {
+        var lines = recordedLines()
+        lines[0] = lines[0].replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
+        let versionError = try error(opening: lines.joined(separator: "\n"))
+        guard case .unsupportedVersion(_, 2) = versionError else {
+            Issue.record("expected an unsupported version, got \(String(describing: versionError))")
+            return
+        }
+        #expect(versionError!.description.contains(":1: journal format version 2 is not supported"))
+        #expect(try error(opening: "{\"hello\":1}\n").map { if case .notAJournal = $0 { true } else { false } } == true)
+        #expect(try error(opening: "\u{1}\u{2}binary").map { if case .notAJournal = $0 { true } else { false } } == true)
+    }
+
+    @Test func nonUTF8LineIsReported() throws {
+        var data = Data(recordedLines().prefix(2).joined(separator: "\n").utf8)
+        data.append(contentsOf: Array("\n{\"type\":\"tx\",\"seq\":1,\"t\":0,\"cause\":\"set\",\"at\":\"".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8))
+        data.append(contentsOf: Array("{\"type\":\"tx\",\"seq\":2,\"t\":0,\"cause\":\"set\"}\n".utf8))
+        let directory = try TemporaryDirectory()
+        let journal = try JournalReader(path: try directory.write("j.jsonl", data))
+        do {
+            _ = try journal.transaction(1)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .notUTF8(path: journal.path, line: 3))
+        }
+    }
+
+    @Test func duplicatedAndMissingSequenceNumbers() throws {
+        let lines = recordedLines()
+        var duplicated = lines
+        duplicated.insert(lines[3], at: 4)
+        guard case .duplicateSequence(_, 5, 2) = try error(opening: duplicated.joined(separator: "\n") + "\n") else {
+            Issue.record("expected a duplicate")
+            return
+        }
+        var missing = lines
+        missing.remove(at: 3)
+        guard case .missingSequence(_, 4, 2, 3) = try error(opening: missing.joined(separator: "\n") + "\n") else {
+            Issue.record("expected a gap")
+            return
+        }
+    }
+
+    @Test func stepOutOfRange() throws {
+        let (journal, _) = try open(recordedLines().joined(separator: "\n") + "\n")
+        #expect(throws: JournalError.stepOutOfRange(path: journal.path, step: 99, first: 0, last: 6)) {
+            try journal.state(at: 99)
+        }
+    }
+
+    @Test func fiftyMegabyteValueRoundTrips() throws {
+        let root = AtomRoot()
+        let sink = InMemoryJournalSink()
+        JournalRecorder(sink: sink).attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(SecretAtom())
+        context.watch(NotesAtom())
+        let big = String(repeating: "x", count: 50 * 1024 * 1024)
+        context[NotesAtom()] = [Note(id: 1, text: big, done: false)]
+        let (journal, _) = try open(sink.text)
+        let state = try journal.state(at: journal.lastStep)
+        let notes = try #require(state.liveAtoms.first { $0.label == "NotesAtom" })
+        guard case .array(let elements) = state.values[notes.id]?.v, case .object(let note) = elements.first else {
+            Issue.record("expected the notes array")
+            return
+        }
+        #expect(note["text"] == .string(big))
+    }
+
+    @Test func redactedValuesNeverReachTheFileWhichIsPrivate() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("secret.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, redacting: [CountAtom.self])
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(SecretAtom())
+        context[SecretAtom()] = "correct horse battery staple"
+        context.watch(CountAtom())
+        context[CountAtom()] = 424242
+        try recorder.close()
+
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("hunter2"))
+        #expect(!text.contains("correct horse"))
+        #expect(!text.contains("424242"))
+        let state = try JournalReader(path: path).state(at: 4)
+        #expect(state.values.values.allSatisfy { $0.redacted == true })
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
+
