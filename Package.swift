@@ -39,7 +39,8 @@ let package = Package(
         .testTarget(name: "AtomsJournalTests", dependencies: ["AtomsJournal", "Atoms"]),
 
         // Samples: small programs written the way a user writes atoms.
-        .executableTarget(name: "sample-counter", dependencies: ["Atoms"], path: "samples/Counter"),
+        .target(name: "SampleSupport", dependencies: ["Atoms", "AtomsJournal"], path: "samples/SampleSupport"),
+        .executableTarget(name: "sample-counter", dependencies: ["Atoms", "SampleSupport"], path: "samples/Counter"),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
         .executableTarget(name: "atoms-bench", dependencies: ["Atoms"], path: "Benchmarks/AtomsBench"),

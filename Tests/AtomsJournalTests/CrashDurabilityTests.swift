@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import AtomsJournal
+
+/// Killing a recording process leaves a journal the reader opens with every written
+/// transaction intact.
+struct CrashDurabilityTests {
+    @Test func sigkillMidSessionLosesNoWrittenTransaction() async throws {
+        let executable = try #require(BuiltProducts.executable("sample-counter"), "build sample-counter first (`swift build`)")
+        let directory = try TemporaryDirectory()
+        let path = directory.path("killed.jsonl")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--journal", path, "--keyframe-interval", "16"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        // 40 increments, then `state`: once its line is printed, all 40 were committed.
+        input.fileHandleForWriting.write(Data(String(repeating: "inc\n", count: 40).appending("state\n").utf8))
+        let firstState = try await readLine(from: output.fileHandleForReading)
+        #expect(firstState == #"{"CounterAtom":40,"IsEvenAtom":true}"#)
+        // Give the writer thread a moment to write the committed lines, then keep the process
+        // busy writing so the kill lands mid-write.
+        try await Task.sleep(for: .milliseconds(300))
+        input.fileHandleForWriting.write(Data(String(repeating: "inc\n", count: 2000).utf8))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let journal = try JournalReader(path: path)
+        #expect(journal.lastStep >= 42, "the 2 initializing and 40 set transactions were written")
+        #expect(journal.warnings.count <= 1, "at most a torn last line")
+        let state = try journal.state(at: journal.lastStep)
+        let counter = try #require(state.liveAtoms.first { $0.label == "CounterAtom" })
+        #expect(state.values[counter.id]?.v == .number(Double(journal.lastStep - 2)))
+        // Every transaction before the end decodes.
+        for seq in 1...journal.lastStep {
+            _ = try journal.transaction(seq)
+        }
+    }
+
+    private func readLine(from handle: FileHandle) async throws -> String {
+        var line = Data()
+        while true {
+            let byte = try handle.read(upToCount: 1) ?? Data()
+            if byte.isEmpty || byte == Data([0x0A]) {
+                return String(decoding: line, as: UTF8.self)
+            }
+            line.append(byte)
+        }
+    }
+}

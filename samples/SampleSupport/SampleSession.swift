@@ -1,0 +1,119 @@
+import Atoms
+import AtomsJournal
+import Foundation
+
+/// The contract every sample follows: commands on stdin, one per line; `--journal PATH` records
+/// the session; `--restore STATE_FILE` starts from a state written by `atoms-inspect restore`;
+/// `state` prints the sample's atoms as one JSON object on one line, keyed by atom label.
+@MainActor
+public final class SampleSession {
+    /// The root all of the sample's atoms live in.
+    public let root: AtomRoot
+    private let name: String
+    private var recorder: JournalRecorder?
+
+    /// Parses the command line and prepares the root (restoring and recording as asked).
+    /// Exits with status 64 on bad usage, 66 or 65 when the state file cannot be loaded or the
+    /// journal cannot be created.
+    public init(name: String, arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
+        self.name = name
+        root = AtomRoot()
+        var journalPath: String?
+        var restorePath: String?
+        var keyframeInterval = JournalFormat.defaultKeyframeInterval
+        var remaining = arguments[...]
+        func value(for option: String) -> String {
+            guard let value = remaining.popFirst() else {
+                Self.usage(name, "\(option) needs a value")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--journal": journalPath = value(for: argument)
+            case "--restore": restorePath = value(for: argument)
+            case "--keyframe-interval":
+                guard let interval = Int(value(for: argument)), interval > 0 else {
+                    Self.usage(name, "--keyframe-interval needs a positive number")
+                }
+                keyframeInterval = interval
+            case "-h", "--help":
+                print("usage: \(name) [--journal PATH] [--restore STATE_FILE] [--keyframe-interval N] < commands")
+                exit(0)
+            default: Self.usage(name, "unknown option '\(argument)'")
+            }
+        }
+        if let restorePath {
+            do {
+                let (_, skipped) = try root.store.loadState(from: restorePath)
+                for entry in skipped {
+                    Self.warn(name, "\(restorePath): \(entry.atom) not restored: \(entry.reason)")
+                }
+            } catch {
+                Self.fail(name, "\(error)", status: { if case .cannotRead = error { 66 } else { 65 } }())
+            }
+        }
+        if let journalPath {
+            do {
+                let recorder = try JournalRecorder(path: journalPath, keyframeInterval: keyframeInterval, program: name)
+                recorder.attach(to: root.store)
+                self.recorder = recorder
+            } catch {
+                Self.fail(name, "\(error)", status: 73)
+            }
+        }
+    }
+
+    /// Reads commands until end of input. `state` prints `state()`; other words go to
+    /// `handle`, which returns `false` for an unknown command (reported on stderr; the session
+    /// goes on). Closes the journal at the end.
+    public func run(state: () -> [String: any Encodable], handle: (_ command: String, _ argument: String) throws -> Bool) {
+        while let line = readLine() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+            let command = String(trimmed.prefix { $0 != " " })
+            let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+            if command == "state" {
+                print(Self.json(state()))
+                fflush(nil)  // all streams: `state` output is read line by line by scripts
+                continue
+            }
+            do {
+                if try !handle(command, argument) {
+                    Self.warn(name, "unknown command '\(trimmed)' — type one of the sample's commands (see samples/README.md)")
+                }
+            } catch {
+                Self.warn(name, "\(command): \(error)")
+            }
+        }
+        do {
+            try recorder?.close()
+        } catch {
+            Self.fail(name, "\(error)", status: 74)
+        }
+    }
+
+    /// One line of JSON with keys sorted.
+    static func json(_ values: [String: any Encodable]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let fields = values.keys.sorted().map { key in
+            let value = (try? encoder.encode(values[key]!)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            return "\"\(key)\":\(value)"
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    private static func warn(_ name: String, _ message: String) {
+        FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
+    }
+
+    private static func usage(_ name: String, _ message: String) -> Never {
+        fail(name, "\(message) — usage: \(name) [--journal PATH] [--restore STATE_FILE] < commands", status: 64)
+    }
+
+    private static func fail(_ name: String, _ message: String, status: Int32) -> Never {
+        warn(name, message)
+        exit(status)
+    }
+}
