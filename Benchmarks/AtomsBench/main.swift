@@ -17,6 +17,15 @@ func runBenchmarks() {
         print("[" + rows.joined(separator: ",") + "]")
         return
     }
+    if filters.isEmpty || filters.contains(where: { "recording".contains($0) }) {
+        let recording = RecordingSuite.run(repetitions: CommandLine.arguments.contains("--quick") ? 1 : 5)
+        print("R2 recording overhead: \(RecordingSuite.transactions) transactions of a small Codable value (target ratio ≤ 1.10)")
+        print("  journal off  \(formatted(nanoseconds: recording.off.median)) per transaction")
+        print("  journal on   \(formatted(nanoseconds: recording.on.median)) per transaction")
+        print("  ratio        \(String(format: "%.2f", recording.on.median / recording.off.median))")
+        print("R3 journal size: \(String(format: "%.1f", recording.bytesPerTransaction)) bytes per transaction / \(Int(recording.valueBytes)) bytes of value = \(String(format: "%.2f", recording.bytesPerTransaction / recording.valueBytes)) (target ≤ 1.5)")
+    }
+    guard !measurements.isEmpty else { return }
     print("R1 runtime (median over repeated runs; target: at most 0.20 of upstream)")
     for m in measurements {
         let anchor = RuntimeSuite.anchors[m.name]

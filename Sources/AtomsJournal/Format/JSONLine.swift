@@ -54,6 +54,10 @@ struct JSONLine {
 
     /// `value` as a JSON string literal.
     static func quoted(_ value: String) -> String {
+        // Most strings (labels, locations, plain text) need no escaping.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            return "\"" + value + "\""
+        }
         var result = "\""
         result.reserveCapacity(value.utf8.count + 2)
         for scalar in value.unicodeScalars {

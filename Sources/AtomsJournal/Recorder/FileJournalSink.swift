@@ -9,21 +9,26 @@ private let systemWrite = Darwin.write
 private let systemClose = Darwin.close
 #endif
 
-/// Appends journal lines to a file from a background queue.
+/// Appends journal lines to a file from a writer thread.
 ///
-/// The file is created with mode 0600 (journals may hold private state). Lines are buffered and
-/// written by a serial queue according to the ``FlushPolicy``; `close()` writes what is left,
-/// calls `fsync` and closes the file. Earlier lines are never rewritten, so a crash can only
-/// lose the lines not yet written.
+/// The file is created with mode 0600 (journals may hold private state). `write(line:)` only
+/// appends to a locked buffer; one writer thread drains it according to the ``FlushPolicy``.
+/// The writer is woken only when it sleeps, and pauses 0.25 ms after each batch, so a busy
+/// session costs no system call per line and writes in batches. `close()` writes what is left, calls `fsync` and closes the file.
+/// Earlier lines are never rewritten, so a crash can only lose lines not yet written.
 public final class FileJournalSink: JournalSink, @unchecked Sendable {
-    // Unchecked: `buffer`, `descriptor` and `failure` are only touched on `queue`.
-    private let queue = DispatchQueue(label: "atoms.journal.writer")
+    // Unchecked: the mutable state below is guarded by `condition`.
+    private let condition = NSCondition()
     private let policy: FlushPolicy
     private let path: String
     private var descriptor: Int32
-    private var buffer = Data()
+    private var pending = Data()
+    private var isWriterWaiting = false
+    private var isClosing = false
+    private var isWriting = false
+    private var flushRequested = false
     private var failure: JournalError?
-    private var timer: DispatchSourceTimer?
+    private var writer: Thread?
 
     /// Creates (or truncates) the file at `path` with mode 0600.
     ///
@@ -37,64 +42,112 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         }
         // An existing file keeps its mode on O_TRUNC: make sure it is private.
         fchmod(descriptor, 0o600)
-        if case .interval(let milliseconds) = policy {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(1, milliseconds)))
-            timer.setEventHandler { [weak self] in self?.writeBuffer() }
-            timer.resume()
-            self.timer = timer
-        }
+        let writer = Thread { [unowned self] in self.runWriter() }
+        writer.name = "atoms.journal.writer"
+        self.writer = writer
+        writer.start()
     }
 
     public func write(line: String) {
-        var bytes = Data(line.utf8)
-        bytes.append(0x0A)
-        let data = bytes
-        queue.async { [self] in
-            guard descriptor >= 0 else { return }
-            buffer.append(data)
-            if policy == .everyTransaction {
-                writeBuffer()
-            }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !isClosing else { return }
+        pending.append(contentsOf: line.utf8)
+        pending.append(0x0A)
+        if policy == .everyTransaction, isWriterWaiting {
+            condition.signal()
         }
     }
 
     public func flush() throws {
-        try queue.sync { [self] in
-            writeBuffer()
-            if let failure { throw failure }
+        condition.lock()
+        defer { condition.unlock() }
+        flushRequested = true
+        condition.broadcast()
+        while (flushRequested || isWriting || !pending.isEmpty) && descriptor >= 0 && !isClosing {
+            condition.wait()
         }
+        if let failure { throw failure }
     }
 
     public func close() throws {
-        try queue.sync { [self] in
-            timer?.cancel()
-            timer = nil
-            guard descriptor >= 0 else { return }
-            writeBuffer()
-            if fsync(descriptor) != 0, failure == nil {
-                failure = .writeFailed(path: path, reason: String(cString: strerror(errno)))
-            }
-            _ = systemClose(descriptor)
-            descriptor = -1
+        condition.lock()
+        guard !isClosing else {
+            condition.unlock()
             if let failure { throw failure }
+            return
         }
+        isClosing = true
+        condition.broadcast()
+        while descriptor >= 0 {
+            condition.wait()
+        }
+        condition.unlock()
+        if let failure { throw failure }
     }
 
-    /// Writes the whole buffer, retrying partial writes; keeps the first error.
-    private func writeBuffer() {
-        guard descriptor >= 0, !buffer.isEmpty else { return }
-        let pending = buffer
-        buffer.removeAll(keepingCapacity: true)
-        pending.withUnsafeBytes { bytes in
+    /// The writer thread: waits for lines (or the interval), writes them outside the lock.
+    private func runWriter() {
+        condition.lock()
+        while true {
+            if pending.isEmpty || policy == .onClose {
+                if isClosing { break }
+                if flushRequested && pending.isEmpty {
+                    flushRequested = false
+                    condition.broadcast()
+                }
+                isWriterWaiting = true
+                switch policy {
+                case .interval(let milliseconds):
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(max(1, milliseconds)) / 1000))
+                default:
+                    condition.wait()
+                }
+                isWriterWaiting = false
+                if policy == .onClose && !flushRequested && !isClosing { continue }
+            }
+            let batch = pending
+            pending.removeAll(keepingCapacity: true)
+            isWriting = true
+            condition.unlock()
+            write(batch)
+            if policy == .everyTransaction {
+                // Let lines accumulate briefly: a busy session then writes in batches and never
+                // has to wake this thread, at the cost of at most this much delay per line.
+                usleep(250)
+            }
+            condition.lock()
+            isWriting = false
+            if flushRequested && pending.isEmpty {
+                flushRequested = false
+                condition.broadcast()
+            }
+        }
+        // Closing: write the rest, sync, close.
+        let batch = pending
+        pending.removeAll()
+        condition.unlock()
+        write(batch)
+        if fsync(descriptor) != 0 {
+            record(.writeFailed(path: path, reason: String(cString: strerror(errno))))
+        }
+        _ = systemClose(descriptor)
+        condition.lock()
+        descriptor = -1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Writes bytes, retrying partial writes; keeps the first error.
+    private func write(_ bytes: Data) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { raw in
             var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            while offset < raw.count {
+                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    if failure == nil {
-                        failure = .writeFailed(path: path, reason: String(cString: strerror(errno)))
-                    }
+                    record(.writeFailed(path: path, reason: String(cString: strerror(errno))))
                     return
                 }
                 offset += written
@@ -102,11 +155,15 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         }
     }
 
+    private func record(_ error: JournalError) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.unlock()
+    }
+
     deinit {
-        timer?.cancel()
-        if descriptor >= 0 {
-            writeBuffer()
-            _ = systemClose(descriptor)
-        }
+        // The writer thread keeps `self` alive until `close()`, so this only runs after it;
+        // closing again is a no-op.
+        try? close()
     }
 }

@@ -28,6 +28,8 @@ public final class JournalRecorder {
     private var isAttached = false
     private var transactionsSinceKeyframe = 0
     private var isClosed = false
+    /// Locations repeat: keep each one's JSON text.
+    private var quotedLocations: [SourceLocation: String] = [:]
 
     /// Creates a recorder writing to a sink.
     ///
@@ -181,7 +183,7 @@ public final class JournalRecorder {
             line.field("origin", id(origin))
         }
         if let location = transaction.location {
-            line.field("at", location.description)
+            line.raw("at", quotedLocation(location))
         }
         line.array("declare", declarations)
         line.array("values", values)
@@ -198,6 +200,15 @@ public final class JournalRecorder {
             transactionsSinceKeyframe = 0
             sink.write(line: state.keyframe(seq: transaction.sequence))
         }
+    }
+
+    private func quotedLocation(_ location: SourceLocation) -> String {
+        if let quoted = quotedLocations[location] {
+            return quoted
+        }
+        let quoted = JSONLine.quoted(location.description)
+        quotedLocations[location] = quoted
+        return quoted
     }
 
     /// Applies counted additions and removals to a multiset; returns the elements that became

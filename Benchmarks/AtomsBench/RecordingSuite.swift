@@ -1,0 +1,62 @@
+import Atoms
+import AtomsJournal
+import Foundation
+
+/// A small Codable state, as most app state is.
+struct BenchSettings: Codable, Equatable {
+    var volume: Int
+    var muted: Bool
+    var name: String
+}
+
+struct BenchSettingsAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> BenchSettings {
+        BenchSettings(volume: 0, muted: false, name: "default")
+    }
+}
+
+/// R2: recording overhead. The same 100,000 transactions with the journal off and on,
+/// interleaved in one process; the ratio of the medians is the figure.
+@MainActor
+enum RecordingSuite {
+    static let transactions = 100_000
+
+    static func run(repetitions: Int) -> (off: Measurement, on: Measurement, bytesPerTransaction: Double, valueBytes: Double) {
+        var off: [Double] = []
+        var on: [Double] = []
+        var bytes = 0.0
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for repetition in 0..<repetitions {
+            off.append(session(journal: nil))
+            let path = directory.appendingPathComponent("r\(repetition).jsonl").path
+            on.append(session(journal: path))
+            bytes = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        let value = try! JSONEncoder().encode(BenchSettings(volume: transactions, muted: true, name: "default"))
+        return (
+            Measurement(name: "journal-off", samples: off, unit: "transaction"),
+            Measurement(name: "journal-on", samples: on, unit: "transaction"),
+            bytes / Double(transactions),
+            Double(value.count)
+        )
+    }
+
+    /// Nanoseconds per transaction for one session, recording to `journal` when given.
+    private static func session(journal: String?) -> Double {
+        let root = AtomRoot()
+        let recorder = journal.map { try! JournalRecorder(path: $0) }
+        recorder?.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(BenchSettingsAtom())
+        let elapsed = nanoseconds {
+            for _ in 0..<transactions {
+                context[BenchSettingsAtom()].volume += 1
+            }
+            // The journal is complete only once written: include the flush.
+            try? recorder?.close()
+        }
+        return elapsed / Double(transactions)
+    }
+}
