@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Atoms", targets: ["Atoms"]),
         .library(name: "AtomsJournal", targets: ["AtomsJournal"]),
+        .library(name: "AtomsInspector", targets: ["AtomsInspector"]),
+        .executable(name: "atoms-inspect", targets: ["atoms-inspect"]),
         .executable(name: "sample-counter", targets: ["sample-counter"]),
     ],
     dependencies: [
@@ -14,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // Readable dumps of values that are not Codable, and value diffs.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        // The command line of atoms-inspect.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Runs a closure on a fresh, large stack so that arbitrarily deep atom chains
@@ -37,6 +41,21 @@ let package = Package(
             dependencies: ["Atoms", .product(name: "CustomDump", package: "swift-custom-dump")]
         ),
         .testTarget(name: "AtomsJournalTests", dependencies: ["AtomsJournal", "Atoms"]),
+
+        // The inspector: everything atoms-inspect does, as plain functions.
+        .target(
+            name: "AtomsInspector",
+            dependencies: ["AtomsJournal", "Atoms", .product(name: "CustomDump", package: "swift-custom-dump")]
+        ),
+        .executableTarget(
+            name: "atoms-inspect",
+            dependencies: ["AtomsInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "AtomsInspectorTests",
+            dependencies: ["AtomsInspector", "AtomsJournal", "Atoms"],
+            resources: [.copy("Golden")]
+        ),
 
         // Samples: small programs written the way a user writes atoms.
         .target(name: "SampleSupport", dependencies: ["Atoms", "AtomsJournal"], path: "samples/SampleSupport"),

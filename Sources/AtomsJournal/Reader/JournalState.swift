@@ -116,23 +116,26 @@ public struct JournalState: Sendable, Equatable {
     }
 }
 
-/// A shell-style pattern where `*` matches any run of characters.
-struct Glob {
+/// A name pattern where `*` matches any run of characters (and nothing else is special).
+public struct Glob: Sendable {
     private let parts: [Substring]
 
-    init(_ pattern: String) {
+    /// Creates a pattern.
+    public init(_ pattern: String) {
         parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
     }
 
-    func matches(_ text: String) -> Bool {
-        guard parts.count > 1 else { return text == parts.first.map(String.init) ?? "" }
+    /// Whether `text` matches the whole pattern.
+    public func matches(_ text: String) -> Bool {
+        guard parts.count > 1 else { return text == String(parts[0]) }
         var rest = Substring(text)
         guard rest.hasPrefix(parts[0]) else { return false }
         rest = rest.dropFirst(parts[0].count)
+        let last = parts[parts.count - 1]
         for part in parts.dropFirst().dropLast() where !part.isEmpty {
             guard let range = rest.range(of: part) else { return false }
             rest = rest[range.upperBound...]
         }
-        return rest.hasSuffix(parts.last!)
+        return rest.count >= last.count && rest.hasSuffix(last)
     }
 }

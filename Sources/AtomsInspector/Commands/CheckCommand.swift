@@ -1,0 +1,102 @@
+import AtomsJournal
+import Foundation
+
+/// `atoms-inspect check`: graph-shape assertions for CI.
+public enum CheckCommand {
+    /// The outcome of a check run.
+    public struct Outcome: Sendable {
+        /// The results, in rules-file order.
+        public let results: [RuleChecker.Result]
+        /// The report printed on stdout.
+        public let output: String
+
+        /// Whether every rule held.
+        public var passed: Bool {
+            results.allSatisfy(\.passed)
+        }
+    }
+
+    /// Checks a rules file against the graph at a step, and writes a JUnit report when asked.
+    ///
+    /// - Throws: ``InspectorError``: 66 when the rules file is missing, 65 naming `file:line` for
+    ///   a malformed rule, 73 when the JUnit file cannot be written.
+    public static func run(_ journal: InspectedJournal, rules rulesPath: String, at step: StepSpec = .fromLast(0), junit: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> Outcome {
+        let text: String
+        do {
+            text = try String(contentsOfFile: rulesPath, encoding: .utf8)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: rulesPath)
+            throw InspectorError(exists ? .dataError : .noInput, "\(rulesPath): \(exists ? "cannot read rules file as UTF-8 text" : "no such rules file") — pass a rules file with --rules (see `man atoms-inspect`)")
+        }
+        let rules = try RulesParser.parse(text, file: rulesPath)
+        let state = try journal.state(at: journal.step(step))
+        let checker = RuleChecker(state: state)
+        let results = rules.map(checker.check)
+        if let junit {
+            do {
+                try JUnitReport.xml(results, rulesFile: rulesPath, journal: journal.path, step: state.step)
+                    .write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                throw InspectorError(.cannotCreate, "\(junit): cannot write the JUnit report: \(error.localizedDescription) — check the directory")
+            }
+        }
+        let failed = results.filter { !$0.passed }
+        if json {
+            struct Report: Encodable {
+                let journal: String
+                let step: Int
+                let rules: Int
+                let failed: Int
+                let results: [RuleChecker.Result]
+            }
+            return Outcome(results: results, output: JSONOutput.encode(Report(journal: journal.path, step: state.step, rules: results.count, failed: failed.count, results: results)))
+        }
+        var lines = failed.map { result in
+            "\(style.red("FAIL")) \(rulesPath):\(result.line): \(result.rule) — \(result.detail ?? "")"
+        }
+        let summary = "checked \(results.count) rules at step \(state.step) of \(journal.path): \(failed.isEmpty ? style.green("all hold") : style.red("\(failed.count) failed"))"
+        lines.append(summary)
+        return Outcome(results: results, output: lines.joined(separator: "\n"))
+    }
+}
+
+/// A JUnit XML report: one test case per rule.
+enum JUnitReport {
+    static func xml(_ results: [RuleChecker.Result], rulesFile: String, journal: String, step: Int) -> String {
+        let failures = results.filter { !$0.passed }.count
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites tests="\#(results.count)" failures="\#(failures)">"# + "\n"
+        xml += #"  <testsuite name="\#(escape("atoms-inspect check \(rulesFile)"))" tests="\#(results.count)" failures="\#(failures)" errors="0">"# + "\n"
+        xml += #"    <properties><property name="journal" value="\#(escape(journal))"/><property name="step" value="\#(step)"/></properties>"# + "\n"
+        for result in results {
+            let name = escape(result.rule)
+            let classname = escape("\(rulesFile):\(result.line)")
+            if result.passed {
+                xml += #"    <testcase name="\#(name)" classname="\#(classname)"/>"# + "\n"
+            } else {
+                xml += #"    <testcase name="\#(name)" classname="\#(classname)">"# + "\n"
+                xml += #"      <failure message="\#(escape(result.detail ?? "failed"))"/>"# + "\n"
+                xml += "    </testcase>\n"
+            }
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r":
+                result += "?"  // not allowed in XML 1.0
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

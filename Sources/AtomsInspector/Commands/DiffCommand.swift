@@ -1,0 +1,148 @@
+import AtomsJournal
+import CustomDump
+import Foundation
+
+/// `atoms-inspect diff`: what differs between two steps.
+public enum DiffCommand {
+    /// The differences between two states.
+    public struct Difference: Encodable, Equatable, Sendable {
+        /// An atom whose value differs.
+        public struct Changed: Encodable, Equatable, Sendable {
+            /// The atom.
+            public let atom: String
+            /// Its value at `from` (JSON, or dump text).
+            public let from: JSONValue
+            /// Its value at `to`.
+            public let to: JSONValue
+            /// A line diff of the two values (`-` from, `+` to, unchanged runs folded).
+            public let diff: String
+        }
+
+        /// The earlier step.
+        public let from: Int
+        /// The later step.
+        public let to: Int
+        /// Atoms whose values differ, sorted.
+        public let changed: [Changed]
+        /// Atoms live at `to` but not at `from`.
+        public let created: [String]
+        /// Atoms live at `from` but not at `to`.
+        public let released: [String]
+        /// Dependency edges at `to` but not at `from`, as `A -> B`.
+        public let edgesAdded: [String]
+        /// Dependency edges at `from` but not at `to`.
+        public let edgesRemoved: [String]
+
+        /// Whether anything differs.
+        public var isEmpty: Bool {
+            changed.isEmpty && created.isEmpty && released.isEmpty && edgesAdded.isEmpty && edgesRemoved.isEmpty
+        }
+    }
+
+    /// The differences between the states at two steps.
+    ///
+    /// - Complexity: Two state lookups (each a keyframe plus at most `keyframeInterval`
+    ///   transactions) and a comparison proportional to the atoms: not to the journal's length.
+    public static func difference(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil) throws(InspectorError) -> Difference {
+        let fromState = try journal.state(at: journal.step(from))
+        let toState = try journal.state(at: journal.step(to))
+        return try difference(fromState, toState, atom: atom, journal: journal)
+    }
+
+    static func difference(_ from: JournalState, _ to: JournalState, atom pattern: String?, journal: InspectedJournal) throws(InspectorError) -> Difference {
+        // Atoms are numbered per journal, so states of one journal compare by number; names
+        // come from the later state, which declares every earlier atom too.
+        let names = Naming(declarations: to.declarations)
+        var selected: Set<Int>?
+        if let pattern {
+            selected = names.matching(pattern)
+            if selected!.isEmpty {
+                throw InspectorError(.usage, "\(journal.path): no atom matches '\(pattern)' — list atoms with `atoms-inspect show`")
+            }
+        }
+        func included(_ id: Int) -> Bool { selected?.contains(id) ?? true }
+        let fromIDs = Set(from.values.keys).filter(included)
+        let toIDs = Set(to.values.keys).filter(included)
+        let changed = fromIDs.intersection(toIDs).compactMap { id -> Difference.Changed? in
+            let old = from.values[id]!
+            let new = to.values[id]!
+            guard old != new else { return nil }
+            return Difference.Changed(atom: names.name(id), from: display(old), to: display(new), diff: lineDiff(old, new))
+        }
+        func edgeNames(_ edges: Set<EdgeEntry>) -> Set<String> {
+            Set(edges.filter { included($0.from) || included($0.to) }.map { "\(names.name($0.from)) -> \(names.name($0.to))" })
+        }
+        let oldEdges = edgeNames(from.edges)
+        let newEdges = edgeNames(to.edges)
+        return Difference(
+            from: from.step,
+            to: to.step,
+            changed: changed.sorted { $0.atom < $1.atom },
+            created: toIDs.subtracting(fromIDs).map(names.name).sorted(),
+            released: fromIDs.subtracting(toIDs).map(names.name).sorted(),
+            edgesAdded: newEdges.subtracting(oldEdges).sorted(),
+            edgesRemoved: oldEdges.subtracting(newEdges).sorted()
+        )
+    }
+
+    /// The value as JSON for `--json`: the recorded JSON, or the dump as a string.
+    static func display(_ entry: ValueEntry) -> JSONValue {
+        if entry.redacted == true { return .string("<redacted>") }
+        if entry.phase == nil, let v = entry.v { return v }
+        return .string(entry.dump ?? "<unknown>")
+    }
+
+    /// A structural line diff of two values, swift-custom-dump style.
+    static func lineDiff(_ old: ValueEntry, _ new: ValueEntry) -> String {
+        if old.redacted == true || new.redacted == true {
+            return "- \(old.displayText)\n+ \(new.displayText)"
+        }
+        if old.phase == nil, new.phase == nil, let lhs = old.v, let rhs = new.v {
+            return diff(lhs.nativeValue, rhs.nativeValue, format: .default) ?? "(values are equal when dumped)"
+        }
+        return diff(old.displayText, new.displayText, format: .default) ?? "(values are equal when dumped)"
+    }
+
+    /// The text or JSON for `diff`; `differs` tells `--exit-code` what to return.
+    public static func run(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, differs: Bool) {
+        let difference = try difference(journal, from: from, to: to, atom: atom)
+        if json {
+            return (JSONOutput.encode(difference), !difference.isEmpty)
+        }
+        var lines = [style.dim("diff step \(difference.from) → step \(difference.to)")]
+        if difference.isEmpty {
+            lines.append("no differences")
+        }
+        for change in difference.changed {
+            lines.append(style.bold("~ \(change.atom)"))
+            lines += change.diff.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("-") ? style.red(String(line)) : line.hasPrefix("+") ? style.green(String(line)) : String(line)
+            }.map { "  " + $0 }
+        }
+        lines += difference.created.map { style.green("+ \($0) (created)") }
+        lines += difference.released.map { style.red("- \($0) (released)") }
+        if !difference.edgesAdded.isEmpty || !difference.edgesRemoved.isEmpty {
+            lines.append(style.bold("edges"))
+            lines += difference.edgesAdded.map { style.green("+ \($0)") }
+            lines += difference.edgesRemoved.map { style.red("- \($0)") }
+        }
+        return (lines.joined(separator: "\n"), !difference.isEmpty)
+    }
+}
+
+extension JSONValue {
+    /// The value as Swift containers, so swift-custom-dump can diff it structurally. Whole
+    /// numbers become `Int` so they print as written.
+    var nativeValue: Any {
+        switch self {
+        case .null: return Optional<Any>.none as Any
+        case .bool(let value): return value
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 1e15 { return Int(value) }
+            return value
+        case .string(let value): return value
+        case .array(let values): return values.map(\.nativeValue)
+        case .object(let fields): return fields.mapValues(\.nativeValue)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import AtomsJournal
+import Foundation
+
+/// `atoms-inspect graph`: the dependency graph at a step, as DOT, SVG or PNG.
+public enum GraphCommand {
+    /// Output formats.
+    public enum Format: String, CaseIterable, Sendable {
+        /// Graphviz DOT text, in the upstream `graphDescription()` format.
+        case dot
+        /// SVG rendered by Graphviz's `dot`.
+        case svg
+        /// PNG rendered by Graphviz's `dot`.
+        case png
+    }
+
+    /// The DOT at a step; atom-family members are told apart as `label[key]`.
+    public static func dot(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0)) throws(InspectorError) -> String {
+        try journal.state(at: journal.step(step)).graphDescription(distinguishingFamilies: true)
+    }
+
+    /// The graph in a format: DOT text, or the bytes `dot` rendered.
+    ///
+    /// - Throws: ``InspectorError`` with status 69 when SVG/PNG is asked for and `dot` is not
+    ///   installed (or fails).
+    public static func render(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0), format: Format, graphviz: Graphviz = Graphviz()) throws(InspectorError) -> Data {
+        let text = try dot(journal, at: step)
+        guard format != .dot else {
+            return Data((text + "\n").utf8)
+        }
+        return try graphviz.render(text, format: format.rawValue)
+    }
+}
+
+/// Runs Graphviz's `dot` binary (found on `PATH`, executed directly, no shell).
+public struct Graphviz: Sendable {
+    /// The directories searched for `dot`.
+    public let searchPath: [String]
+
+    /// Searches the `PATH` of the environment.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+    }
+
+    /// The `dot` executable, if installed.
+    public var executable: String? {
+        searchPath.map { URL(fileURLWithPath: $0).appendingPathComponent("dot").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Renders DOT text with `dot -T<format>`.
+    public func render(_ dot: String, format: String) throws(InspectorError) -> Data {
+        guard let executable else {
+            throw InspectorError(.unavailable, "Graphviz `dot` is not installed, needed for --format \(format) — install it (apt-get install graphviz, or brew install graphviz) or use --format dot")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-T\(format)"]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw InspectorError(.unavailable, "\(executable): cannot run Graphviz dot: \(error.localizedDescription) — check the installation")
+        }
+        // Write and read concurrently so a large graph cannot fill a pipe and deadlock.
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(dot.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let rendered = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let reason = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw InspectorError(.unavailable, "\(executable): Graphviz dot failed (status \(process.terminationStatus)): \(reason) — check the Graphviz installation")
+        }
+        return rendered
+    }
+}

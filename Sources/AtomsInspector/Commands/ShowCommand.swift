@@ -1,0 +1,37 @@
+import AtomsJournal
+
+/// `atoms-inspect show`: every live atom's value at a step.
+public enum ShowCommand {
+    /// The text or JSON for `show`.
+    ///
+    /// - Parameters:
+    ///   - step: Where (default: last).
+    ///   - atom: Only atoms matching this pattern.
+    public static func run(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0), atom: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
+        let step = try journal.step(step)
+        let state = try journal.state(at: step)
+        let atoms = try atom.map { pattern throws(InspectorError) in try journal.atoms(matching: pattern, in: state) } ?? state.liveAtoms
+        return render(state, atoms: atoms, journal: journal, json: json, style: style)
+    }
+
+    static func render(_ state: JournalState, atoms: [AtomDeclaration], journal: InspectedJournal, json: Bool, style: Style) -> String {
+        if json {
+            struct Output: Encodable {
+                let step: Int
+                let atoms: [ValueJSON]
+            }
+            return JSONOutput.encode(Output(step: state.step, atoms: atoms.map { ValueJSON(atom: $0, name: $0.displayName, entry: state.values[$0.id]!) }))
+        }
+        let count = state.liveAtoms.count
+        var lines = [style.dim("step \(state.step) of \(journal.reader.lastStep), \(count) live atom\(count == 1 ? "" : "s")")]
+        for atom in atoms {
+            let entry = state.values[atom.id]!
+            var marks: [String] = []
+            if entry.redacted == true { marks.append("redacted") }
+            else if !entry.isRestorable { marks.append(entry.phase.map { "phase: \($0), not restorable" } ?? "not restorable") }
+            let suffix = marks.isEmpty ? "" : "  " + style.yellow("(\(marks.joined(separator: ", ")))")
+            lines.append("\(style.bold(atom.displayName)) = \(entry.displayText)\(suffix)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,147 @@
+import AtomsJournal
+
+/// `atoms-inspect step`: interactive time travel through a journal.
+///
+/// Feed it one command line at a time; it answers with text to print. The executable reads
+/// lines from a terminal (with a prompt) or from a pipe, so sessions can be scripted.
+public final class StepSession {
+    private let journal: InspectedJournal
+    private let style: Style
+    /// The current step.
+    public private(set) var position: Int
+    private var previousPosition: Int
+    private var state: JournalState
+
+    /// Starts at `step` (default: the first step).
+    public init(journal: InspectedJournal, at step: StepSpec = .number(0), style: Style = .plain) throws(InspectorError) {
+        self.journal = journal
+        self.style = style
+        position = try journal.step(step)
+        previousPosition = position
+        state = try journal.state(at: position)
+    }
+
+    private var first: Int { journal.reader.firstStep }
+    private var last: Int { journal.reader.lastStep }
+
+    /// The prompt: the position, as `[12/340] `.
+    public var prompt: String {
+        "[\(position)/\(last)] "
+    }
+
+    /// Commands and what they do, for `help`.
+    public static let help = """
+        n, next [N]       move forward N steps (default 1)
+        p, prev [N]       move back N steps (default 1)
+        g, goto STEP      move to STEP (0, N, last, last-K)
+        first, last       move to the first or last step
+        s, show [ATOM]    values at this step (ATOM may use * globs)
+        d, diff [STEP]    what changed from STEP (default: the previous position) to here
+        graph             the dependency graph here, as DOT
+        l, log            the transactions around here
+        f, find ATOM      move to the next step that changes ATOM; find -b ATOM searches back
+        h, help           this list
+        q, quit           leave
+        """
+
+    /// Handles one command line; returns what to print and whether to quit.
+    public func handle(_ line: String) -> (output: String, quit: Bool) {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let command = words.first else {
+            return ("", false)
+        }
+        let arguments = Array(words.dropFirst())
+        do {
+            switch command {
+            case "n", "next": return (try move(to: position + count(arguments)), false)
+            case "p", "prev", "previous": return (try move(to: position - count(arguments)), false)
+            case "g", "goto":
+                guard let text = arguments.first else { throw InspectorError(.usage, "goto needs a step — e.g. goto 12, goto last-3") }
+                return (try move(to: journal.step(StepSpec.parse(text))), false)
+            case "first": return (try move(to: first), false)
+            case "last": return (try move(to: last), false)
+            case "s", "show":
+                let atoms = try arguments.first.map { pattern throws(InspectorError) in try journal.atoms(matching: pattern, in: state) } ?? state.liveAtoms
+                return (ShowCommand.render(state, atoms: atoms, journal: journal, json: false, style: style), false)
+            case "d", "diff":
+                let from = try arguments.first.map { text throws(InspectorError) in try journal.step(StepSpec.parse(text)) } ?? previousPosition
+                let (output, _) = try DiffCommand.run(journal, from: .number(from), to: .number(position), style: style)
+                return (from == first && from != 0 ? output.replacingOccurrences(of: "diff step \(from)", with: "diff step \(from) (first)") : output, false)
+            case "graph": return (state.graphDescription(distinguishingFamilies: true), false)
+            case "l", "log":
+                let options = LogCommand.Options(from: .number(max(first, position - 5)), to: .number(min(last, position + 5)), style: style)
+                return (try LogCommand.run(journal, options: options), false)
+            case "f", "find":
+                let backwards = arguments.first == "-b"
+                guard let pattern = arguments.dropFirst(backwards ? 1 : 0).first else {
+                    throw InspectorError(.usage, "find needs an atom — e.g. find CounterAtom, find -b Todo*")
+                }
+                return (try find(pattern, backwards: backwards), false)
+            case "h", "help", "?": return (Self.help, false)
+            case "q", "quit", "exit": return ("", true)
+            default:
+                throw InspectorError(.usage, "unknown command '\(command)' — type help for the list")
+            }
+        } catch let error as InspectorError {
+            return ("error: \(error.message)", false)
+        } catch {
+            return ("error: \(error)", false)
+        }
+    }
+
+    private func count(_ arguments: [String]) throws(InspectorError) -> Int {
+        guard let text = arguments.first else { return 1 }
+        guard let count = Int(text), count >= 0 else {
+            throw InspectorError(.usage, "'\(text)' is not a number of steps")
+        }
+        return count
+    }
+
+    /// Moves to a step (clamped to the journal) and describes it.
+    private func move(to step: Int) throws(InspectorError) -> String {
+        let target = min(max(step, first), last)
+        var note = ""
+        if target != step {
+            note = style.dim(step > last ? "  (at the last step)" : "  (at the first step)")
+        }
+        if target != position {
+            previousPosition = position
+            do {
+                state = try journal.reader.advance(state, to: target)
+            } catch {
+                throw InspectorError(error)
+            }
+            position = target
+        }
+        return try describePosition() + note
+    }
+
+    /// `[12/340] set CounterAtom @ App/Main.swift:9`: the position and the transaction that
+    /// led to it.
+    public func describePosition() throws(InspectorError) -> String {
+        let label = style.bold("[\(position)/\(last)]")
+        guard position > first else {
+            return "\(label) before the first transaction"
+        }
+        let record = try journal.transaction(position)
+        let names = Naming(declarations: state.declarations)
+        let changed = (record.values ?? []).map { names.name($0.id) } + (record.released ?? []).map { "-" + names.name($0) }
+        return "\(label) \(style.cyan(record.cause)) \(changed.isEmpty ? "-" : changed.joined(separator: ", "))\(record.at.map { " @ " + $0 } ?? "")"
+    }
+
+    private func find(_ pattern: String, backwards: Bool) throws(InspectorError) -> String {
+        let ids = Naming(declarations: try journal.state(at: last).declarations).matching(pattern)
+        guard !ids.isEmpty else {
+            throw InspectorError(.usage, "no atom matches '\(pattern)' in \(journal.path)")
+        }
+        let steps = backwards ? Array(stride(from: position - 1, to: first, by: -1)) : Array(stride(from: position + 1, through: last, by: 1))
+        for step in steps {
+            let record = try journal.transaction(step)
+            let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
+            if touched.contains(where: ids.contains) {
+                return try move(to: step)
+            }
+        }
+        return "no \(backwards ? "earlier" : "later") step changes '\(pattern)'"
+    }
+}

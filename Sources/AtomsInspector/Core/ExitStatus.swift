@@ -1,0 +1,17 @@
+/// The exit statuses of `atoms-inspect` (sysexits style).
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Success.
+    case ok = 0
+    /// A check failed, or `diff --exit-code` found differences.
+    case failed = 1
+    /// Bad usage: unknown option, bad step number, unknown atom.
+    case usage = 64
+    /// Malformed journal, state file or rules file.
+    case dataError = 65
+    /// A file is missing or unreadable.
+    case noInput = 66
+    /// Graphviz `dot` is not installed (or failed).
+    case unavailable = 69
+    /// An output file cannot be created.
+    case cannotCreate = 73
+}

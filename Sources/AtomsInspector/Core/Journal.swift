@@ -1,0 +1,67 @@
+import AtomsJournal
+import Foundation
+
+/// A journal opened for inspection: the reader, with user-facing errors and step resolution.
+public struct InspectedJournal: Sendable {
+    /// The reader.
+    public let reader: JournalReader
+
+    /// Opens a journal; a progress indicator is drawn on stderr when `showProgress` and the
+    /// file is large.
+    ///
+    /// - Throws: ``InspectorError`` with the documented exit status.
+    public init(path: String, showProgress: Bool = false) throws(InspectorError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let progress: ((Double) -> Void)? = showProgress && size > 64 << 20 ? { fraction in
+            FileHandle.standardError.write(Data("\rloading \(path) \(Int(fraction * 100))%".utf8))
+        } : nil
+        do {
+            reader = try JournalReader(path: path, progress: progress)
+        } catch {
+            if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            throw InspectorError(error)
+        }
+        if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    /// The path.
+    public var path: String { reader.path }
+
+    /// Warnings to show on stderr.
+    public var warnings: [String] {
+        reader.warnings.map { "atoms-inspect: \($0)" }
+    }
+
+    /// The step a spec names in this journal.
+    public func step(_ spec: StepSpec) throws(InspectorError) -> Int {
+        try spec.resolve(first: reader.firstStep, last: reader.lastStep, journal: path)
+    }
+
+    /// The state at a step.
+    public func state(at step: Int) throws(InspectorError) -> JournalState {
+        do {
+            return try reader.state(at: step)
+        } catch {
+            throw InspectorError(error)
+        }
+    }
+
+    /// A transaction.
+    public func transaction(_ seq: Int) throws(InspectorError) -> TransactionRecord {
+        do {
+            return try reader.transaction(seq)
+        } catch {
+            throw InspectorError(error)
+        }
+    }
+
+    /// Atoms of a state matching a name pattern, or a usage error naming the pattern.
+    public func atoms(matching pattern: String, in state: JournalState) throws(InspectorError) -> [AtomDeclaration] {
+        let matches = state.atoms(matching: pattern)
+        guard !matches.isEmpty else {
+            let known = state.liveAtoms.map(\.displayName).prefix(8).joined(separator: ", ")
+            throw InspectorError(.usage, "\(path): no atom matches '\(pattern)' at step \(state.step) — live atoms: \(known.isEmpty ? "none" : known)")
+        }
+        return matches
+    }
+}

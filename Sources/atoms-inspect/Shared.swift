@@ -1,0 +1,43 @@
+import ArgumentParser
+import AtomsInspector
+import Foundation
+
+/// Options every fact-printing command takes.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print the same facts as JSON.")
+    var json = false
+}
+
+extension StepSpec: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}
+
+extension GraphCommand.Format: ExpressibleByArgument {}
+
+/// Runs a command's work: prints inspector errors as one line on stderr and exits with their
+/// status; prints journal warnings on stderr.
+func runInspector(_ body: () throws(InspectorError) -> Void) throws {
+    do {
+        try body()
+    } catch {
+        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        throw ExitCode(error.status.rawValue)
+    }
+}
+
+/// Opens the journal, showing progress on a terminal and warnings on stderr.
+func openJournal(_ path: String) throws(InspectorError) -> InspectedJournal {
+    let journal = try InspectedJournal(path: path, showProgress: isatty(STDERR_FILENO) != 0)
+    for warning in journal.warnings {
+        FileHandle.standardError.write(Data((warning + "\n").utf8))
+    }
+    return journal
+}
+
+/// Prints text on stdout, ending with one newline.
+func printOutput(_ text: String) {
+    guard !text.isEmpty else { return }
+    FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import AtomsInspector
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Summarize a journal: transactions, keyframes, atoms, time span, file size, most changed atoms."
+    )
+
+    @Argument(help: "The journal file.")
+    var journal: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try runInspector { () throws(InspectorError) in
+            printOutput(try StatsCommand.run(openJournal(journal), json: output.json, style: .forOutput()))
+        }
+    }
+}

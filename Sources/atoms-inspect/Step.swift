@@ -1,0 +1,38 @@
+import ArgumentParser
+import AtomsInspector
+import Foundation
+
+struct Step: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Step through history interactively.",
+        discussion: """
+            Commands: next [N] (n), prev [N] (p), goto STEP (g), first, last, show [ATOM] (s), \
+            diff [STEP] (d), graph, log (l), find ATOM (f; find -b ATOM searches back), help (h), \
+            quit (q). The prompt shows the position, as [12/340]. When stdin is not a terminal the \
+            same commands are read line by line, without a prompt, so sessions can be scripted.
+            """
+    )
+
+    @Argument(help: "The journal file.")
+    var journal: String
+
+    @Option(help: "The step to start at (0, N, last, last-K).")
+    var at: StepSpec = .number(0)
+
+    func run() throws {
+        try runInspector { () throws(InspectorError) in
+            let session = try StepSession(journal: openJournal(journal), at: at, style: .forOutput())
+            let interactive = isatty(STDIN_FILENO) != 0
+            printOutput(try session.describePosition())
+            while true {
+                if interactive {
+                    FileHandle.standardOutput.write(Data(session.prompt.utf8))
+                }
+                guard let line = readLine() else { break }
+                let (output, quit) = session.handle(line)
+                printOutput(output)
+                if quit { break }
+            }
+        }
+    }
+}
