@@ -45,10 +45,41 @@ public enum JSONValue: Hashable, Sendable, Codable {
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
-    /// Indented JSON text with sorted keys, for display and line diffs.
+    /// Indented JSON text with sorted keys (two spaces per level; empty containers as `[]`
+    /// and `{}`), for display and line diffs.
     public var prettyText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        var text = ""
+        writePretty(into: &text, indent: "")
+        return text
+    }
+
+    private func writePretty(into text: inout String, indent: String) {
+        switch self {
+        case .array(let values) where !values.isEmpty:
+            text += "[\n"
+            for (index, value) in values.enumerated() {
+                text += indent + "  "
+                value.writePretty(into: &text, indent: indent + "  ")
+                text += index == values.count - 1 ? "\n" : ",\n"
+            }
+            text += indent + "]"
+        case .object(let fields) where !fields.isEmpty:
+            text += "{\n"
+            let keys = fields.keys.sorted()
+            for (index, key) in keys.enumerated() {
+                text += indent + "  " + JSONValue.string(key).jsonText + ": "
+                fields[key]!.writePretty(into: &text, indent: indent + "  ")
+                text += index == keys.count - 1 ? "\n" : ",\n"
+            }
+            text += indent + "}"
+        case .array:
+            text += "[]"
+        case .object:
+            text += "{}"
+        case .number(let value) where value.rounded() == value && abs(value) < 1e15:
+            text += String(Int(value))
+        default:
+            text += jsonText
+        }
     }
 }

@@ -1,0 +1,107 @@
+import Atoms
+import AtomsJournal
+import Foundation
+
+struct TaskItem: Codable, Hashable, Sendable {
+    var id: Int
+    var title: String
+    var done: Bool
+}
+
+struct TasksAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> [TaskItem] { [] }
+}
+
+struct ShowDoneTasksAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Bool { true }
+}
+
+struct VisibleTasksAtom: ValueAtom, Hashable {
+    func value(context: Context) -> [TaskItem] {
+        let tasks = context.watch(TasksAtom())
+        return context.watch(ShowDoneTasksAtom()) ? tasks : tasks.filter { !$0.done }
+    }
+}
+
+struct TaskCountAtom: ValueAtom, Hashable {
+    func value(context: Context) -> Int { context.watch(VisibleTasksAtom()).count }
+}
+
+struct DraftAtom: StateAtom {
+    let slot: Int
+    var key: Int { slot }
+    func defaultValue(context: Context) -> String { "" }
+}
+
+/// Records known sessions into journal files with the project's own recorder.
+@MainActor
+enum RecordedSessions {
+    /// A small, fully known session (8 transactions): used for exact outputs.
+    static func small(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("small.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, keyframeInterval: 4, program: "tests")
+        recorder.attach(to: root.store)
+        let list = root.viewContext(fileID: "Tasks/List.swift", line: 12)
+        list.watch(TaskCountAtom())                                    // 1
+        list.watch(TasksAtom())                                        // 2
+        list.watch(ShowDoneTasksAtom())                                // 3
+        list[TasksAtom()] = [TaskItem(id: 1, title: "Write", done: false)]  // 4
+        list[TasksAtom()].append(TaskItem(id: 2, title: "Test", done: true))  // 5
+        list[ShowDoneTasksAtom()] = false                              // 6
+        let editor = root.viewContext(fileID: "Tasks/Editor.swift", line: 30)
+        editor.watch(DraftAtom(slot: 1))                               // 7
+        editor.watch(DraftAtom(slot: 2))                               // 8
+        editor[DraftAtom(slot: 2)] = "draft"                           // 9
+        try recorder.close()
+        withExtendedLifetime((list, editor)) {}
+        return path
+    }
+
+    /// A longer session of `operations` steps.
+    static func long(in directory: TemporaryDirectory, operations: Int) throws -> String {
+        let path = directory.path("long.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, keyframeInterval: 32)
+        recorder.attach(to: root.store)
+        let list = root.viewContext(fileID: "Tasks/List.swift", line: 12)
+        list.watch(TaskCountAtom())
+        list.watch(TasksAtom())
+        list.watch(ShowDoneTasksAtom())
+        for step in 0..<operations {
+            switch step % 4 {
+            case 0: list[TasksAtom()].append(TaskItem(id: step, title: "task \(step)", done: false))
+            case 1: list[TasksAtom()][list.read(TasksAtom()).count - 1].done = true
+            case 2: list[ShowDoneTasksAtom()].toggle()
+            default: list[TasksAtom()].removeFirst()
+            }
+        }
+        try recorder.close()
+        withExtendedLifetime(list) {}
+        return path
+    }
+}
+
+/// A directory removed when the value is deinitialized.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-inspector-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

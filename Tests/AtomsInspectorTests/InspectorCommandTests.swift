@@ -1,0 +1,149 @@
+import AtomsJournal
+import Foundation
+import Testing
+@testable import AtomsInspector
+
+@MainActor
+struct InspectorCommandTests {
+    @Test func logListsOneLinePerTransaction() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        let output = try LogCommand.run(journal, options: .init())
+        let lines = output.split(separator: "\n")
+        #expect(lines.count == 9)
+        #expect(lines[3].contains("set") && lines[3].contains("TasksAtom") && lines[3].contains("@ Tasks/List.swift:12"))
+        #expect(lines[6].contains("+DraftAtom[1]"))
+        #expect(!output.contains("\u{1B}["), "no colour unless asked")
+
+        let filtered = try LogCommand.entries(journal, options: .init(atom: "Draft*"))
+        #expect(filtered.map(\.step) == [7, 8, 9])
+        let ranged = try LogCommand.entries(journal, options: .init(from: .number(4), to: .fromLast(1)))
+        #expect(ranged.map(\.step) == [4, 5, 6, 7, 8])
+    }
+
+    @Test func showValuesAtAStep() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        let output = try ShowCommand.run(journal, at: .number(5), atom: "TaskCountAtom")
+        #expect(output == "step 5 of 9, 4 live atoms\nTaskCountAtom = 2")
+        let json = try ShowCommand.run(journal, at: .fromLast(0), atom: "DraftAtom*", json: true)
+        #expect(json.contains(#""atom" : "DraftAtom[2]""#))
+        #expect(json.contains(#""value" : "draft""#))
+        #expect(throws: InspectorError.self) { try ShowCommand.run(journal, atom: "NoSuchAtom") }
+    }
+
+    @Test func graphOfAKnownSessionIsExact() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        if let path = ProcessInfo.processInfo.environment["ATOMS_WRITE_GOLDEN"] {
+            try (try GraphCommand.dot(journal) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let golden = try String(contentsOf: #require(Bundle.module.url(forResource: "small-last", withExtension: "dot", subdirectory: "Golden")), encoding: .utf8)
+        #expect(try GraphCommand.dot(journal) + "\n" == golden)
+        #expect(try GraphCommand.dot(journal, at: .number(0)) == "digraph {}")
+    }
+
+    @Test(.enabled(if: Graphviz().executable != nil, "Graphviz dot is installed (CI installs it)"))
+    func everyEmittedDOTParsesWithGraphviz() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        for step in journal.reader.firstStep...journal.reader.lastStep {
+            let svg = try GraphCommand.render(journal, at: .number(step), format: .svg)
+            #expect(String(decoding: svg, as: UTF8.self).contains("<svg"), "step \(step)")
+        }
+        let png = try GraphCommand.render(journal, format: .png)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func missingGraphvizIsExit69() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        let noGraphviz = Graphviz(environment: ["PATH": directory.url.path])
+        #expect(throws: InspectorError.self) {
+            try GraphCommand.render(journal, format: .svg, graphviz: noGraphviz)
+        }
+        do {
+            _ = try GraphCommand.render(journal, format: .svg, graphviz: noGraphviz)
+        } catch {
+            #expect(error.status == .unavailable)
+            #expect(error.message.contains("apt-get install graphviz"))
+        }
+    }
+
+    @Test func diffShowsValuesAtomsAndEdges() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        let difference = try DiffCommand.difference(journal, from: .number(5), to: .fromLast(0))
+        #expect(difference.changed.map(\.atom) == ["ShowDoneTasksAtom", "TaskCountAtom", "VisibleTasksAtom"])
+        #expect(difference.created == ["DraftAtom[1]", "DraftAtom[2]"])
+        #expect(difference.released.isEmpty)
+        let count = try #require(difference.changed.first { $0.atom == "TaskCountAtom" })
+        #expect(count.diff == "- 2\n+ 1")
+        let visible = try #require(difference.changed.first { $0.atom == "VisibleTasksAtom" })
+        #expect(visible.diff.contains("-   [1]: ["), "a structural diff of the removed element: \(visible.diff)")
+
+        let (_, differs) = try DiffCommand.run(journal, from: .number(9), to: .number(9))
+        #expect(!differs)
+        let edges = try DiffCommand.difference(journal, from: .number(0), to: .number(3))
+        #expect(edges.edgesAdded == ["ShowDoneTasksAtom -> VisibleTasksAtom", "TasksAtom -> VisibleTasksAtom", "VisibleTasksAtom -> TaskCountAtom"])
+    }
+
+    @Test func diffFirstToLastDecodesOnlyNearKeyframes() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.long(in: directory, operations: 600))
+        let difference = try DiffCommand.difference(journal, from: .number(0), to: .fromLast(0))
+        #expect(difference.created.contains("TasksAtom"))
+    }
+
+    @Test func restoreWritesAStateFileAndListsWhatIsMissing() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        let output = directory.path("state.json")
+        let report = try RestoreCommand.run(journal, at: .number(6), output: output)
+        #expect(report == "wrote \(output): 4 atoms at step 6")
+        let file = try StateFile.read(path: output)
+        #expect(file.step == 6)
+        #expect(file.atoms.map(\.label) == ["ShowDoneTasksAtom", "TaskCountAtom", "TasksAtom", "VisibleTasksAtom"])
+        do {
+            _ = try RestoreCommand.run(journal, at: .number(6), output: "/nonexistent/dir/state.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.status == .cannotCreate)
+            #expect(error.message.hasPrefix("/nonexistent/dir/state.json: cannot create"))
+        }
+    }
+
+    @Test func statsSummarizeTheJournal() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        let stats = try StatsCommand.stats(journal)
+        #expect(stats.transactions == 9)
+        #expect(stats.keyframes == 3)
+        #expect(stats.atoms == 6)
+        #expect(stats.causes == ["initialize": 5, "set": 4])
+        #expect(stats.mostChanged.first?.atom == "TaskCountAtom" || stats.mostChanged.first?.atom == "TasksAtom")
+    }
+
+    @Test func stepSpecsResolve() throws {
+        #expect(StepSpec("last") == .fromLast(0))
+        #expect(StepSpec("last-3") == .fromLast(3))
+        #expect(StepSpec("12") == .number(12))
+        #expect(StepSpec("-1") == nil)
+        #expect(StepSpec("lastish") == nil)
+        #expect(try StepSpec.fromLast(2).resolve(first: 0, last: 10, journal: "j") == 8)
+        #expect(try StepSpec.number(0).resolve(first: 4, last: 10, journal: "j") == 4)
+        #expect(throws: InspectorError.self) { try StepSpec.fromLast(11).resolve(first: 0, last: 10, journal: "j") }
+    }
+
+    @Test func coloursOnlyOnATerminalAndNeverWithNoColor() {
+        #expect(!Style.forOutput(-1).isColored)
+        #expect(!Style.forOutput(STDIN_FILENO, environment: ["NO_COLOR": "1"]).isColored)
+        #expect(Style(isColored: true).bold("x") == "\u{1B}[1mx\u{1B}[0m")
+    }
+
+    @Test func errorLinesNameTheInput() {
+        #expect(InspectorError(JournalError.malformedLine(path: "j.jsonl", line: 4, reason: "bad")).description
+            == "atoms-inspect: j.jsonl:4: error: malformed journal line: bad — the file is damaged; restore it or cut the journal before this line")
+        #expect(InspectorError(.usage, "invalid step 'x' — use 0").description == "atoms-inspect: error: invalid step 'x' — use 0")
+    }
+}
