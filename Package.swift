@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "AtomsInspector", targets: ["AtomsInspector"]),
         .executable(name: "atoms-inspect", targets: ["atoms-inspect"]),
         .executable(name: "sample-counter", targets: ["sample-counter"]),
+        .executable(name: "sample-todo", targets: ["sample-todo"]),
+        .executable(name: "sample-numpad", targets: ["sample-numpad"]),
+        .executable(name: "sample-movies", targets: ["sample-movies"]),
     ],
     dependencies: [
         // Combine's API on Linux, for PublisherAtom and ObservableObjectAtom.
@@ -60,6 +63,9 @@ let package = Package(
         // Samples: small programs written the way a user writes atoms.
         .target(name: "SampleSupport", dependencies: ["Atoms", "AtomsJournal"], path: "samples/SampleSupport"),
         .executableTarget(name: "sample-counter", dependencies: ["Atoms", "SampleSupport"], path: "samples/Counter"),
+        .executableTarget(name: "sample-todo", dependencies: ["Atoms", "SampleSupport"], path: "samples/Todo"),
+        .executableTarget(name: "sample-numpad", dependencies: ["Atoms", "SampleSupport"], path: "samples/Numpad"),
+        .executableTarget(name: "sample-movies", dependencies: ["Atoms", "SampleSupport"], path: "samples/Movies"),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
         .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal"], path: "Benchmarks/AtomsBench"),

@@ -123,6 +123,19 @@ struct AsyncAtomTests {
         #expect(!delivered.contains(where: { (1...4).contains($0) }), "intermediate values never delivered")
     }
 
+    @Test func taskAtomDependenciesSurviveItsRecomputation() async {
+        let probe = Probes.make()
+        let context = AtomTestContext()
+        context.watch(MultiplierAtom())
+        #expect(await context.watch(ServiceTaskAtom(probe: #function)).value == 14)
+        // Watched before the first await: a dependency as soon as the computation returns.
+        #expect(context.lookup(CountedServiceAtom(probe: #function)) == 7)
+        context[MultiplierAtom()] = 3
+        #expect(await context.watch(ServiceTaskAtom(probe: #function)).value == 21)
+        #expect(probe.count("service created") == 1, "not released and re-created by the recomputation")
+        #expect(context.state.engine.invariantViolations().isEmpty)
+    }
+
     @Test func asyncResultsAreReportedAsAsyncResultTransactions() async throws {
         let root = AtomRoot()
         var causes: [AtomTransaction.Cause] = []

@@ -93,6 +93,48 @@ public final class SampleSession {
         }
     }
 
+    /// Like ``run(state:handle:)``, for samples with asynchronous atoms: stdin is read on
+    /// another thread, so tasks, debounces and publishers keep running on the main actor
+    /// between commands, and a command may `await` (e.g. until a search settles).
+    public func runAsync(state: () -> [String: any Encodable], handle: (_ command: String, _ argument: String) async throws -> Bool) async {
+        for await line in Self.standardInputLines() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+            let command = String(trimmed.prefix { $0 != " " })
+            let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+            if command == "state" {
+                print(Self.json(state()))
+                fflush(nil)
+                continue
+            }
+            do {
+                if try await !handle(command, argument) {
+                    Self.warn(name, "unknown command '\(trimmed)' — type one of the sample's commands (see samples/README.md)")
+                }
+            } catch {
+                Self.warn(name, "\(command): \(error)")
+            }
+        }
+        do {
+            try recorder?.close()
+        } catch {
+            Self.fail(name, "\(error)", status: 74)
+        }
+    }
+
+    /// Lines of standard input, read on a background thread.
+    private static func standardInputLines() -> AsyncStream<String> {
+        let (lines, continuation) = AsyncStream<String>.makeStream()
+        let reader = Thread {
+            while let line = readLine() {
+                continuation.yield(line)
+            }
+            continuation.finish()
+        }
+        reader.start()
+        return lines
+    }
+
     /// One line of JSON with keys sorted.
     static func json(_ values: [String: any Encodable]) -> String {
         let encoder = JSONEncoder()

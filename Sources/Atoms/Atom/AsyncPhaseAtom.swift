@@ -23,7 +23,7 @@ public extension AsyncPhaseAtom {
     var producer: AtomProducer<Produced> {
         AtomProducer { context in
             let transaction = context.transactionContext
-            let task = Task {
+            let task = ImmediateTask.start {
                 let phase = await phase(context: transaction)
                 if !Task.isCancelled {
                     context.update(with: phase)

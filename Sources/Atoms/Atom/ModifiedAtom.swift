@@ -7,8 +7,8 @@ public struct ModifiedAtom<Node: Atom, Modifier: AtomModifier>: Atom where Node.
 
     /// Identifies the modified atom by the base atom's key and the modifier's key.
     public struct Key: Hashable, Sendable {
-        private let atomKey: Node.Key
-        private let modifierKey: Modifier.Key
+        fileprivate let atomKey: Node.Key
+        fileprivate let modifierKey: Modifier.Key
 
         fileprivate init(atomKey: Node.Key, modifierKey: Modifier.Key) {
             self.atomKey = atomKey
@@ -46,5 +46,18 @@ extension ModifiedAtom: AsyncAtom where Node: AsyncAtom, Modifier: AsyncAtomModi
     /// The modifier's refresh producer over the base atom.
     public var refreshProducer: AtomRefreshProducer<Produced> {
         modifier.refreshProducer(atom: atom)
+    }
+}
+
+extension ModifiedAtom.Key: AtomKeyDescribing {
+    var keyDescription: String? {
+        let base = AtomKeyDescription.describe(atomKey, isAtomItself: Node.Key.self == Node.self)
+        let modifier = (modifierKey as? any AtomKeyDescribing)?.keyDescription
+        switch (base, modifier) {
+        case (nil, nil): return nil
+        case (let base?, nil): return base
+        case (nil, let modifier?): return modifier
+        case (let base?, let modifier?): return "\(base), \(modifier)"
+        }
     }
 }

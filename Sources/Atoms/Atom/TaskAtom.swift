@@ -23,7 +23,7 @@ public extension TaskAtom {
     var producer: AtomProducer<Produced> {
         AtomProducer { context in
             let transaction = context.transactionContext
-            let task = Task { await value(context: transaction) }
+            let task = ImmediateTask.start { await value(context: transaction) }
             context.onTermination { task.cancel() }
             return task
         }
@@ -33,7 +33,7 @@ public extension TaskAtom {
     var refreshProducer: AtomRefreshProducer<Produced> {
         AtomRefreshProducer { context in
             let transaction = context.transactionContext
-            let task = Task { await value(context: transaction) }
+            let task = ImmediateTask.start { await value(context: transaction) }
             context.onTermination { task.cancel() }
             _ = await task.value
             return task

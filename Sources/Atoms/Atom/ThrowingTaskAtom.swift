@@ -23,7 +23,7 @@ public extension ThrowingTaskAtom {
     var producer: AtomProducer<Produced> {
         AtomProducer { context in
             let transaction = context.transactionContext
-            let task = Task { try await value(context: transaction) }
+            let task = ImmediateTask.start { try await value(context: transaction) }
             context.onTermination { task.cancel() }
             return task
         }
@@ -33,7 +33,7 @@ public extension ThrowingTaskAtom {
     var refreshProducer: AtomRefreshProducer<Produced> {
         AtomRefreshProducer { context in
             let transaction = context.transactionContext
-            let task = Task { try await value(context: transaction) }
+            let task = ImmediateTask.start { try await value(context: transaction) }
             context.onTermination { task.cancel() }
             _ = await task.result
             return task

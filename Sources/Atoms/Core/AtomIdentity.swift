@@ -27,7 +27,7 @@ public struct AtomIdentity: Hashable, @unchecked Sendable, CustomStringConvertib
         self.scope = scope
         self.label = scope.map { "\(names.label) scope:\($0)" } ?? names.label
         self.typeName = names.typeName
-        self.keyDescription = Node.Key.self == Node.self ? nil : String(describing: atom.key)
+        self.keyDescription = AtomKeyDescription.of(atom)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -57,4 +57,25 @@ package struct AtomTypeNames: Sendable {
         label = String(describing: type)
         typeName = String(reflecting: type)
     }
+}
+
+/// How an atom's key is described in identities: `nil` when the key tells nothing beyond the
+/// type (the atom is its own key, or a modifier of such an atom without parameters).
+enum AtomKeyDescription {
+    static func of<Node: Atom>(_ atom: Node) -> String? {
+        describe(atom.key, isAtomItself: Node.Key.self == Node.self)
+    }
+
+    static func describe<Key>(_ key: Key, isAtomItself: Bool) -> String? {
+        if let describing = key as? any AtomKeyDescribing {
+            return describing.keyDescription
+        }
+        return isAtomItself ? nil : String(describing: key)
+    }
+}
+
+/// A key that describes itself for identities (modified atoms' keys, modifier keys).
+protocol AtomKeyDescribing {
+    /// The description, or `nil` when the key tells nothing beyond the type.
+    var keyDescription: String? { get }
 }

@@ -45,6 +45,8 @@ class AnyAtomNode {
     var modifierStorage: AnyObject?
     /// While a refresh runs: the nodes it watched, which become the dependencies when it ends.
     var refreshWatches: Set<NodeID>?
+    /// Whether the node's computation is running right now.
+    var isComputing = false
 
     init(id: NodeID, serial: Int, scope: ScopeKey?, indexKey: NodeIndexKey) {
         self.id = id
@@ -137,12 +139,14 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         let oldDependencies = dependencies
         dependencies = []
         terminate()
+        isComputing = true
         let newValue: Node.Produced = engine.guardingStack {
             if let override {
                 return override(atom)
             }
             return atom.producer.compute(AtomProducerContext(store: store, node: self, engine: engine))
         }
+        isComputing = false
         engine.didCompute(self, oldDependencies: oldDependencies)
         return newValue
     }

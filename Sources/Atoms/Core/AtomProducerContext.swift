@@ -35,6 +35,15 @@ struct AtomProducerContext<Value> {
         guard let engine, node.isAlive, node.generation == generation else {
             return
         }
+        if node.isComputing {
+            // A task finished before its computation returned: as upstream, the computation's
+            // own value (`.suspending`) comes first and the result is a later update.
+            let transfer = MainActorTransfer(value: (self, value))
+            Task { @MainActor in
+                transfer.value.0.update(with: transfer.value.1)
+            }
+            return
+        }
         engine.deliver(value, to: node)
     }
 

@@ -33,3 +33,7 @@ public struct ChangesModifier<Produced: Equatable>: AtomModifier {
         }
     }
 }
+
+extension ChangesModifier.Key: AtomKeyDescribing {
+    var keyDescription: String? { nil }
+}

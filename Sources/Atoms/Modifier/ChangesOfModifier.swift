@@ -19,7 +19,7 @@ public extension Atom {
 public struct ChangesOfModifier<Base, Produced: Equatable>: AtomModifier {
     /// The identity of the modifier: its key path.
     public struct Key: Hashable, Sendable {
-        private let keyPath: any KeyPath<Base, Produced> & Sendable
+        fileprivate let keyPath: any KeyPath<Base, Produced> & Sendable
 
         fileprivate init(keyPath: any KeyPath<Base, Produced> & Sendable) {
             self.keyPath = keyPath
@@ -51,4 +51,8 @@ public struct ChangesOfModifier<Base, Produced: Equatable>: AtomModifier {
             context.transactionContext.watch(atom)[keyPath: keyPath]
         }
     }
+}
+
+extension ChangesOfModifier.Key: AtomKeyDescribing {
+    var keyDescription: String? { "\(keyPath)" }
 }

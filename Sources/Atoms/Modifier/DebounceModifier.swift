@@ -25,7 +25,7 @@ public struct DebounceModifier<Produced>: AtomModifier {
 
     /// The identity of the modifier: its duration.
     public struct Key: Hashable, Sendable {
-        private let duration: Double
+        fileprivate let duration: Double
 
         fileprivate init(duration: Double) {
             self.duration = duration
@@ -85,4 +85,8 @@ struct DebounceClock: Sendable {
     static let system = DebounceClock { seconds in
         try await Task.sleep(for: .seconds(seconds))
     }
+}
+
+extension DebounceModifier.Key: AtomKeyDescribing {
+    var keyDescription: String? { "debounce \(duration)s" }
 }

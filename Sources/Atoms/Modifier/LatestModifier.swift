@@ -22,7 +22,7 @@ public struct LatestModifier<Base>: AtomModifier {
 
     /// The identity of the modifier: its key path.
     public struct Key: Hashable, Sendable {
-        private let keyPath: any KeyPath<Base, Bool> & Sendable
+        fileprivate let keyPath: any KeyPath<Base, Bool> & Sendable
 
         fileprivate init(keyPath: any KeyPath<Base, Bool> & Sendable) {
             self.keyPath = keyPath
@@ -65,4 +65,8 @@ public struct LatestModifier<Base>: AtomModifier {
 @MainActor
 private final class LatestStorage<Base> {
     var latest: Base?
+}
+
+extension LatestModifier.Key: AtomKeyDescribing {
+    var keyDescription: String? { "\(keyPath)" }
 }

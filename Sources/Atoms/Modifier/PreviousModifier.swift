@@ -42,3 +42,7 @@ public struct PreviousModifier<Base>: AtomModifier {
 private final class PreviousStorage<Base> {
     var current: Base?
 }
+
+extension PreviousModifier.Key: AtomKeyDescribing {
+    var keyDescription: String? { nil }
+}

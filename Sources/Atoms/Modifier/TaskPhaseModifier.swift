@@ -64,3 +64,7 @@ public struct TaskPhaseModifier<Success: Sendable, Failure: Error>: AsyncAtomMod
         }
     }
 }
+
+extension TaskPhaseModifier.Key: AtomKeyDescribing {
+    var keyDescription: String? { nil }
+}

@@ -125,3 +125,25 @@ struct SlowPhaseAtom: AsyncPhaseAtom, Hashable {
         return 1
     }
 }
+
+/// A dependency that counts how often it is created.
+struct CountedServiceAtom: ValueAtom, Hashable {
+    let probe: String
+
+    func value(context: Context) -> Int {
+        Probes.named(probe).record("service created")
+        return 7
+    }
+}
+
+/// A task atom watching a service and a changing input, then suspending.
+struct ServiceTaskAtom: TaskAtom, Hashable {
+    let probe: String
+
+    func value(context: Context) async -> Int {
+        let service = context.watch(CountedServiceAtom(probe: probe))
+        let input = context.watch(MultiplierAtom())
+        try? await Task.sleep(for: .milliseconds(1))
+        return service * input
+    }
+}
