@@ -10,16 +10,16 @@ struct AtomsInspect: ParsableCommand {
             A STEP is 0 (before the first transaction), N (after transaction N), last, or \
             last-K. Every command that prints facts takes --json for the same facts as JSON. \
             Colours are used only on a terminal and never when NO_COLOR is set.
-
             EXIT STATUS: 0 ok; 1 a check failed, or diff --exit-code found differences; \
             64 usage error (unknown option, bad step, unknown atom); 65 malformed journal, \
             state file or rules file; 66 missing or unreadable file; 69 Graphviz dot \
             unavailable; 73 output file cannot be created.
-
             RULES FILE (check --rules): one rule per line, # starts a comment, * in a name \
             matches any run of characters, names may be double-quoted: \
             edge A -> B; no-edge A -> B; node A; no-node A; acyclic; \
             max-depth N (atoms in the longest dependency chain); max-nodes N (live atoms).
+            SHELL COMPLETION: atoms-inspect --generate-completion-script bash|zsh|fish prints a \
+            completion script (see README.md).
             """,
         version: "1.0.0",
         subcommands: [Log.self, Show.self, Graph.self, Diff.self, Step.self, Restore.self, Check.self, Stats.self]

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// man/atoms-inspect.1 is generated from the command tree; this fails when a command, option
+/// or help text changed without regenerating it (man/regenerate.sh).
+struct ManPageTests {
+    struct Dump: Decodable {
+        struct Command: Decodable {
+            let commandName: String
+            let abstract: String?
+            let discussion: String?
+            let arguments: [Argument]?
+            let subcommands: [Command]?
+        }
+
+        struct Argument: Decodable {
+            struct Name: Decodable {
+                let kind: String
+                let name: String
+            }
+
+            let names: [Name]?
+            let abstract: String?
+            let shouldDisplay: Bool
+        }
+
+        let command: Command
+    }
+
+    /// Text as mdoc source carries it: hyphens in options are escaped in `Fl` macros, so the
+    /// comparison looks at words.
+    private func words(_ text: String) -> [String] {
+        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+    }
+
+    @Test func manPageCoversTheCurrentCommandTree() throws {
+        let dumpOutput = try BinaryRunner.run("atoms-inspect", ["--experimental-dump-help"])
+        let dump = try JSONDecoder().decode(Dump.self, from: Data(dumpOutput.stdout.utf8))
+        let manPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../man/atoms-inspect.1").standardized.path
+        let man = try String(contentsOfFile: manPath, encoding: .utf8)
+        let manWords = words(man).joined(separator: " ")
+
+        func expectCovered(_ text: String?, _ what: String) {
+            guard let text, !text.isEmpty else { return }
+            #expect(manWords.contains(words(text).joined(separator: " ")), "man page lacks \(what): \(text)")
+        }
+        expectCovered(dump.command.abstract, "the abstract")
+        expectCovered(dump.command.discussion, "the discussion (exit codes, rules syntax)")
+        let subcommands = dump.command.subcommands ?? []
+        #expect(subcommands.map(\.commandName) == ["log", "show", "graph", "diff", "step", "restore", "check", "stats", "help"])
+        for command in subcommands where command.commandName != "help" {
+            #expect(man.contains(".It Em \(command.commandName)"), "man page lacks the \(command.commandName) command")
+            expectCovered(command.abstract, "\(command.commandName)'s abstract")
+            expectCovered(command.discussion, "\(command.commandName)'s discussion")
+            for argument in command.arguments ?? [] where argument.shouldDisplay {
+                expectCovered(argument.abstract, "\(command.commandName) \(argument.names?.first?.name ?? "")")
+                for name in argument.names ?? [] where name.kind == "long" {
+                    #expect(man.contains("Fl -\(name.name)") || man.contains(", -\(name.name) "), "man page lacks \(command.commandName) --\(name.name)")
+                }
+            }
+        }
+        for code in ["64", "65", "66", "69", "73"] {
+            #expect(man.contains(" \(code) "), "exit code \(code)")
+        }
+    }
+}
