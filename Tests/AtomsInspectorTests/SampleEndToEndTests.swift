@@ -1,0 +1,83 @@
+import AtomsJournal
+import Foundation
+import Testing
+@testable import AtomsInspector
+
+/// The samples as users run them: scripted sessions, recorded, inspected, restored.
+@MainActor
+struct SampleEndToEndTests {
+    private var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+    }
+
+    private func commands(_ sample: String) throws -> [String] {
+        try String(contentsOf: repository.appendingPathComponent("samples/journals/\(sample).commands"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+    }
+
+    @Test(arguments: ["counter", "todo", "numpad", "movies"])
+    func scriptedSessionRecordsAJournalTheInspectorOpens(sample: String) throws {
+        let directory = try TemporaryDirectory()
+        let journalPath = directory.path("\(sample).jsonl")
+        let script = try commands(sample).joined(separator: "\n") + "\n"
+        let run = try BinaryRunner.run("sample-\(sample)", ["--journal", journalPath], stdin: script)
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty, "the scripted session has no failing command: \(run.stderr)")
+        let journal = try InspectedJournal(path: journalPath)
+        #expect(journal.reader.warnings.isEmpty)
+        #expect(journal.reader.transactionCount > 20)
+        // The last `state` line the sample printed equals the values the journal holds at its end.
+        let lastState = try #require(run.stdout.split(separator: "\n").last.map(String.init))
+        let printed = try JSONDecoder().decode([String: JSONValue].self, from: Data(lastState.utf8))
+        let state = try journal.state(at: journal.reader.lastStep)
+        for (label, value) in printed {
+            let atom = try #require(state.liveAtoms.first { $0.label == label }, "\(label) is live at the end")
+            #expect(state.values[atom.id]?.v == value, "\(label) at the end")
+        }
+    }
+
+    @Test func todoRestoredFromAStepPrintsWhatTheLiveSessionPrintedThere() throws {
+        let directory = try TemporaryDirectory()
+        let all = try commands("todo").filter { !$0.hasPrefix("#") && $0 != "state" }
+        let fullJournal = directory.path("full.jsonl")
+        let full = try BinaryRunner.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
+        #expect(full.status == 0)
+
+        for prefix in [7, 30, 80] {
+            // The live session up to this command, and the state it printed there.
+            let partialJournal = directory.path("prefix-\(prefix).jsonl")
+            let live = try BinaryRunner.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
+            let step = try InspectedJournal(path: partialJournal).reader.lastStep
+
+            // Restore that step from the longer journal, start a new process from it.
+            let stateFile = directory.path("state-\(prefix).json")
+            let restore = try BinaryRunner.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
+            #expect(restore.status == 0, "\(restore.stderr)")
+            let restored = try BinaryRunner.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
+            #expect(restored.status == 0)
+            #expect(restored.stderr.isEmpty)
+            #expect(restored.stdout == live.stdout, "state at step \(step) (after \(prefix) commands)")
+        }
+    }
+
+    @Test func restoredTodoKeepsHandingOutNewIDs() throws {
+        let directory = try TemporaryDirectory()
+        let journal = directory.path("j.jsonl")
+        _ = try BinaryRunner.run("sample-todo", ["--journal", journal], stdin: "add a\nadd b\nremove 2\n")
+        let stateFile = directory.path("s.json")
+        _ = try BinaryRunner.run("atoms-inspect", ["restore", journal, "--at", "last", "-o", stateFile])
+        let restored = try BinaryRunner.run("sample-todo", ["--restore", stateFile], stdin: "add c\nstate\n")
+        #expect(restored.stdout.contains(#"{"id":3,"isCompleted":false,"text":"c"}"#))
+    }
+
+    @Test func samplesReportBadInputClearly() throws {
+        let unknown = try BinaryRunner.run("sample-counter", [], stdin: "jump\ninc\nstate\n")
+        #expect(unknown.status == 0)
+        #expect(unknown.stderr == "sample-counter: unknown command 'jump' — type one of the sample's commands (see samples/README.md)\n")
+        #expect(unknown.stdout == #"{"CounterAtom":1,"IsEvenAtom":false}"# + "\n")
+        let missing = try BinaryRunner.run("sample-todo", ["--restore", "/nonexistent/state.json"])
+        #expect(missing.status == 66)
+        let usage = try BinaryRunner.run("sample-todo", ["--frobnicate"])
+        #expect(usage.status == 64)
+    }
+}
