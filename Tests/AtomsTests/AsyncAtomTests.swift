@@ -19,7 +19,7 @@ struct AsyncAtomTests {
         let context = AtomTestContext()
         #expect(await context.watch(DoubledTaskAtom()).value == 42)
         #expect(context.watch(DoubledTaskAtom().phase) == .suspending || context.watch(DoubledTaskAtom().phase) == .success(42))
-        try? await context.wait(for: DoubledTaskAtom().phase, within: 10) { $0.isSuccess }
+        try? await context.wait(for: DoubledTaskAtom().phase, within: 300) { $0.isSuccess }
         #expect(context.watch(DoubledTaskAtom().phase) == .success(42))
     }
 
@@ -37,7 +37,7 @@ struct AsyncAtomTests {
         api.response = Book(title: "t", isbn: "1")
         context.override(APIClientAtom()) { _ in api }
         context.watch(FetchBookAtom(isbn: "1").phase)
-        try await context.wait(for: FetchBookAtom(isbn: "1").phase, within: 10) { !$0.isSuspending }
+        try await context.wait(for: FetchBookAtom(isbn: "1").phase, within: 300) { !$0.isSuspending }
         #expect(context.watch(FetchBookAtom(isbn: "1").phase).value == Book(title: "t", isbn: "1"))
 
         api.response = nil
@@ -60,7 +60,7 @@ struct AsyncAtomTests {
     @Test func asyncPhaseAtomWithTypedThrows() async throws {
         let context = AtomTestContext()
         #expect(context.watch(LookupAtom(name: "answer")) == .suspending)
-        try await context.wait(for: LookupAtom(name: "answer"), within: 10) { !$0.isSuspending }
+        try await context.wait(for: LookupAtom(name: "answer"), within: 300) { !$0.isSuspending }
         #expect(context.watch(LookupAtom(name: "answer")) == .success(42))
 
         let failed = await context.refresh(LookupAtom(name: "question"))
@@ -73,11 +73,11 @@ struct AsyncAtomTests {
         #expect(context.watch(FeedAtom(name: #function)).isSuspending)
 
         feed.continuation.yield(1)
-        try await context.wait(for: FeedAtom(name: #function), within: 10) { $0.value == 1 }
+        try await context.wait(for: FeedAtom(name: #function), within: 300) { $0.value == 1 }
         feed.continuation.yield(2)
-        try await context.wait(for: FeedAtom(name: #function), within: 10) { $0.value == 2 }
+        try await context.wait(for: FeedAtom(name: #function), within: 300) { $0.value == 2 }
         feed.continuation.finish(throwing: LookupError.notFound("end"))
-        try await context.wait(for: FeedAtom(name: #function), within: 10) { $0.isFailure }
+        try await context.wait(for: FeedAtom(name: #function), within: 300) { $0.isFailure }
         #expect(context.watch(FeedAtom(name: #function)).error as? LookupError == .notFound("end"))
     }
 
@@ -117,7 +117,7 @@ struct AsyncAtomTests {
             context[SourceAtom()] = value
         }
         #expect(context.read(debounced) == 0, "held back while the burst goes on")
-        try await context.wait(for: debounced, within: 10) { $0 == 5 }
+        try await context.wait(for: debounced, within: 300) { $0 == 5 }
         try await Task.sleep(for: .milliseconds(120))
         #expect(context.read(debounced) == 5)
         #expect(!delivered.contains(where: { (1...4).contains($0) }), "intermediate values never delivered")

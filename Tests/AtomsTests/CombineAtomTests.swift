@@ -56,12 +56,12 @@ struct CombineAtomTests {
         let subject = Subjects.subject(#function)
         #expect(context.watch(SubjectAtom(name: #function)) == .suspending)
         subject.send(1)
-        try await context.wait(for: SubjectAtom(name: #function), within: 10) { $0 == .success(1) }
+        try await context.wait(for: SubjectAtom(name: #function), within: 300) { $0 == .success(1) }
         subject.send(2)
         subject.send(completion: .failure(.broken))
         var seen: [AsyncPhase<Int, StreamError>] = []
         context.onUpdate = { seen.append(context.read(SubjectAtom(name: #function))) }
-        try await context.wait(for: SubjectAtom(name: #function), within: 10) { $0.isFailure }
+        try await context.wait(for: SubjectAtom(name: #function), within: 300) { $0.isFailure }
         #expect(seen == [.success(2), .failure(.broken)], "delivered in the order sent")
     }
 
@@ -71,7 +71,7 @@ struct CombineAtomTests {
         context.watch(SubjectAtom(name: #function))
         let transfer = UncheckedBox(subject)
         Thread.detachNewThread { transfer.value.send(5) }
-        try await context.wait(for: SubjectAtom(name: #function), within: 10) { $0 == .success(5) }
+        try await context.wait(for: SubjectAtom(name: #function), within: 300) { $0 == .success(5) }
     }
 
     @Test func observableObjectChangesNotifyWatchers() async throws {
@@ -80,7 +80,7 @@ struct CombineAtomTests {
         var updates = 0
         context.onUpdate = { updates += 1 }
         contact.haveBirthday()
-        try await context.waitForUpdate(within: 10)
+        try await context.waitForUpdate(within: 300)
         #expect(updates == 1)
         #expect(context.watch(ContactAtom()).age == 21)
     }

@@ -117,16 +117,12 @@ final class StoreEngine {
         }
     }
 
-    /// Runs an atom computation, moving to a fresh stack when the current one runs low. The
-    /// remaining stack is checked every few nesting levels, which keeps the check off the
-    /// common path while staying far inside ``StackGuard/reserve``.
+    /// Runs an atom computation, moving to a fresh stack when the current one runs low (the
+    /// check is a comparison against a thread-local bound, cheap enough for every level).
     func guardingStack<T>(_ body: () -> T) -> T {
         computeDepth += 1
         defer { computeDepth -= 1 }
-        if computeDepth & 15 == 1 {
-            return StackGuard.run(body)
-        }
-        return body()
+        return StackGuard.run(body)
     }
 
     /// Records that `dependent` watches `dependency`.
