@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(name: "sample-movies", dependencies: ["Atoms", "SampleSupport"], path: "samples/Movies"),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
-        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal"], path: "Benchmarks/AtomsBench"),
+        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector"], path: "Benchmarks/AtomsBench"),
     ],
     swiftLanguageModes: [.v6]
 )

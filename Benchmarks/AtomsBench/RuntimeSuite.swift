@@ -17,7 +17,7 @@ enum RuntimeSuite {
             ("chain-1000-update", chain), ("fanout-1000-update", fanOut), ("family-10000-watch-release", family),
         ]
         return workloads
-            .filter { name, _ in filters.isEmpty || filters.contains { name.contains($0) } }
+            .filter { name, _ in filters.isEmpty || filters.contains(where: name.contains) }
             .map { _, workload in workload(repetitions) }
     }
 

@@ -1,36 +1,86 @@
 import Foundation
 
-// atoms-bench: release-built benchmarks.
-// `swift run -c release atoms-bench [WORKLOAD-FILTER…] [--json] [--quick]`.
+// atoms-bench: release-built benchmarks, never part of `swift test`.
+// `swift run -c release atoms-bench [runtime|recording|inspector …] [--json] [--quick]`
+
+/// One reported figure.
+struct Figure: Encodable {
+    let suite: String
+    let name: String
+    let value: Double
+    let unit: String
+    let target: String?
+    let meetsTarget: Bool?
+}
 
 @MainActor
 func runBenchmarks() {
-    let json = CommandLine.arguments.contains("--json")
-    let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
-    let repetitions = CommandLine.arguments.contains("--quick") ? 3 : 30
-    let measurements = RuntimeSuite.run(repetitions: repetitions, filters: Array(filters))
-    if json {
-        let rows = measurements.map { m -> String in
-            let anchor = RuntimeSuite.anchors[m.name].map { String(format: "%.4f", m.median / $0) } ?? "null"
-            return #"{"name":"\#(m.name)","unit":"\#(m.unit)","median_ns":\#(m.median),"spread":\#(m.spread),"ratio_to_upstream":\#(anchor)}"#
-        }
-        print("[" + rows.joined(separator: ",") + "]")
+    let arguments = CommandLine.arguments
+    if let index = arguments.firstIndex(of: "--inspect-once"), arguments.count > index + 2 {
+        InspectorSuite.inspectOnce(path: arguments[index + 1], step: Int(arguments[index + 2]) ?? 0)
         return
     }
-    if filters.isEmpty || filters.contains(where: { "recording".contains($0) }) {
-        let recording = RecordingSuite.run(repetitions: CommandLine.arguments.contains("--quick") ? 1 : 5)
-        print("R2 recording overhead: \(RecordingSuite.transactions) transactions of a small Codable value (target ratio ≤ 1.10)")
-        print("  journal off  \(formatted(nanoseconds: recording.off.median)) per transaction")
-        print("  journal on   \(formatted(nanoseconds: recording.on.median)) per transaction")
-        print("  ratio        \(String(format: "%.2f", recording.on.median / recording.off.median))")
-        print("R3 journal size: \(String(format: "%.1f", recording.bytesPerTransaction)) bytes per transaction / \(Int(recording.valueBytes)) bytes of value = \(String(format: "%.2f", recording.bytesPerTransaction / recording.valueBytes)) (target ≤ 1.5)")
+    let json = arguments.contains("--json")
+    let quick = arguments.contains("--quick")
+    let filters = arguments.dropFirst().filter { !$0.hasPrefix("--") }
+    func selected(_ suite: String) -> Bool {
+        filters.isEmpty || filters.contains { suite.contains($0) || $0.contains(suite) }
     }
-    guard !measurements.isEmpty else { return }
-    print("R1 runtime (median over repeated runs; target: at most 0.20 of upstream)")
-    for m in measurements {
-        let anchor = RuntimeSuite.anchors[m.name]
-        let ratio = anchor.map { String(format: "%.3f of upstream", m.median / $0) } ?? ""
-        print("  \(m.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(formatted(nanoseconds: m.median)) per \(m.unit)  ±\(String(format: "%.0f", m.spread * 100))%  \(ratio)")
+    var figures: [Figure] = []
+    func report(_ suite: String, _ name: String, _ value: Double, _ unit: String, target: String? = nil, meets: Bool? = nil, text: String) {
+        figures.append(Figure(suite: suite, name: name, value: value, unit: unit, target: target, meetsTarget: meets))
+        if !json { print(text) }
+    }
+
+    if selected("runtime") {
+        if !json { print("R1 runtime, through AtomTestContext (median of repeated runs; target ≤ 0.20 of upstream)") }
+        for m in RuntimeSuite.run(repetitions: quick ? 3 : 30, filters: []) {
+            let ratio = m.median / RuntimeSuite.anchors[m.name]!
+            report("R1", m.name, m.median, "ns/\(m.unit)", target: "≤ 0.20 of upstream", meets: ratio <= 0.2,
+                   text: "  \(m.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(formatted(nanoseconds: m.median)) per \(m.unit)  ±\(String(format: "%.0f", m.spread * 100))%  \(String(format: "%.3f", ratio)) of upstream")
+            figures.append(Figure(suite: "R1", name: m.name + "-ratio", value: ratio, unit: "of upstream", target: "≤ 0.20", meetsTarget: ratio <= 0.2))
+        }
+    }
+    if selected("recording") {
+        let r = RecordingSuite.run(repetitions: quick ? 1 : 5)
+        let ratio = r.on.median / r.off.median
+        if !json { print("R2 recording overhead: \(RecordingSuite.transactions) transactions of a small Codable value, journal off/on interleaved") }
+        report("R2", "journal-off", r.off.median, "ns/transaction", text: "  journal off  \(formatted(nanoseconds: r.off.median)) per transaction")
+        report("R2", "journal-on", r.on.median, "ns/transaction", text: "  journal on   \(formatted(nanoseconds: r.on.median)) per transaction")
+        report("R2", "ratio", ratio, "on/off", target: "≤ 1.10", meets: ratio <= 1.10, text: "  ratio        \(String(format: "%.2f", ratio)) (target ≤ 1.10)")
+        let size = r.bytesPerTransaction / r.valueBytes
+        report("R3", "bytes-per-transaction-over-value", size, "ratio", target: "≤ 1.5", meets: size <= 1.5,
+               text: "R3 journal size: \(String(format: "%.1f", r.bytesPerTransaction)) bytes per transaction / \(Int(r.valueBytes)) bytes of value = \(String(format: "%.2f", size)) (target ≤ 1.5)")
+    }
+    if selected("inspector") {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let f = try InspectorSuite.run(directory: directory, transactions: quick ? 50_000 : 1_000_000)
+            let seek = f.seekMilliseconds.sorted()
+            if !json { print("R4–R7 inspector on a generated journal (temp dir, deleted): \(f.transactions) transactions, \(f.fileBytes) bytes, generated in \(String(format: "%.1f", f.generateSeconds)) s") }
+            let openRatio = f.openSeekSeconds / f.wcSeconds
+            report("R4", "open-seek-over-wc-l", openRatio, "ratio", target: "≤ 2.0", meets: openRatio <= 2.0,
+                   text: "  R4 open + seek random step \(String(format: "%.3f", f.openSeekSeconds)) s; wc -l \(String(format: "%.3f", f.wcSeconds)) s; ratio \(String(format: "%.2f", openRatio)) (target ≤ 2.0)")
+            report("R5", "seek-median", seek[seek.count / 2], "ms", target: "≤ 10 ms", meets: seek.last! <= 10,
+                   text: "  R5 seek between random steps: median \(String(format: "%.2f", seek[seek.count / 2])) ms, max \(String(format: "%.2f", seek.last!)) ms (target ≤ 10 ms)")
+            report("R6", "diff-first-last", f.diffMilliseconds, "ms",
+                   text: "  R6 diff first↔last \(String(format: "%.2f", f.diffMilliseconds)) ms" + (f.jqSeconds.map { "; jq final values \(String(format: "%.2f", $0)) s; ratio jq/ours \(String(format: "%.0f", $0 * 1000 / f.diffMilliseconds))" } ?? "; jq not installed: comparison skipped"))
+            if let jq = f.jqSeconds {
+                figures.append(Figure(suite: "R6", name: "jq-over-diff", value: jq * 1000 / f.diffMilliseconds, unit: "ratio", target: nil, meetsTarget: nil))
+            }
+            let rss = Double(f.peakRSSBytes) / Double(f.fileBytes)
+            report("R7", "peak-rss-over-file-size", rss, "ratio", target: "≤ 1.0", meets: rss <= 1.0,
+                   text: "  R7 peak RSS \(f.peakRSSBytes) bytes = \(String(format: "%.3f", rss)) of the file size (target ≤ 1.0)")
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: inspector suite failed: \(error)\n".utf8))
+        }
+    }
+    if json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: (try? encoder.encode(figures)) ?? Data(), as: UTF8.self))
     }
 }
 

@@ -39,29 +39,26 @@ struct JournalIndexer {
         return UnsafeRawPointer(found) - base
     }
 
+    /// Bytes indexed between handing pages back to the kernel.
+    private static let window = 32 << 20
+
     mutating func run(progress: ((Double) -> Void)?) throws(JournalError) {
         let count = data.count
-        var lines: [(offset: Int, end: Int)] = []
-        lines.reserveCapacity(count / 64)
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            var start = 0
-            var nextReport = 32 << 20
-            while start < count {
-                let end = Self.nextNewline(in: raw, from: start)
-                lines.append((start, end))
-                start = end + 1
-                if let progress, start >= nextReport {
-                    progress(Double(start) / Double(count))
-                    nextReport += 32 << 20
-                }
-            }
-        }
         let endsWithNewline = data.last == 0x0A
-        try readHeader(lines.first!)
         var expectedSeq: Int?
-        for (position, line) in lines.enumerated().dropFirst() {
-            let lineNumber = position + 1
-            let isLast = position == lines.count - 1
+        var lineNumber = 0
+        var start = 0
+        var released = 0
+        while start < count {
+            let end = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Self.nextNewline(in: raw, from: start) }
+            lineNumber += 1
+            let line = (offset: start, end: end)
+            let isLast = end + 1 >= count
+            start = end + 1
+            if lineNumber == 1 {
+                try readHeader(line)
+                continue
+            }
             guard line.end > line.offset else {
                 throw .malformedLine(path: path, line: lineNumber, reason: "empty line")
             }
@@ -100,11 +97,32 @@ struct JournalIndexer {
                 keyframes.append((kind.seq, line.offset, lineNumber))
                 expectedSeq = kind.seq + 1
             }
+            if start - released >= Self.window {
+                // Indexed pages are not needed again until a line is decoded: hand them back,
+                // so opening a journal never holds the whole file in memory.
+                releasePages(from: released, to: start)
+                released = start
+                progress?(Double(start) / Double(count))
+            }
         }
+        releasePages(from: released, to: count)
         guard firstStep != nil else {
             throw .malformedLine(path: path, line: 2, reason: "no keyframe follows the header")
         }
         progress?(1)
+    }
+
+    /// Drops the resident pages of an indexed range of the mapped file (they are re-read from
+    /// the page cache if needed).
+    private func releasePages(from lower: Int, to upper: Int) {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let start = (Int(bitPattern: base) + lower + page - 1) / page * page
+            let end = (Int(bitPattern: base) + upper) / page * page
+            guard end > start else { return }
+            madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED)
+        }
     }
 
     private mutating func readHeader(_ line: (offset: Int, end: Int)) throws(JournalError) {

@@ -1,0 +1,141 @@
+import Atoms
+import AtomsInspector
+import AtomsJournal
+import Foundation
+
+/// One of many counters, keyed by number.
+struct BenchCounterAtom: StateAtom {
+    let id: Int
+    var key: Int { id }
+    func defaultValue(context: Context) -> Int { 0 }
+}
+
+/// The sum of a few counters: a derived atom that changes with them.
+struct BenchTotalAtom: ValueAtom, Hashable {
+    func value(context: Context) -> Int {
+        (0..<8).reduce(0) { $0 + context.watch(BenchCounterAtom(id: $1)) }
+    }
+}
+
+/// R4–R7: opening, seeking, diffing and memory on a generated 1,000,000-transaction journal.
+@MainActor
+enum InspectorSuite {
+    struct Figures {
+        var transactions = 0
+        var fileBytes = 0
+        var generateSeconds = 0.0
+        var wcSeconds = 0.0
+        var openSeekSeconds = 0.0
+        var seekMilliseconds: [Double] = []
+        var diffMilliseconds = 0.0
+        var jqSeconds: Double?
+        var peakRSSBytes = 0
+    }
+
+    /// Records the journal with the real recorder: 1,000,000 sets of 100 counters chosen by a
+    /// deterministic generator.
+    static func generate(path: String, transactions: Int) throws {
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, flush: .interval(milliseconds: 100), keyframeInterval: 256, program: "atoms-bench")
+        recorder.attach(to: root.store)
+        let context = root.viewContext(fileID: "Bench/Generator.swift", line: 1)
+        context.watch(BenchTotalAtom())
+        for id in 0..<100 {
+            context.watch(BenchCounterAtom(id: id))
+        }
+        var state: UInt64 = 0x5EED
+        var committed = root.store.committedTransactions
+        while committed < transactions {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            context[BenchCounterAtom(id: Int(state >> 33) % 100)] += 1
+            committed += 1
+        }
+        try recorder.close()
+    }
+
+    static func run(directory: URL, transactions: Int) throws -> Figures {
+        var figures = Figures()
+        let path = directory.appendingPathComponent("million.jsonl").path
+        let start = Date()
+        try generate(path: path, transactions: transactions)
+        figures.generateSeconds = Date().timeIntervalSince(start)
+        figures.fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+
+        var random = SystemRandomNumberGenerator()
+        // R7 first: the children's peak RSS is this child's only while it is the first child.
+        figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: Int.random(in: 0...(transactions - 1), using: &random))
+
+        // R4: open + seek to a random step, against `wc -l` on the same (cached) file.
+        figures.wcSeconds = median((0..<3).map { _ in seconds { _ = try? shell("/usr/bin/wc", ["-l", path]) } })
+        var last = 0
+        figures.openSeekSeconds = median(try (0..<3).map { _ in
+            try seconds {
+                let reader = try JournalReader(path: path)
+                last = reader.lastStep
+                _ = try reader.state(at: Int.random(in: 0...reader.lastStep, using: &random))
+            }
+        })
+        figures.transactions = last
+
+        // R5: seek between random steps after open.
+        let reader = try JournalReader(path: path)
+        figures.seekMilliseconds = try (0..<20).map { _ in
+            try seconds { _ = try reader.state(at: Int.random(in: 0...last, using: &random)) } * 1000
+        }
+
+        // R6: diff first ↔ last, and the final values computed with jq when it is installed.
+        let journal = try InspectedJournal(path: path)
+        figures.diffMilliseconds = try seconds {
+            _ = try DiffCommand.difference(journal, from: .number(0), to: .fromLast(0))
+        } * 1000
+        if let jq = ["/usr/bin/jq", "/usr/local/bin/jq"].first(where: FileManager.default.isExecutableFile) {
+            figures.jqSeconds = seconds {
+                _ = try? shell(jq, ["-n", "-c", "reduce (inputs | select(.type == \"tx\") | .values[]?) as $v ({}; .[$v.id | tostring] = $v.v)", path])
+            }
+        }
+        return figures
+    }
+
+    /// Runs this executable as `atoms-bench --inspect-once PATH STEP` and reads its peak RSS.
+    /// The first child process this process starts, so the children's maximum is its own.
+    static func peakRSS(ofInspecting path: String, step: Int) throws -> Int {
+        _ = try shell(CommandLine.arguments[0], ["--inspect-once", path, String(step)])
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+
+    /// The child process of ``peakRSS(ofInspecting:step:)``: open, seek, show, exit.
+    static func inspectOnce(path: String, step: Int) {
+        do {
+            let journal = try InspectedJournal(path: path)
+            _ = try ShowCommand.run(journal, at: .number(step))
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    @discardableResult
+    static func shell(_ executable: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+}
