@@ -69,28 +69,10 @@ public final class SampleSession {
     /// goes on). Closes the journal at the end.
     public func run(state: () -> [String: any Encodable], handle: (_ command: String, _ argument: String) throws -> Bool) {
         while let line = readLine() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
-            let command = String(trimmed.prefix { $0 != " " })
-            let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
-            if command == "state" {
-                print(Self.json(state()))
-                fflush(nil)  // all streams: `state` output is read line by line by scripts
-                continue
-            }
-            do {
-                if try !handle(command, argument) {
-                    Self.warn(name, "unknown command '\(trimmed)' — type one of the sample's commands (see samples/README.md)")
-                }
-            } catch {
-                Self.warn(name, "\(command): \(error)")
-            }
+            guard let (command, argument) = respond(to: line, state: state) else { continue }
+            report(command, argument) { try handle(command, argument) }
         }
-        do {
-            try recorder?.close()
-        } catch {
-            Self.fail(name, "\(error)", status: 74)
-        }
+        finish()
     }
 
     /// Like ``run(state:handle:)``, for samples with asynchronous atoms: stdin is read on
@@ -98,23 +80,47 @@ public final class SampleSession {
     /// between commands, and a command may `await` (e.g. until a search settles).
     public func runAsync(state: () -> [String: any Encodable], handle: (_ command: String, _ argument: String) async throws -> Bool) async {
         for await line in Self.standardInputLines() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
-            let command = String(trimmed.prefix { $0 != " " })
-            let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
-            if command == "state" {
-                print(Self.json(state()))
-                fflush(nil)
-                continue
-            }
+            guard let (command, argument) = respond(to: line, state: state) else { continue }
+            let outcome: Result<Bool, any Error>
             do {
-                if try await !handle(command, argument) {
-                    Self.warn(name, "unknown command '\(trimmed)' — type one of the sample's commands (see samples/README.md)")
-                }
+                outcome = .success(try await handle(command, argument))
             } catch {
-                Self.warn(name, "\(command): \(error)")
+                outcome = .failure(error)
             }
+            report(command, argument) { try outcome.get() }
         }
+        finish()
+    }
+
+    /// Splits a line into command and argument; answers `state` (and skips blank and `#`
+    /// lines) itself, returning `nil`.
+    private func respond(to line: String, state: () -> [String: any Encodable]) -> (String, String)? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+        let command = String(trimmed.prefix { $0 != " " })
+        let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+        guard command != "state" else {
+            print(Self.json(state()))
+            fflush(nil)  // all streams: `state` output is read line by line by scripts
+            return nil
+        }
+        return (command, argument)
+    }
+
+    /// Reports an unknown command or a failed one on stderr.
+    private func report(_ command: String, _ argument: String, _ outcome: () throws -> Bool) {
+        do {
+            if try !outcome() {
+                let line = argument.isEmpty ? command : "\(command) \(argument)"
+                Self.warn(name, "unknown command '\(line)' — type one of the sample's commands (see samples/README.md)")
+            }
+        } catch {
+            Self.warn(name, "\(command): \(error)")
+        }
+    }
+
+    /// Closes the journal, if recording.
+    private func finish() {
         do {
             try recorder?.close()
         } catch {
