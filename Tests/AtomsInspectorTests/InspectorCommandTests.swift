@@ -19,6 +19,7 @@ struct InspectorCommandTests {
         #expect(filtered.map(\.step) == [7, 8, 9])
         let ranged = try LogCommand.entries(journal, options: .init(from: .number(4), to: .fromLast(1)))
         #expect(ranged.map(\.step) == [4, 5, 6, 7, 8])
+        #expect(throws: InspectorError.self) { try LogCommand.entries(journal, options: .init(atom: "NoSuchAtom")) }
     }
 
     @Test func showValuesAtAStep() throws {

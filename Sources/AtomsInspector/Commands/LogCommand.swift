@@ -59,16 +59,23 @@ public enum LogCommand {
         guard first <= last else {
             throw InspectorError(.usage, "\(journal.path): --from \(first) is after --to \(last) — swap them")
         }
-        var declarations = try journal.state(at: first).declarations
-        var names = Naming(declarations: declarations)
-        var entries: [Entry] = []
-        if options.atom != nil, names.matching(options.atom!).isEmpty, first == last {
-            _ = try journal.atoms(matching: options.atom!, in: journal.state(at: first))
+        if let pattern = options.atom {
+            // An atom never declared in the journal is a typo, not an empty log.
+            let everyAtom = try journal.state(at: reader.lastStep).declarations
+            guard !Naming(declarations: everyAtom).matching(pattern).isEmpty else {
+                throw InspectorError(.usage, "\(journal.path): no atom in the journal matches '\(pattern)' — list atoms with `atoms-inspect show`")
+            }
         }
-        guard first < last || reader.firstStep < first else {
+        // Step N is the state after transaction N: the transactions listed are first+1…last,
+        // or first…last when `first` names a transaction itself.
+        let firstTransaction = max(first, reader.firstStep + 1)
+        guard firstTransaction <= last else {
             return []
         }
-        for step in max(first, reader.firstStep + 1)...last {
+        var declarations = try journal.state(at: firstTransaction - 1).declarations
+        var names = Naming(declarations: declarations)
+        var entries: [Entry] = []
+        for step in firstTransaction...last {
             let record = try journal.transaction(step)
             if let declared = record.declare, !declared.isEmpty {
                 for atom in declared { declarations[atom.id] = atom }
