@@ -65,10 +65,19 @@ static uintptr_t thread_stack_low(void) {
 #endif
 }
 
+size_t atoms_stack_reserve(void) {
+#if defined(ATOMS_TSAN) || defined(ATOMS_ASAN)
+    // Sanitizer runtimes run deep on the current stack (interceptors, reports).
+    return 2u * 1024u * 1024u;
+#else
+    return 256u * 1024u;
+#endif
+}
+
 size_t atoms_fresh_stack_size(void) {
 #if defined(ATOMS_TSAN) || defined(ATOMS_ASAN)
     // Sanitizers keep a bounded shadow call stack per fiber: switch fibers more often.
-    return 4u * 1024u * 1024u;
+    return 16u * 1024u * 1024u;
 #else
     return 256u * 1024u * 1024u;
 #endif

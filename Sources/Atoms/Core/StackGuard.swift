@@ -8,7 +8,7 @@ import CAtomsStack
 /// stack on the same thread, so there is no depth limit and isolation is unchanged.
 enum StackGuard {
     /// Remaining stack below which a computation moves to a fresh stack.
-    static let reserve = 256 * 1024
+    static let reserve = atoms_stack_reserve()
     /// Size of each fresh stack; only the pages actually touched are committed.
     static let freshStackSize = atoms_fresh_stack_size()
 

@@ -10,6 +10,9 @@ typedef void (*atoms_stack_body)(void *_Nullable context);
 /// (the thread's own, or one entered through `atoms_run_on_fresh_stack`), 0 otherwise.
 int atoms_stack_is_low(size_t reserve);
 
+/// The stack to keep free below a computation: larger under sanitizers.
+size_t atoms_stack_reserve(void);
+
 /// The size of fresh stacks: large normally, smaller under sanitizers (whose shadow call
 /// stacks are bounded per fiber).
 size_t atoms_fresh_stack_size(void);
