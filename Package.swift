@@ -43,7 +43,10 @@ let package = Package(
             name: "AtomsJournal",
             dependencies: ["Atoms", .product(name: "CustomDump", package: "swift-custom-dump")]
         ),
-        .testTarget(name: "AtomsJournalTests", dependencies: ["AtomsJournal", "Atoms"]),
+        .testTarget(name: "AtomsJournalTests", dependencies: ["AtomsJournal", "Atoms", "TestSupport"]),
+
+        // What the journal and inspector tests share: temporary files, running built executables.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         // The inspector: everything atoms-inspect does, as plain functions.
         .target(
@@ -56,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AtomsInspectorTests",
-            dependencies: ["AtomsInspector", "AtomsJournal", "Atoms"],
+            dependencies: ["AtomsInspector", "AtomsJournal", "Atoms", "TestSupport"],
             resources: [.copy("Golden")]
         ),
 

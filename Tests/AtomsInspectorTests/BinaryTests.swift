@@ -3,13 +3,14 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 @testable import AtomsInspector
 
 /// The built `atoms-inspect`: stdout, stderr and exit status checked separately.
 @MainActor
 struct BinaryTests {
-    private func inspect(_ arguments: String..., stdin: String = "", environment: [String: String]? = nil) throws -> BinaryRunner.Result {
-        try BinaryRunner.run("atoms-inspect", arguments, stdin: stdin, environment: environment)
+    private func inspect(_ arguments: String..., stdin: String = "", environment: [String: String]? = nil) throws -> BuiltProducts.Run {
+        try BuiltProducts.run("atoms-inspect", arguments, stdin: stdin, environment: environment)
     }
 
     @Test func logToAPipeIsOneLinePerTransactionWithoutHeaderOrColour() throws {

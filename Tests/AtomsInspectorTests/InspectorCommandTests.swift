@@ -1,6 +1,7 @@
 import AtomsJournal
 import Foundation
 import Testing
+import TestSupport
 @testable import AtomsInspector
 
 @MainActor

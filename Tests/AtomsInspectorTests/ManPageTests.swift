@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// man/atoms-inspect.1 is generated from the command tree; this fails when a command, option
 /// or help text changed without regenerating it (man/regenerate.sh).
@@ -34,7 +35,7 @@ struct ManPageTests {
     }
 
     @Test func manPageCoversTheCurrentCommandTree() throws {
-        let dumpOutput = try BinaryRunner.run("atoms-inspect", ["--experimental-dump-help"])
+        let dumpOutput = try BuiltProducts.run("atoms-inspect", ["--experimental-dump-help"])
         let dump = try JSONDecoder().decode(Dump.self, from: Data(dumpOutput.stdout.utf8))
         let manPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../man/atoms-inspect.1").standardized.path
         let man = try String(contentsOfFile: manPath, encoding: .utf8)

@@ -1,6 +1,7 @@
 import AtomsJournal
 import Foundation
 import Testing
+import TestSupport
 @testable import AtomsInspector
 
 /// The samples as users run them: scripted sessions, recorded, inspected, restored.
@@ -20,7 +21,7 @@ struct SampleEndToEndTests {
         let directory = try TemporaryDirectory()
         let journalPath = directory.path("\(sample).jsonl")
         let script = try commands(sample).joined(separator: "\n") + "\n"
-        let run = try BinaryRunner.run("sample-\(sample)", ["--journal", journalPath], stdin: script)
+        let run = try BuiltProducts.run("sample-\(sample)", ["--journal", journalPath], stdin: script)
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty, "the scripted session has no failing command: \(run.stderr)")
         let journal = try InspectedJournal(path: journalPath)
@@ -40,20 +41,20 @@ struct SampleEndToEndTests {
         let directory = try TemporaryDirectory()
         let all = try commands("todo").filter { !$0.hasPrefix("#") && $0 != "state" }
         let fullJournal = directory.path("full.jsonl")
-        let full = try BinaryRunner.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
+        let full = try BuiltProducts.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
         #expect(full.status == 0)
 
         for prefix in [7, 30, 80] {
             // The live session up to this command, and the state it printed there.
             let partialJournal = directory.path("prefix-\(prefix).jsonl")
-            let live = try BinaryRunner.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
+            let live = try BuiltProducts.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
             let step = try InspectedJournal(path: partialJournal).reader.lastStep
 
             // Restore that step from the longer journal, start a new process from it.
             let stateFile = directory.path("state-\(prefix).json")
-            let restore = try BinaryRunner.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
+            let restore = try BuiltProducts.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
             #expect(restore.status == 0, "\(restore.stderr)")
-            let restored = try BinaryRunner.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
+            let restored = try BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
             #expect(restored.status == 0)
             #expect(restored.stderr.isEmpty)
             #expect(restored.stdout == live.stdout, "state at step \(step) (after \(prefix) commands)")
@@ -63,21 +64,21 @@ struct SampleEndToEndTests {
     @Test func restoredTodoKeepsHandingOutNewIDs() throws {
         let directory = try TemporaryDirectory()
         let journal = directory.path("j.jsonl")
-        _ = try BinaryRunner.run("sample-todo", ["--journal", journal], stdin: "add a\nadd b\nremove 2\n")
+        _ = try BuiltProducts.run("sample-todo", ["--journal", journal], stdin: "add a\nadd b\nremove 2\n")
         let stateFile = directory.path("s.json")
-        _ = try BinaryRunner.run("atoms-inspect", ["restore", journal, "--at", "last", "-o", stateFile])
-        let restored = try BinaryRunner.run("sample-todo", ["--restore", stateFile], stdin: "add c\nstate\n")
+        _ = try BuiltProducts.run("atoms-inspect", ["restore", journal, "--at", "last", "-o", stateFile])
+        let restored = try BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "add c\nstate\n")
         #expect(restored.stdout.contains(#"{"id":3,"isCompleted":false,"text":"c"}"#))
     }
 
     @Test func samplesReportBadInputClearly() throws {
-        let unknown = try BinaryRunner.run("sample-counter", [], stdin: "jump\ninc\nstate\n")
+        let unknown = try BuiltProducts.run("sample-counter", [], stdin: "jump\ninc\nstate\n")
         #expect(unknown.status == 0)
         #expect(unknown.stderr == "sample-counter: unknown command 'jump' — type one of the sample's commands (see samples/README.md)\n")
         #expect(unknown.stdout == #"{"CounterAtom":1,"IsEvenAtom":false}"# + "\n")
-        let missing = try BinaryRunner.run("sample-todo", ["--restore", "/nonexistent/state.json"])
+        let missing = try BuiltProducts.run("sample-todo", ["--restore", "/nonexistent/state.json"])
         #expect(missing.status == 66)
-        let usage = try BinaryRunner.run("sample-todo", ["--frobnicate"])
+        let usage = try BuiltProducts.run("sample-todo", ["--frobnicate"])
         #expect(usage.status == 64)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AtomsJournal
 
 /// Killing a recording process leaves a journal the reader opens with every written

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import AtomsJournal
 
 /// A journal written by hand from docs/JOURNAL_FORMAT.md, with fields in another order than

@@ -1,6 +1,7 @@
 import Atoms
 import Foundation
 import Testing
+import TestSupport
 @testable import AtomsJournal
 
 @MainActor

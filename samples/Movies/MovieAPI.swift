@@ -1,3 +1,5 @@
+import Foundation
+
 /// A movie in search results.
 struct Movie: Codable, Hashable, Sendable {
     var id: Int
@@ -55,5 +57,3 @@ struct FakeMovieAPI: MovieAPI {
         return MoviePage(query: query, page: page, totalPages: totalPages, movies: movies)
     }
 }
-
-import Foundation

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One graph-shape assertion from a rules file.
 ///
 /// Rules, one per line (`#` starts a comment; `*` in a name matches any run of characters;
@@ -106,5 +108,3 @@ public enum RulesParser {
         return line
     }
 }
-
-import Foundation

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A point in a journal as a user writes it: `0` (before the first transaction), `N` (after
 /// transaction N), `last`, or `last-K`.
 public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
@@ -53,5 +55,3 @@ public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
         return step
     }
 }
-
-import Foundation

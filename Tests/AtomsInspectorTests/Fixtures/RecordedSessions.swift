@@ -1,6 +1,7 @@
 import Atoms
 import AtomsJournal
 import Foundation
+import TestSupport
 
 struct TaskItem: Codable, Hashable, Sendable {
     var id: Int
@@ -79,29 +80,5 @@ enum RecordedSessions {
         try recorder.close()
         withExtendedLifetime(list) {}
         return path
-    }
-}
-
-/// A directory removed when the value is deinitialized.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-inspector-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
     }
 }
