@@ -6,7 +6,8 @@ import TestSupport
 
 @MainActor
 struct JournalReaderErrorTests {
-    /// The lines of a small recorded session: header, keyframe, then transactions 1…n.
+    /// The lines of a small recorded session: header, keyframe, the location line, then
+    /// transactions 1…n.
     private func recordedLines(_ updates: Int = 5) -> [String] {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
@@ -66,7 +67,9 @@ struct JournalReaderErrorTests {
 
     @Test func corruptRecordAfterAValidPrefixIsReportedWhenRead() throws {
         var lines = recordedLines()
-        lines[4] = String(lines[4].prefix(30)) + "}}}broken"
+        // Still shaped like a transaction line (`[2,` … `]`), so indexing accepts it.
+        #expect(lines[4].hasPrefix("[2,"))
+        lines[4] = String(lines[4].prefix(8)) + "}}}broken]"
         let (journal, _) = try open(lines.joined(separator: "\n") + "\n")
         #expect(throws: JournalError.self) { try journal.state(at: journal.lastStep) }
         do {
@@ -78,21 +81,21 @@ struct JournalReaderErrorTests {
 
     @Test func wrongVersionAndNotAJournal() throws {
         var lines = recordedLines()
-        lines[0] = lines[0].replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
+        lines[0] = lines[0].replacingOccurrences(of: "\"version\":2", with: "\"version\":3")
         let versionError = try error(opening: lines.joined(separator: "\n"))
-        guard case .unsupportedVersion(_, 2) = versionError else {
+        guard case .unsupportedVersion(_, 3) = versionError else {
             Issue.record("expected an unsupported version, got \(String(describing: versionError))")
             return
         }
-        #expect(versionError!.description.contains(":1: journal format version 2 is not supported"))
+        #expect(versionError!.description.contains(":1: journal format version 3 is not supported"))
         #expect(try error(opening: "{\"hello\":1}\n").map { if case .notAJournal = $0 { true } else { false } } == true)
         #expect(try error(opening: "\u{1}\u{2}binary").map { if case .notAJournal = $0 { true } else { false } } == true)
     }
 
     @Test func nonUTF8LineIsReported() throws {
         var data = Data(recordedLines().prefix(2).joined(separator: "\n").utf8)
-        data.append(contentsOf: Array("\n{\"type\":\"tx\",\"seq\":1,\"t\":0,\"cause\":\"set\",\"at\":\"".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8))
-        data.append(contentsOf: Array("{\"type\":\"tx\",\"seq\":2,\"t\":0,\"cause\":\"set\"}\n".utf8))
+        data.append(contentsOf: Array("\n[1,0,\"set\",0,0,[{\"id\":1,\"dump\":\"".utf8) + [0xFF, 0xFE] + Array("\"}]]\n".utf8))
+        data.append(contentsOf: Array("[2,0,\"set\",0,0,[]]\n".utf8))
         let directory = try TemporaryDirectory()
         let journal = try JournalReader(path: try directory.write("j.jsonl", data))
         do {
@@ -106,14 +109,14 @@ struct JournalReaderErrorTests {
     @Test func duplicatedAndMissingSequenceNumbers() throws {
         let lines = recordedLines()
         var duplicated = lines
-        duplicated.insert(lines[3], at: 4)
-        guard case .duplicateSequence(_, 5, 2) = try error(opening: duplicated.joined(separator: "\n") + "\n") else {
+        duplicated.insert(lines[4], at: 5)
+        guard case .duplicateSequence(_, 6, 2) = try error(opening: duplicated.joined(separator: "\n") + "\n") else {
             Issue.record("expected a duplicate")
             return
         }
         var missing = lines
-        missing.remove(at: 3)
-        guard case .missingSequence(_, 4, 2, 3) = try error(opening: missing.joined(separator: "\n") + "\n") else {
+        missing.remove(at: 4)
+        guard case .missingSequence(_, 5, 2, 3) = try error(opening: missing.joined(separator: "\n") + "\n") else {
             Issue.record("expected a gap")
             return
         }

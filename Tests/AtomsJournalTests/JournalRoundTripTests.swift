@@ -36,7 +36,7 @@ struct JournalRoundTripTests {
             for atom in liveAtoms {
                 let recorded = try #require(state.liveAtoms.first { $0.displayName == atom.description })
                 let entry = try #require(state.values[recorded.id])
-                let expected = encoder.entry(id: recorded.id, value: live.value(of: atom) as Any, redacted: atom.atomType is any JournalRedacted.Type)
+                let expected = encoder.encode(live.value(of: atom) as Any, redacted: atom.atomType is any JournalRedacted.Type).keyedEntry(id: recorded.id)
                 let decoded = try JSONDecoder().decode(ValueEntry.self, from: Data(expected.utf8))
                 #expect(entry == decoded, "value of \(atom) at step \(step)")
             }
@@ -87,5 +87,35 @@ struct JournalRoundTripTests {
         let entry = try #require(state.values[opaque.id])
         #expect(!entry.isRestorable)
         #expect(entry.dump == "Opaque(count: 0)")
+    }
+
+    @Test func changedMembersAreRecordedAsPatchesAndReadBackWhole() throws {
+        let root = AtomRoot()
+        let sink = InMemoryJournalSink()
+        JournalRecorder(sink: sink).attach(to: root.store)
+        let context = root.viewContext()
+        var expected = [context.watch(ProfileAtom())]
+        context[ProfileAtom()].age += 1
+        expected.append(context.read(ProfileAtom()))
+        context[ProfileAtom()].bio = nil
+        expected.append(context.read(ProfileAtom()))
+        context[ProfileAtom()] = Profile(name: "Grace Hopper", bio: "COBOL", age: 85)
+        expected.append(context.read(ProfileAtom()))
+
+        let transactions = sink.lines.filter { $0.hasPrefix("[") }
+        #expect(transactions.count == 4)
+        #expect(transactions[1].contains(#"[1,"p",{"age":37}]"#), "only the changed member")
+        #expect(transactions[2].contains(#"[1,"p",{},["bio"]]"#), "a removed member")
+        #expect(transactions[3].contains(#"[1,"v",{"name":"Grace Hopper","bio":"COBOL","age":85}]"#), "whole when shorter")
+
+        let directory = try TemporaryDirectory()
+        let journal = try JournalReader(path: try directory.write("profile.jsonl", sink.text))
+        for (offset, profile) in expected.enumerated() {
+            let state = try journal.state(at: journal.firstStep + 1 + offset)
+            let entry = try #require(state.values[1])
+            #expect(entry.patch == nil && entry.isRestorable)
+            let data = try JSONEncoder().encode(try #require(entry.v))
+            #expect(try JSONDecoder().decode(Profile.self, from: data) == profile, "step \(offset + 1)")
+        }
     }
 }

@@ -4,40 +4,66 @@
 /// snapshots (to find an atom again after it was released and re-created) and by anything that
 /// records atoms outside the process (it carries a stable, module-qualified type name).
 public struct AtomIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // `AnyHashable` holds `Atom.Key`, which is `Sendable` by the protocol's requirement.
-    package let type: ObjectIdentifier
+    // Unchecked: `Storage` is immutable, and its `AnyHashable` holds `Atom.Key`, which is
+    // `Sendable` by the protocol's requirement.
+
+    /// The fields, shared: an identity is copied into every record of a transaction, and one
+    /// reference is cheaper to copy than its seven fields.
+    private final class Storage: @unchecked Sendable {
+        let type: ObjectIdentifier
+        let atomType: any Atom.Type
+        let key: AnyHashable
+        let scope: ScopeKey?
+        let label: String
+        let typeName: String
+        let keyDescription: String?
+
+        init<Node: Atom>(_ atom: Node, scope: ScopeKey?, names: AtomTypeNames) {
+            type = ObjectIdentifier(Node.self)
+            atomType = Node.self
+            key = AnyHashable(atom.key)
+            self.scope = scope
+            label = scope.map { "\(names.label) scope:\($0)" } ?? names.label
+            typeName = names.typeName
+            keyDescription = AtomKeyDescription.of(atom)
+        }
+    }
+
+    private let storage: Storage
+
+    package var type: ObjectIdentifier { storage.type }
     /// The atom's type, for checks such as whether it is marked redacted.
-    public let atomType: any Atom.Type
-    package let key: AnyHashable
+    public var atomType: any Atom.Type { storage.atomType }
+    package var key: AnyHashable { storage.key }
     /// The scope the atom is stored in, or `nil` when it lives at the root.
-    public let scope: ScopeKey?
+    public var scope: ScopeKey? { storage.scope }
     /// The upstream graph label: the type's name as `String(describing:)` prints it, plus
     /// ` scope:<key>` for a scoped atom.
-    public let label: String
+    public var label: String { storage.label }
     /// The module-qualified type name (`String(reflecting:)`), stable across processes.
-    public let typeName: String
+    public var typeName: String { storage.typeName }
     /// A description of the key for atoms whose key is not the atom itself (atom families),
     /// or `nil` when the atom is its own key.
-    public let keyDescription: String?
+    public var keyDescription: String? { storage.keyDescription }
+
+    /// Identifies this copy's shared storage: equal for copies of one identity (one node's),
+    /// so a recorder can look identities up without hashing keys. Two equal identities made
+    /// separately have different instances.
+    package var instance: ObjectIdentifier { ObjectIdentifier(storage) }
 
     package init<Node: Atom>(_ atom: Node, scope: ScopeKey?, names: AtomTypeNames) {
-        self.type = ObjectIdentifier(Node.self)
-        self.atomType = Node.self
-        self.key = AnyHashable(atom.key)
-        self.scope = scope
-        self.label = scope.map { "\(names.label) scope:\($0)" } ?? names.label
-        self.typeName = names.typeName
-        self.keyDescription = AtomKeyDescription.of(atom)
+        storage = Storage(atom, scope: scope, names: names)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.type == rhs.type && lhs.scope == rhs.scope && lhs.key == rhs.key
+        lhs.storage === rhs.storage
+            || (lhs.storage.type == rhs.storage.type && lhs.storage.scope == rhs.storage.scope && lhs.storage.key == rhs.storage.key)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(type)
-        hasher.combine(key)
-        hasher.combine(scope)
+        hasher.combine(storage.type)
+        hasher.combine(storage.key)
+        hasher.combine(storage.scope)
     }
 
     /// The label, followed by the key in brackets for an atom family member.

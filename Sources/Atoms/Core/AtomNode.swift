@@ -100,6 +100,9 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     let info: AtomTypeInfo<Node>
     /// The override that replaces the atom's producer, if any.
     let override: (@MainActor (Node) -> Node.Produced)?
+    /// Made on first use (only when someone records or snapshots the store).
+    private var cachedIdentity: AtomIdentity?
+
     init(
         id: NodeID,
         serial: Int,
@@ -121,7 +124,12 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     override var hasEffect: Bool { info.hasEffect }
 
     override var identity: AtomIdentity {
-        AtomIdentity(atom, scope: scope, names: info.names)
+        if let cachedIdentity {
+            return cachedIdentity
+        }
+        let identity = AtomIdentity(atom, scope: scope, names: info.names)
+        cachedIdentity = identity
+        return identity
     }
 
     override var anyValue: Any {

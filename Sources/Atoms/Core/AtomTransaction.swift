@@ -154,31 +154,46 @@ struct OpenTransaction {
 
     /// The scopes whose atoms were created, updated or released.
     var touchedScopes: Set<ScopeKey> {
-        Set((updated + created + released).compactMap(\.scope))
+        var scopes = Set<ScopeKey>()
+        for nodes in [updated, created, released] {
+            for node in nodes {
+                if let scope = node.scope { scopes.insert(scope) }
+            }
+        }
+        return scopes
     }
 
     /// The public record; identities are computed here, only when someone observes.
     func record(sequence: Int) -> AtomTransaction {
-        var seen = Set<ObjectIdentifier>()
-        // A created atom's first value is a change too; the last value of each atom counts.
-        let changedValues = (created + updated).reversed().compactMap { node -> AtomTransaction.ValueChange? in
-            guard seen.insert(ObjectIdentifier(node)).inserted else { return nil }
-            return AtomTransaction.ValueChange(atom: node.identity, value: node.anyValue)
-        }.reversed()
-        return AtomTransaction(
+        AtomTransaction(
             sequence: sequence,
             timestamp: Date(),
             cause: cause,
             origin: origin?.identity,
             location: location,
-            changedValues: Array(changedValues),
-            created: created.map(\.identity),
-            released: released.map(\.identity),
-            edgesAdded: edgesAdded.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
-            edgesRemoved: edgesRemoved.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
-            subscriptionsAdded: subscriptionsAdded.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) },
-            subscriptionsRemoved: subscriptionsRemoved.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
+            changedValues: changedValues(),
+            created: created.isEmpty ? [] : created.map(\.identity),
+            released: released.isEmpty ? [] : released.map(\.identity),
+            edgesAdded: edgesAdded.isEmpty ? [] : edgesAdded.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
+            edgesRemoved: edgesRemoved.isEmpty ? [] : edgesRemoved.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
+            subscriptionsAdded: subscriptionsAdded.isEmpty ? [] : subscriptionsAdded.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) },
+            subscriptionsRemoved: subscriptionsRemoved.isEmpty ? [] : subscriptionsRemoved.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
         )
+    }
+
+    /// Each created or updated atom once, with its value at commit, in the order each last
+    /// changed (a created atom's first value is a change too).
+    private func changedValues() -> [AtomTransaction.ValueChange] {
+        if created.isEmpty && updated.count == 1 {
+            // The common case: one state atom set.
+            return [AtomTransaction.ValueChange(atom: updated[0].identity, value: updated[0].anyValue)]
+        }
+        var seen = Set<ObjectIdentifier>()
+        var changes: [AtomTransaction.ValueChange] = []
+        for node in (created + updated).reversed() where seen.insert(ObjectIdentifier(node)).inserted {
+            changes.append(AtomTransaction.ValueChange(atom: node.identity, value: node.anyValue))
+        }
+        return changes.reversed()
     }
 }
 

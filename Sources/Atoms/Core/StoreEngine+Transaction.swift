@@ -26,7 +26,7 @@ extension StoreEngine {
         }
         sequence += 1
         let record = transactionObservers.isEmpty ? nil : transaction.record(sequence: sequence)
-        let touchedScopes = transaction.isRecording ? transaction.touchedScopes : []
+        let touchedScopes = transaction.isRecording && !scopes.isEmpty ? transaction.touchedScopes : []
         var effects: [PendingEffect] = []
         var subscribers: [Int: SubscriberState] = [:]
         swap(&effects, &transaction.effects)

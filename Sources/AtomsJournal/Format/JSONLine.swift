@@ -5,7 +5,8 @@
 /// journal by looking at the start of each line only.
 struct JSONLine {
     private var text = "{"
-    private var isEmpty = true
+    /// Whether no field was added.
+    private(set) var isEmpty = true
 
     private mutating func key(_ name: String) {
         if !isEmpty {
@@ -50,6 +51,11 @@ struct JSONLine {
 
     func finished() -> String {
         text + "}"
+    }
+
+    /// The members written so far, without the braces.
+    var members: String {
+        String(text.dropFirst())
     }
 
     /// `value` as a JSON string literal.

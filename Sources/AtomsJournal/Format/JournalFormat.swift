@@ -2,8 +2,11 @@
 public enum JournalFormat {
     /// The `format` field of the header line.
     public static let name = "atoms-journal"
-    /// The major version this library writes and reads. Readers reject other major versions.
-    public static let majorVersion = 1
+    /// The major version this library writes. A new major version changes the shape of lines.
+    public static let majorVersion = 2
+    /// The major versions this library reads: version 1 (self-describing transaction objects)
+    /// and version 2 (compact transaction arrays, location lines, member patches).
+    public static let readableMajorVersions = [1, 2]
     /// The minor version this library writes. Minor versions only add optional fields; readers
     /// ignore fields they do not know.
     public static let minorVersion = 0

@@ -12,9 +12,19 @@ struct JournalIndexer {
     var transactionOffsets: [Int] = []
     var transactionLines: [Int32] = []
     var keyframes: [(step: Int, offset: Int, line: Int)] = []
+    /// Source locations by number (format 2), from `loc` lines.
+    var locations: [Int: String] = [:]
+
+    /// What a line holds.
+    enum LineKind {
+        case transaction(seq: Int)
+        case keyframe(seq: Int)
+        case location
+    }
 
     private static let transactionPrefix = Array(#"{"type":"tx","seq":"#.utf8)
     private static let keyframePrefix = Array(#"{"type":"keyframe","seq":"#.utf8)
+    private static let locationPrefix = Array(#"{"type":"loc","#.utf8)
 
     init(path: String, data: Data) {
         self.path = path
@@ -62,7 +72,7 @@ struct JournalIndexer {
             guard line.end > line.offset else {
                 throw .malformedLine(path: path, line: lineNumber, reason: "empty line")
             }
-            let kind: (isTransaction: Bool, seq: Int)
+            let kind: LineKind
             do {
                 kind = try classify(line, lineNumber: lineNumber, verifyFully: isLast)
             } catch {
@@ -72,30 +82,33 @@ struct JournalIndexer {
                 }
                 throw error
             }
-            if kind.isTransaction {
+            switch kind {
+            case .transaction(let seq):
                 guard let expected = expectedSeq else {
                     throw .malformedLine(path: path, line: lineNumber, reason: "transaction before the first keyframe")
                 }
-                if kind.seq < expected {
-                    throw .duplicateSequence(path: path, line: lineNumber, seq: kind.seq)
+                if seq < expected {
+                    throw .duplicateSequence(path: path, line: lineNumber, seq: seq)
                 }
-                if kind.seq > expected {
-                    throw .missingSequence(path: path, line: lineNumber, expected: expected, found: kind.seq)
+                if seq > expected {
+                    throw .missingSequence(path: path, line: lineNumber, expected: expected, found: seq)
                 }
                 transactionOffsets.append(line.offset)
                 transactionLines.append(Int32(truncatingIfNeeded: lineNumber))
-                lastStep = kind.seq
-                expectedSeq = kind.seq + 1
-            } else {
-                if let expected = expectedSeq, kind.seq != expected - 1 {
-                    throw .malformedLine(path: path, line: lineNumber, reason: "keyframe for step \(kind.seq) follows transaction \(expected - 1)")
+                lastStep = seq
+                expectedSeq = seq + 1
+            case .keyframe(let seq):
+                if let expected = expectedSeq, seq != expected - 1 {
+                    throw .malformedLine(path: path, line: lineNumber, reason: "keyframe for step \(seq) follows transaction \(expected - 1)")
                 }
                 if firstStep == nil {
-                    firstStep = kind.seq
-                    lastStep = kind.seq
+                    firstStep = seq
+                    lastStep = seq
                 }
-                keyframes.append((kind.seq, line.offset, lineNumber))
-                expectedSeq = kind.seq + 1
+                keyframes.append((seq, line.offset, lineNumber))
+                expectedSeq = seq + 1
+            case .location:
+                break
             }
             if start - released >= Self.window {
                 // Indexed pages are not needed again until a line is decoded: hand them back,
@@ -136,7 +149,7 @@ struct JournalIndexer {
         guard let version = object["version"] as? Int else {
             throw .notAJournal(path: path, found: text)
         }
-        guard version == JournalFormat.majorVersion else {
+        guard JournalFormat.readableMajorVersions.contains(version) else {
             throw .unsupportedVersion(path: path, version: version)
         }
         do {
@@ -146,43 +159,64 @@ struct JournalIndexer {
         }
     }
 
-    /// Whether a line is a transaction or a keyframe, and its step: read from the fixed prefix
-    /// the recorder writes, or by decoding the line when it was written differently (or when
-    /// `verifyFully`, for the last line, which may be torn).
-    private func classify(_ line: (offset: Int, end: Int), lineNumber: Int, verifyFully: Bool) throws(JournalError) -> (isTransaction: Bool, seq: Int) {
-        if !verifyFully, let sniffed = sniff(line) {
+    /// What a line holds, and its step: read from the fixed prefix the recorder writes, or by
+    /// decoding the line when it was written differently (or when `verifyFully`, for the last
+    /// line, which may be torn). Location lines are decoded and kept.
+    private mutating func classify(_ line: (offset: Int, end: Int), lineNumber: Int, verifyFully: Bool) throws(JournalError) -> LineKind {
+        let isCompact = header?.version ?? 1 >= 2
+        if !verifyFully, let sniffed = sniff(line, compact: isCompact) {
             return sniffed
         }
         let bytes = data.subdata(in: data.startIndex + line.offset ..< data.startIndex + line.end)
-        struct Kind: Decodable {
-            var type: String
-            var seq: Int
-        }
-        let kind: Kind
         do {
-            kind = try JSONDecoder().decode(Kind.self, from: bytes)
-            if verifyFully {
-                if kind.type == "tx" {
+            if isCompact, bytes.first == UInt8(ascii: "[") {
+                let transaction = try JSONDecoder().decode(CompactTransactionLine.self, from: bytes)
+                return .transaction(seq: transaction.seq)
+            }
+            let kind = try JSONDecoder().decode(LineType.self, from: bytes)
+            switch kind.type {
+            case "tx" where !isCompact:
+                if verifyFully {
                     _ = try JSONDecoder().decode(TransactionRecord.self, from: bytes)
-                } else {
+                }
+                return .transaction(seq: try kind.requiredSeq())
+            case "keyframe":
+                if verifyFully {
                     _ = try JSONDecoder().decode(KeyframeRecord.self, from: bytes)
                 }
+                return .keyframe(seq: try kind.requiredSeq())
+            case "loc" where isCompact:
+                let location = try JSONDecoder().decode(LocationRecord.self, from: bytes)
+                locations[location.id] = location.at
+                return .location
+            default:
+                throw JournalError.malformedLine(path: path, line: lineNumber, reason: "unknown record type \(kind.type.debugDescription)")
             }
+        } catch let error as JournalError {
+            throw error
         } catch {
             if String(validating: bytes, as: UTF8.self) == nil {
                 throw .notUTF8(path: path, line: lineNumber)
             }
             throw .malformedLine(path: path, line: lineNumber, reason: Self.describe(error))
         }
-        switch kind.type {
-        case "tx": return (true, kind.seq)
-        case "keyframe": return (false, kind.seq)
-        default: throw .malformedLine(path: path, line: lineNumber, reason: "unknown record type \(kind.type.debugDescription)")
+    }
+
+    /// The `type` (and `seq`) of an object line.
+    private struct LineType: Decodable {
+        var type: String
+        var seq: Int?
+
+        func requiredSeq() throws -> Int {
+            guard let seq else {
+                throw DecodingError.keyNotFound(CodingKeys.seq, DecodingError.Context(codingPath: [], debugDescription: "no seq"))
+            }
+            return seq
         }
     }
 
-    private func sniff(_ line: (offset: Int, end: Int)) -> (isTransaction: Bool, seq: Int)? {
-        data.withUnsafeBytes { raw -> (Bool, Int)? in
+    private func sniff(_ line: (offset: Int, end: Int), compact: Bool) -> LineKind? {
+        data.withUnsafeBytes { raw -> LineKind? in
             let bytes = raw.bindMemory(to: UInt8.self)
             func hasPrefix(_ prefix: [UInt8]) -> Bool {
                 guard line.end - line.offset > prefix.count else { return false }
@@ -191,27 +225,30 @@ struct JournalIndexer {
                 }
                 return true
             }
-            let isTransaction: Bool
-            let start: Int
-            if hasPrefix(Self.transactionPrefix) {
-                isTransaction = true
-                start = line.offset + Self.transactionPrefix.count
-            } else if hasPrefix(Self.keyframePrefix) {
-                isTransaction = false
-                start = line.offset + Self.keyframePrefix.count
-            } else {
-                return nil
+            func number(from start: Int) -> Int? {
+                var seq = 0
+                var position = start
+                while position < line.end, position - start < 18, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+                    seq = seq * 10 + Int(bytes[position] - 0x30)
+                    position += 1
+                }
+                guard position > start, position < line.end, bytes[position] == 0x2C || bytes[position] == 0x7D else {
+                    return nil
+                }
+                return seq
             }
-            var seq = 0
-            var position = start
-            while position < line.end, position - start < 18, bytes[position] >= 0x30, bytes[position] <= 0x39 {
-                seq = seq * 10 + Int(bytes[position] - 0x30)
-                position += 1
+            if compact, bytes[line.offset] == UInt8(ascii: "[") {
+                // A transaction must end its array; anything else is decoded to say what is wrong.
+                guard bytes[line.end - 1] == UInt8(ascii: "]") else { return nil }
+                return number(from: line.offset + 1).map { .transaction(seq: $0) }
             }
-            guard position > start, position < line.end, bytes[position] == 0x2C || bytes[position] == 0x7D else {
-                return nil
+            if !compact, hasPrefix(Self.transactionPrefix) {
+                return number(from: line.offset + Self.transactionPrefix.count).map { .transaction(seq: $0) }
             }
-            return (isTransaction, seq)
+            if hasPrefix(Self.keyframePrefix) {
+                return number(from: line.offset + Self.keyframePrefix.count).map { .keyframe(seq: $0) }
+            }
+            return nil
         }
     }
 

@@ -36,6 +36,8 @@ public final class JournalReader: @unchecked Sendable {
     private let transactionLines: [Int32]
     /// Keyframes in step order: step, byte offset, line number.
     private let keyframes: [(step: Int, offset: Int, line: Int)]
+    /// Source locations by number (format 2).
+    private let locations: [Int: String]
 
     /// The number of transactions recorded.
     public var transactionCount: Int {
@@ -76,6 +78,7 @@ public final class JournalReader: @unchecked Sendable {
         transactionOffsets = index.transactionOffsets
         transactionLines = index.transactionLines
         keyframes = index.keyframes
+        locations = index.locations
     }
 
     /// The transaction with sequence number `seq`.
@@ -86,7 +89,16 @@ public final class JournalReader: @unchecked Sendable {
             throw .stepOutOfRange(path: path, step: seq, first: firstStep + 1, last: lastStep)
         }
         let position = seq - firstStep - 1
-        return try decode(TransactionRecord.self, offset: transactionOffsets[position], line: Int(transactionLines[position]))
+        let line = Int(transactionLines[position])
+        guard header.version >= 2 else {
+            return try decode(TransactionRecord.self, offset: transactionOffsets[position], line: line)
+        }
+        let compact = try decode(CompactTransactionLine.self, offset: transactionOffsets[position], line: line)
+        do {
+            return try compact.record(locations: locations)
+        } catch {
+            throw .malformedLine(path: path, line: line, reason: JournalIndexer.describe(error))
+        }
     }
 
     /// The recorded state after transaction `step` (`firstStep`: before any).

@@ -35,7 +35,7 @@ public struct JournalState: Sendable, Equatable {
         }
         for value in transaction.values ?? [] {
             try check(value.id)
-            values[value.id] = value
+            values[value.id] = try resolved(value)
         }
         for edge in transaction.edgesAdded ?? [] {
             try check(edge.from)
@@ -56,6 +56,21 @@ public struct JournalState: Sendable, Equatable {
             values[id] = nil
         }
         step = transaction.seq
+    }
+
+    /// The entry with its patch applied to the atom's current value.
+    private func resolved(_ entry: ValueEntry) throws(StateError) -> ValueEntry {
+        guard let patch = entry.patch else {
+            return entry
+        }
+        guard case .object(var members)? = values[entry.id]?.v else {
+            throw StateError(message: "patches atom \(entry.id), whose value is not a recorded object")
+        }
+        members.merge(patch) { $1 }
+        for name in entry.unset ?? [] {
+            members[name] = nil
+        }
+        return ValueEntry(id: entry.id, v: .object(members))
     }
 
     /// A problem applying a record.

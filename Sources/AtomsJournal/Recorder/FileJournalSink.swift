@@ -52,7 +52,8 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !isClosing else { return }
-        pending.append(contentsOf: line.utf8)
+        var line = line
+        line.withUTF8 { pending.append(contentsOf: $0) }
         pending.append(0x0A)
         if policy == .everyTransaction, isWriterWaiting {
             condition.signal()

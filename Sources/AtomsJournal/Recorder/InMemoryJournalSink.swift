@@ -1,6 +1,9 @@
 import Foundation
 
 /// A sink that keeps lines in memory, for tests and for reading a journal without a file.
+///
+/// A recorder writes each transaction's lines to it as the transaction commits, so ``lines``
+/// is complete without a flush.
 public final class InMemoryJournalSink: JournalSink, @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [String] = []
@@ -26,6 +29,8 @@ public final class InMemoryJournalSink: JournalSink, @unchecked Sendable {
     }
 
     public func flush() throws {}
+
+    public var receivesLinesAtCommit: Bool { true }
 
     public func close() throws {
         lock.withLock { isClosed = true }

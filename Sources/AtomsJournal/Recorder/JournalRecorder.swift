@@ -5,8 +5,10 @@ import Foundation
 /// line per transaction holding only what changed, and a keyframe every `keyframeInterval`
 /// transactions.
 ///
-/// Encoding happens on the main actor as each transaction commits (values are not `Sendable`);
-/// the sink writes off the commit path.
+/// As a transaction commits, the recorder only captures it; its own thread numbers the atoms,
+/// encodes the values and builds the lines, and the sink writes them. Values with a class
+/// instance inside (which the main actor could change meanwhile), asynchronous phases and
+/// values that are not `Codable` are encoded on the main actor at commit instead.
 ///
 /// ## Example
 /// ```swift
@@ -23,13 +25,12 @@ public final class JournalRecorder {
     private let redactedTypes: [ObjectIdentifier]
     private let program: String?
     private let encoder = ValueEncoder()
-    private var state = RecordedState()
+    private var check = OffThreadEncodingCheck()
+    private var redaction: [ObjectIdentifier: Bool] = [:]
+    private var pipeline: RecordingPipeline?
     private var start = Date()
     private var isAttached = false
-    private var transactionsSinceKeyframe = 0
     private var isClosed = false
-    /// Locations repeat: keep each one's JSON text.
-    private var quotedLocations: [SourceLocation: String] = [:]
 
     /// Creates a recorder writing to a sink.
     ///
@@ -73,8 +74,19 @@ public final class JournalRecorder {
         isAttached = true
         start = Date()
         writeHeader()
-        seed(from: store.snapshot())
-        sink.write(line: state.keyframe(seq: store.committedTransactions))
+        var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, start: start)
+        let snapshot = store.snapshot()
+        builder.seed(
+            values: snapshot.atoms.map { ($0, encoder.encode(snapshot.value(of: $0) as Any, redacted: isRedacted($0))) },
+            edges: snapshot.atoms.flatMap { atom in
+                snapshot.dependencies(of: atom).map { (dependency: $0, dependent: atom) }
+            },
+            subscriptions: snapshot.atoms.flatMap { atom in
+                snapshot.subscriptions(of: atom).map { (atom: atom, location: $0) }
+            }
+        )
+        sink.write(line: builder.keyframe(seq: store.committedTransactions))
+        pipeline = RecordingPipeline(sink: sink, builder: builder)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.
         store.observeTransactions { transaction in
@@ -84,12 +96,14 @@ public final class JournalRecorder {
 
     /// Flushes buffered lines to the file and waits until they are written.
     public func flush() throws {
+        pipeline?.drain()
         try sink.flush()
     }
 
     /// Flushes, syncs the file to disk and closes it. Later transactions are not recorded.
     public func close() throws {
         isClosed = true
+        pipeline?.finish()
         try sink.close()
     }
 
@@ -107,135 +121,42 @@ public final class JournalRecorder {
     }
 
     private func isRedacted(_ atom: AtomIdentity) -> Bool {
-        atom.atomType is any JournalRedacted.Type || redactedTypes.contains(ObjectIdentifier(atom.atomType))
+        let type = ObjectIdentifier(atom.atomType)
+        if let known = redaction[type] {
+            return known
+        }
+        let redacted = atom.atomType is any JournalRedacted.Type || redactedTypes.contains(type)
+        redaction[type] = redacted
+        return redacted
     }
 
-    /// Fills the mirror with the state the store had when recording started.
-    private func seed(from snapshot: Snapshot) {
-        for atom in snapshot.atoms {
-            let (id, _) = state.id(of: atom)
-            state.values[id] = encoder.entry(id: id, value: snapshot.value(of: atom) as Any, redacted: isRedacted(atom))
-        }
-        for atom in snapshot.atoms {
-            let (id, _) = state.id(of: atom)
-            for dependency in snapshot.dependencies(of: atom) {
-                state.edges[EdgeEntry(from: state.id(of: dependency).0, to: id), default: 0] += 1
-            }
-            for location in snapshot.subscriptions(of: atom) {
-                state.subscriptions[SubscriptionEntry(atom: id, at: location.description), default: 0] += 1
-            }
-        }
-    }
-
+    /// Captures a committed transaction for the recorder's thread.
     private func record(_ transaction: AtomTransaction) {
-        guard !isClosed else { return }
-        var declarations: [String] = []
-        func id(_ atom: AtomIdentity) -> Int {
-            let (id, declaration) = state.id(of: atom)
-            if let declaration { declarations.append(declaration) }
-            return id
-        }
-
-        // Net the transaction's changes against the mirror: an edge removed and re-added in
-        // one transaction is no change.
-        let wasLive = Set(state.values.keys)
-        var live = wasLive
-        var createdIDs: [Int] = []
-        var releasedIDs: [Int] = []
-        for atom in transaction.created {
-            let atomID = id(atom)
-            live.insert(atomID)
-            createdIDs.append(atomID)
-        }
-        for atom in transaction.released {
-            let atomID = id(atom)
-            live.remove(atomID)
-            releasedIDs.append(atomID)
-        }
-        let edges = Self.netChanges(
-            &state.edges,
-            added: transaction.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) },
-            removed: transaction.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
-        )
-        let subscriptions = Self.netChanges(
-            &state.subscriptions,
-            added: transaction.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) },
-            removed: transaction.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
-        )
-        var values: [String] = []
+        guard !isClosed, let pipeline else { return }
+        var values: [(atom: AtomIdentity, value: CapturedTransaction.CapturedValue)] = []
+        values.reserveCapacity(transaction.changedValues.count)
         for change in transaction.changedValues {
-            let atomID = id(change.atom)
-            guard live.contains(atomID) else { continue }
-            let entry = encoder.entry(id: atomID, value: change.value, redacted: isRedacted(change.atom))
-            state.values[atomID] = entry
-            values.append(entry)
+            if isRedacted(change.atom) {
+                values.append((change.atom, .encoded(encoder.encode(change.value, redacted: true))))
+            } else if check.allowsLaterEncoding(of: change.value) {
+                values.append((change.atom, .later(change.value)))
+            } else {
+                values.append((change.atom, .encoded(encoder.encode(change.value, redacted: false))))
+            }
         }
-        for atomID in wasLive.subtracting(live) {
-            state.values[atomID] = nil
-        }
-
-        var line = JSONLine()
-        line.field("type", "tx")
-        line.field("seq", transaction.sequence)
-        line.field("t", (transaction.timestamp.timeIntervalSince(start) * 1_000_000).rounded() / 1_000)
-        line.field("cause", transaction.cause.rawValue)
-        if let origin = transaction.origin {
-            line.field("origin", id(origin))
-        }
-        if let location = transaction.location {
-            line.raw("at", quotedLocation(location))
-        }
-        line.array("declare", declarations)
-        line.array("values", values)
-        line.array("created", createdIDs.filter { live.contains($0) && !wasLive.contains($0) }.map(String.init))
-        line.array("released", releasedIDs.filter { !live.contains($0) && wasLive.contains($0) }.map(String.init))
-        line.array("edgesAdded", edges.added.map(\.json))
-        line.array("edgesRemoved", edges.removed.map(\.json))
-        line.array("subsAdded", subscriptions.added.map(\.json))
-        line.array("subsRemoved", subscriptions.removed.map(\.json))
-        sink.write(line: line.finished())
-
-        transactionsSinceKeyframe += 1
-        if transactionsSinceKeyframe >= keyframeInterval {
-            transactionsSinceKeyframe = 0
-            sink.write(line: state.keyframe(seq: transaction.sequence))
-        }
-    }
-
-    private func quotedLocation(_ location: SourceLocation) -> String {
-        if let quoted = quotedLocations[location] {
-            return quoted
-        }
-        let quoted = JSONLine.quoted(location.description)
-        quotedLocations[location] = quoted
-        return quoted
-    }
-
-    /// Applies counted additions and removals to a multiset; returns the elements that became
-    /// present and those that became absent, in a stable order.
-    private nonisolated static func netChanges<Element: Hashable & JSONOrdered>(
-        _ counts: inout [Element: Int],
-        added: [Element],
-        removed: [Element]
-    ) -> (added: [Element], removed: [Element]) {
-        let touched = Set(added + removed)
-        let before = Dictionary(uniqueKeysWithValues: touched.map { ($0, counts[$0, default: 0] > 0) })
-        for element in added { counts[element, default: 0] += 1 }
-        for element in removed {
-            let count = counts[element, default: 0] - 1
-            counts[element] = count > 0 ? count : nil
-        }
-        let nowPresent = touched.filter { counts[$0, default: 0] > 0 && !before[$0]! }
-        let nowAbsent = touched.filter { counts[$0, default: 0] == 0 && before[$0]! }
-        return (nowPresent.sorted { Element.precedes($0, $1) }, nowAbsent.sorted { Element.precedes($0, $1) })
+        pipeline.append(CapturedTransaction(
+            sequence: transaction.sequence,
+            timestamp: transaction.timestamp,
+            cause: transaction.cause,
+            origin: transaction.origin,
+            location: transaction.location,
+            values: values,
+            created: transaction.created,
+            released: transaction.released,
+            edgesAdded: transaction.edgesAdded,
+            edgesRemoved: transaction.edgesRemoved,
+            subscriptionsAdded: transaction.subscriptionsAdded,
+            subscriptionsRemoved: transaction.subscriptionsRemoved
+        ))
     }
 }
-
-/// Journal entries with a JSON form and a stable order.
-protocol JSONOrdered {
-    var json: String { get }
-    static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
-}
-
-extension EdgeEntry: JSONOrdered {}
-extension SubscriptionEntry: JSONOrdered {}

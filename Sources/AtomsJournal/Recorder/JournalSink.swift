@@ -8,6 +8,15 @@ public protocol JournalSink: AnyObject, Sendable {
     func flush() throws
     /// Flushes, makes the lines durable, and closes; later writes are ignored.
     func close() throws
+    /// Whether the recorder should build each transaction's lines on the main actor as it
+    /// commits, so that the sink holds them at once (the in-memory sink, for tests). Otherwise
+    /// (the default) the recorder's own thread builds them.
+    var receivesLinesAtCommit: Bool { get }
+}
+
+extension JournalSink {
+    /// Lines are built on the recorder's thread.
+    public var receivesLinesAtCommit: Bool { false }
 }
 
 /// When a file sink hands buffered lines to the operating system.

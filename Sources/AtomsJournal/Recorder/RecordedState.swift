@@ -2,19 +2,29 @@ import Atoms
 
 /// The recorder's mirror of the store, kept from the transactions it records: atom numbers,
 /// live atoms' encoded values, edges and subscriptions. Keyframes are written from it, so a
-/// keyframe never re-encodes a value.
-struct RecordedState {
+/// keyframe never re-encodes a value, and a changed object is compared with the value before
+/// it to record only the members that changed.
+struct RecordedState: Sendable {
     /// Atom numbers by identity; numbers are never reused within a journal.
     private(set) var ids: [AtomIdentity: Int] = [:]
     private(set) var declarations: [String] = []
-    /// Encoded value entries of live atoms, by number.
-    var values: [Int: String] = [:]
+    /// Encoded values of live atoms, by number.
+    var values: [Int: EncodedValue] = [:]
     var edges: [EdgeEntry: Int] = [:]
     var subscriptions: [SubscriptionEntry: Int] = [:]
 
+    /// Numbers by identity instance: the common lookup, without hashing keys. Holds the
+    /// identities of live atoms (and of the atoms seeded at the start), which keeps their
+    /// instances alive and so their `ObjectIdentifier`s unique.
+    private var idsByInstance: [ObjectIdentifier: (identity: AtomIdentity, id: Int)] = [:]
+
     /// The atom's number, and its declaration when it is new.
     mutating func id(of atom: AtomIdentity) -> (Int, declaration: String?) {
+        if let known = idsByInstance[atom.instance] {
+            return (known.id, nil)
+        }
         if let id = ids[atom] {
+            idsByInstance[atom.instance] = (atom, id)
             return (id, nil)
         }
         let id = ids.count + 1
@@ -31,7 +41,14 @@ struct RecordedState {
         }
         let declaration = line.finished()
         declarations.append(declaration)
+        idsByInstance[atom.instance] = (atom, id)
         return (id, declaration)
+    }
+
+    /// Stops looking up a released atom's identity instance (its node is gone; a new one will
+    /// bring a new instance).
+    mutating func forgetInstance(of atom: AtomIdentity) {
+        idsByInstance[atom.instance] = nil
     }
 
     /// The keyframe line of the current state, after transaction `seq`.
@@ -40,7 +57,7 @@ struct RecordedState {
         line.field("type", "keyframe")
         line.field("seq", seq)
         line.raw("atoms", "[" + declarations.joined(separator: ",") + "]")
-        line.raw("values", "[" + values.keys.sorted().map { values[$0]! }.joined(separator: ",") + "]")
+        line.raw("values", "[" + values.keys.sorted().map { values[$0]!.keyedEntry(id: $0) }.joined(separator: ",") + "]")
         line.raw("edges", "[" + edges.keys.sorted(by: EdgeEntry.precedes).map(\.json).joined(separator: ",") + "]")
         line.raw("subs", "[" + subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json).joined(separator: ",") + "]")
         return line.finished()

@@ -2,13 +2,46 @@ import Atoms
 import CustomDump
 import Foundation
 
-/// Turns atom values into the JSON of a journal value entry.
+/// An atom's value as the recorder keeps it: JSON for `Codable` values, or a ready value entry
+/// for everything else.
+enum EncodedValue: Sendable {
+    /// The JSON of an `Encodable` value (restorable), with its members when it is an object.
+    case json(bytes: [UInt8], members: [CompactJSONEncoder.Member]?)
+    /// The fields of a keyed value entry after its `id` (`"dump":…`): a dump, an asynchronous
+    /// phase, or a redacted value.
+    case fields(String)
+
+    /// The keyed entry `{"id":N,…}`, as keyframes hold every value.
+    func keyedEntry(id: Int) -> String {
+        switch self {
+        case .json(let bytes, _): "{\"id\":\(id),\"v\":" + String(decoding: bytes, as: UTF8.self) + "}"
+        case .fields(let text): "{\"id\":\(id)," + text + "}"
+        }
+    }
+}
+
+/// Turns atom values into what the journal records.
 ///
 /// `Codable` values are stored as JSON (restorable); ``AsyncPhase`` values record their phase
 /// and, on success, the value; anything else is stored as a readable dump (swift-custom-dump),
 /// marked not restorable.
-struct ValueEncoder {
-    private let encoder: JSONEncoder = {
+struct ValueEncoder: @unchecked Sendable {
+    // Unchecked: `kinds` is a cache, and each owner (the recorder on the main actor, the line
+    // builder on its thread) has its own encoder, used from one thread.
+
+    /// What kind of value a type holds, decided once per type (dynamic casts to protocols are
+    /// costly).
+    private enum Kind {
+        case phase, encodable, other
+    }
+
+    private final class KindCache {
+        var kinds: [ObjectIdentifier: Kind] = [:]
+    }
+
+    private let compact = CompactJSONEncoder()
+    private let cache = KindCache()
+    private let fallback: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
@@ -17,43 +50,53 @@ struct ValueEncoder {
         return encoder
     }()
 
-    /// The JSON object of a value entry for atom `id` (without the trailing newline).
-    func entry(id: Int, value: Any, redacted: Bool) -> String {
-        var line = JSONLine()
-        line.field("id", id)
+    /// The recorded form of a value.
+    func encode(_ value: Any, redacted: Bool) -> EncodedValue {
         if redacted {
-            line.field("redacted", true)
-            return line.finished()
+            return .fields("\"redacted\":true")
         }
-        if let phase = value as? any JournalPhaseRepresentable {
+        let kind = kind(of: value)
+        if kind == .phase, let phase = value as? any JournalPhaseRepresentable {
+            var line = JSONLine()
             line.field("phase", phase.phaseName)
             if let success = phase.successValue, let json = json(of: success) {
-                line.raw("v", json)
+                line.raw("v", String(decoding: json.bytes, as: UTF8.self))
                 line.field("norestore", true)
             }
             line.field("dump", dump(value))
-            return line.finished()
+            return .fields(line.members)
         }
-        if let json = json(of: value) {
-            line.raw("v", json)
-        } else {
-            line.field("dump", dump(value))
+        if kind == .encodable, let json = json(of: value) {
+            return .json(bytes: json.bytes, members: json.members)
         }
-        return line.finished()
+        var line = JSONLine()
+        line.field("dump", dump(value))
+        return .fields(line.members)
     }
 
-    /// Compact JSON of an `Encodable` value, or `nil`.
-    func json(of value: Any) -> String? {
-        switch value {
-        case let value as Int: return String(value)
-        case let value as Bool: return value ? "true" : "false"
-        case let value as String: return JSONLine.quoted(value)
-        default: break
-        }
-        guard let encodable = value as? any Encodable, let data = try? encoder.encode(encodable) else {
+    /// Compact JSON of an `Encodable` value, or `nil` when it is not one or fails to encode.
+    func json(of value: Any) -> CompactJSONEncoder.Output? {
+        guard let encodable = value as? any Encodable else {
             return nil
         }
-        return String(decoding: data, as: UTF8.self)
+        do {
+            return try compact.encode(encodable)
+        } catch is CompactJSONEncoder.Unsupported {
+            guard let data = try? fallback.encode(encodable) else { return nil }
+            return CompactJSONEncoder.Output(bytes: Array(data), members: nil)
+        } catch {
+            return nil
+        }
+    }
+
+    private func kind(of value: Any) -> Kind {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if let known = cache.kinds[type] {
+            return known
+        }
+        let kind: Kind = value is any JournalPhaseRepresentable ? .phase : value is any Encodable ? .encodable : .other
+        cache.kinds[type] = kind
+        return kind
     }
 
     private func dump(_ value: Any) -> String {

@@ -65,3 +65,16 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// A struct whose members change one at a time: recorded as patches.
+struct Profile: Codable, Hashable, Sendable {
+    var name: String
+    var bio: String?
+    var age: Int
+}
+
+struct ProfileAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Profile {
+        Profile(name: "Ada Lovelace", bio: "Wrote the first published program, for the Analytical Engine.", age: 36)
+    }
+}

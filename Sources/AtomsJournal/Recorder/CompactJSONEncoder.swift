@@ -1,0 +1,494 @@
+import Foundation
+
+/// Encodes `Encodable` values straight to compact JSON bytes, noting where each member of a
+/// top-level object lies so that the recorder can write only the members that changed.
+///
+/// `JSONEncoder` builds a tree of boxed values before writing; for the small values a journal
+/// records on every transaction that costs about ten times more than the value's own
+/// `encode(to:)`. This encoder writes while the value encodes itself. Its output decodes with a
+/// default `JSONDecoder` exactly as `JSONEncoder`'s does: `Data` is base64, `URL` a string,
+/// `Decimal` a number, non-finite floating-point numbers the strings `Infinity`, `-Infinity`
+/// and `NaN`, and string-keyed and integer-keyed dictionaries have sorted keys so that equal
+/// values encode to equal bytes. The rare shapes it does not stream (`superEncoder`, a
+/// container used after a sibling replaced it) throw ``Unsupported``; callers then use
+/// `JSONEncoder`.
+struct CompactJSONEncoder: @unchecked Sendable {
+    // Unchecked: the writer is reused between encodings. Each owner (the recorder on the main
+    // actor, the line builder on the recorder's thread) has its own encoder and uses it from
+    // one thread.
+    /// The encoding of one value.
+    struct Output {
+        /// The JSON text, UTF-8.
+        var bytes: [UInt8]
+        /// For a value encoded as a JSON object: its members' keys (as quoted JSON strings)
+        /// and values, as ranges of `bytes`, in order. `nil` for any other value.
+        var members: [Member]?
+    }
+
+    /// One member of a top-level object.
+    struct Member {
+        /// The key, a JSON string literal with its quotes.
+        var key: Range<Int>
+        /// The value's JSON text.
+        var value: Range<Int>
+    }
+
+    /// The value asked for a way of encoding this encoder does not stream.
+    struct Unsupported: Error {}
+
+    private let writer = JSONStreamWriter()
+
+    /// Encodes `value`.
+    ///
+    /// - Throws: ``Unsupported``, or whatever the value's `encode(to:)` throws.
+    func encode(_ value: any Encodable) throws -> Output {
+        writer.reset()
+        try writer.encodeTopLevel(value)
+        return Output(bytes: writer.bytes, members: writer.topLevelMembers)
+    }
+}
+
+/// The state of one encoding: the bytes so far and the stack of open containers.
+///
+/// Containers are closed lazily: a container stays open until something is written to an
+/// enclosing one, or the value that opened it finishes encoding.
+private final class JSONStreamWriter {
+    struct Frame {
+        var isObject: Bool
+        var count = 0
+        let serial: Int
+    }
+
+    /// How a type is written, decided once per type.
+    enum Kind {
+        case string, int, bool, double, data, url, date, decimal, sortedDictionary, encodable
+    }
+
+    // Only ever used from one thread at a time, never reentrantly: skip exclusivity checks.
+    @exclusivity(unchecked) var bytes: [UInt8] = []
+    @exclusivity(unchecked) var frames: [Frame] = []
+    @exclusivity(unchecked) var topLevelMembers: [CompactJSONEncoder.Member]?
+    @exclusivity(unchecked) private var openMemberStart: (key: Range<Int>, value: Int)?
+    @exclusivity(unchecked) private var serials = 0
+    @exclusivity(unchecked) private var kinds: [ObjectIdentifier: Kind] = [:]
+    let userInfo: [CodingUserInfoKey: Any] = [:]
+
+    /// Starts a new encoding.
+    func reset() {
+        bytes = []
+        bytes.reserveCapacity(64)
+        frames.removeAll(keepingCapacity: true)
+        topLevelMembers = nil
+        openMemberStart = nil
+    }
+
+    func encodeTopLevel(_ value: any Encodable) throws {
+        try encodeValue(value)
+        close(toDepth: 0)
+    }
+
+    // MARK: Containers
+
+    /// Opens a container at the current position; returns its depth and serial.
+    func open(object: Bool) -> (depth: Int, serial: Int) {
+        serials += 1
+        if frames.isEmpty && object && bytes.isEmpty {
+            topLevelMembers = []
+        }
+        bytes.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        frames.append(Frame(isObject: object, serial: serials))
+        return (frames.count - 1, serials)
+    }
+
+    /// Closes every container deeper than `depth` (so `close(toDepth: 0)` closes them all).
+    func close(toDepth depth: Int) {
+        while frames.count > depth {
+            let frame = frames.removeLast()
+            if frames.isEmpty && frame.isObject {
+                finishMember()
+            }
+            bytes.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+    }
+
+    /// Makes the container at `depth` current, closing deeper ones; throws when it was closed.
+    func activate(depth: Int, serial: Int) throws {
+        guard depth < frames.count, frames[depth].serial == serial else {
+            throw CompactJSONEncoder.Unsupported()
+        }
+        close(toDepth: depth + 1)
+    }
+
+    /// Starts the next element of the current container: a comma, and the key for an object.
+    func beginElement(key: String?) {
+        let index = frames.count - 1
+        if frames[index].count > 0 {
+            if index == 0, frames[0].isObject { finishMember() }
+            bytes.append(UInt8(ascii: ","))
+        }
+        frames[index].count += 1
+        if let key {
+            let start = bytes.count
+            writeString(key)
+            let keyRange = start..<bytes.count
+            bytes.append(UInt8(ascii: ":"))
+            if index == 0 {
+                openMemberStart = (keyRange, bytes.count)
+            }
+        }
+    }
+
+    private func finishMember() {
+        guard let start = openMemberStart else { return }
+        topLevelMembers?.append(CompactJSONEncoder.Member(key: start.key, value: start.value..<bytes.count))
+        openMemberStart = nil
+    }
+
+    // MARK: Values
+
+    /// Encodes any value at the current position.
+    func encodeValue(_ value: any Encodable) throws {
+        switch kind(of: Swift.type(of: value)) {
+        case .string: writeString(value as! String)
+        case .int: writeInteger(value as! Int)
+        case .bool: writeBool(value as! Bool)
+        case .double: writeFloatingPoint(value as! Double)
+        case .data: writeString((value as! Data).base64EncodedString())
+        case .url: writeString((value as! URL).absoluteString)
+        case .date: writeFloatingPoint((value as! Date).timeIntervalSinceReferenceDate)
+        case .decimal: writeNumberText((value as! Decimal).description)
+        case .sortedDictionary: try (value as! any SortedKeysJSONDictionary).encodeSorted(into: self)
+        case .encodable:
+            let depth = frames.count
+            let start = bytes.count
+            let encoder = StreamingEncoder(writer: self, depth: depth)
+            try value.encode(to: encoder)
+            if bytes.count == start && frames.count == depth {
+                // A value that encoded nothing is an empty object, as with `JSONEncoder`.
+                _ = open(object: true)
+            }
+            close(toDepth: depth)
+        }
+    }
+
+    private func kind(of type: any Encodable.Type) -> Kind {
+        if let known = kinds[ObjectIdentifier(type)] {
+            return known
+        }
+        let kind: Kind =
+            if type == String.self { .string }
+            else if type == Int.self { .int }
+            else if type == Bool.self { .bool }
+            else if type == Double.self { .double }
+            else if type == Data.self { .data }
+            else if type == URL.self { .url }
+            else if type == Date.self { .date }
+            else if type == Decimal.self { .decimal }
+            else if type is any SortedKeysJSONDictionary.Type { .sortedDictionary }
+            else { .encodable }
+        kinds[ObjectIdentifier(type)] = kind
+        return kind
+    }
+
+    func writeNull() {
+        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    }
+
+    func writeBool(_ value: Bool) {
+        bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+    }
+
+    func writeInteger<T: BinaryInteger>(_ value: T) {
+        if value >= 0 && value < 10 {
+            bytes.append(0x30 + UInt8(value))
+        } else if let small = Int64(exactly: value), small != .min {
+            // Digits written in place: no intermediate string.
+            if small < 0 { bytes.append(UInt8(ascii: "-")) }
+            var rest = small.magnitude
+            let start = bytes.count
+            while rest > 0 {
+                bytes.append(0x30 + UInt8(rest % 10))
+                rest /= 10
+            }
+            bytes[start...].reverse()
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+    }
+
+    func writeFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) {
+        if value.isNaN {
+            writeString("NaN")
+        } else if value.isInfinite {
+            writeString(value < 0 ? "-Infinity" : "Infinity")
+        } else if value == value.rounded(), abs(value) < 1e15 {
+            // Whole numbers print as integers, as `JSONEncoder` prints them.
+            writeInteger(Int64(value))
+        } else {
+            writeNumberText(value.description)
+        }
+    }
+
+    func writeNumberText(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    func writeString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        let isPlain = value.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+            guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if isPlain != true {
+            for byte in value.utf8 {
+                switch byte {
+                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+                case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                default: bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Dictionaries that encode as JSON objects, written with their keys sorted.
+private protocol SortedKeysJSONDictionary {
+    func encodeSorted(into writer: JSONStreamWriter) throws
+}
+
+extension Dictionary: SortedKeysJSONDictionary where Key: Comparable & Encodable & CodingKeyConvertible, Value: Encodable {
+    fileprivate func encodeSorted(into writer: JSONStreamWriter) throws {
+        let depth = writer.frames.count
+        _ = writer.open(object: true)
+        for key in keys.sorted() {
+            writer.close(toDepth: depth + 1)
+            writer.beginElement(key: key.codingKeyString)
+            try writer.encodeValue(self[key]!)
+        }
+        writer.close(toDepth: depth)
+    }
+}
+
+/// Keys `JSONEncoder` writes as object keys.
+private protocol CodingKeyConvertible {
+    var codingKeyString: String { get }
+}
+
+extension String: CodingKeyConvertible {
+    fileprivate var codingKeyString: String { self }
+}
+
+extension Int: CodingKeyConvertible {
+    fileprivate var codingKeyString: String { String(self) }
+}
+
+/// The `Encoder` handed to a value's `encode(to:)`.
+private struct StreamingEncoder: Encoder {
+    let writer: JSONStreamWriter
+    /// The container depth this value's container opens at.
+    let depth: Int
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { writer.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        // A second request (a subclass and its superclass sharing the encoder) continues the
+        // same object.
+        if writer.frames.count > depth, writer.frames[depth].isObject {
+            return KeyedEncodingContainer(StreamingKeyedContainer(writer: writer, depth: depth, serial: writer.frames[depth].serial))
+        }
+        writer.close(toDepth: depth)
+        let opened = writer.open(object: true)
+        return KeyedEncodingContainer(StreamingKeyedContainer(writer: writer, depth: opened.depth, serial: opened.serial))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if writer.frames.count > depth, !writer.frames[depth].isObject {
+            return StreamingUnkeyedContainer(writer: writer, depth: depth, serial: writer.frames[depth].serial)
+        }
+        writer.close(toDepth: depth)
+        let opened = writer.open(object: false)
+        return StreamingUnkeyedContainer(writer: writer, depth: opened.depth, serial: opened.serial)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        StreamingSingleValueContainer(writer: writer, depth: depth)
+    }
+}
+
+private struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: JSONStreamWriter
+    let depth: Int
+    let serial: Int
+
+    var codingPath: [any CodingKey] { [] }
+
+    private func begin(_ key: Key) throws {
+        try writer.activate(depth: depth, serial: serial)
+        writer.beginElement(key: key.stringValue)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try begin(key); writer.writeNull() }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try begin(key); writer.writeBool(value) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try begin(key); writer.writeString(value) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try begin(key); writer.writeFloatingPoint(value) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try begin(key); writer.writeFloatingPoint(value) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try begin(key)
+        try writer.encodeValue(value)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        // Protocol requirement without `throws`: a stale container yields a detached one whose
+        // writes throw.
+        guard (try? begin(key)) != nil else {
+            return KeyedEncodingContainer(StreamingKeyedContainer<NestedKey>(writer: writer, depth: Int.max, serial: -1))
+        }
+        let opened = writer.open(object: true)
+        return KeyedEncodingContainer(StreamingKeyedContainer<NestedKey>(writer: writer, depth: opened.depth, serial: opened.serial))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        guard (try? begin(key)) != nil else {
+            return StreamingUnkeyedContainer(writer: writer, depth: Int.max, serial: -1)
+        }
+        let opened = writer.open(object: false)
+        return StreamingUnkeyedContainer(writer: writer, depth: opened.depth, serial: opened.serial)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        UnsupportedEncoder()
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        UnsupportedEncoder()
+    }
+}
+
+private struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
+    let writer: JSONStreamWriter
+    let depth: Int
+    let serial: Int
+
+    var codingPath: [any CodingKey] { [] }
+    var count: Int {
+        depth < writer.frames.count && writer.frames[depth].serial == serial ? writer.frames[depth].count : 0
+    }
+
+    private func begin() throws {
+        try writer.activate(depth: depth, serial: serial)
+        writer.beginElement(key: nil)
+    }
+
+    mutating func encodeNil() throws { try begin(); writer.writeNull() }
+    mutating func encode(_ value: Bool) throws { try begin(); writer.writeBool(value) }
+    mutating func encode(_ value: String) throws { try begin(); writer.writeString(value) }
+    mutating func encode(_ value: Double) throws { try begin(); writer.writeFloatingPoint(value) }
+    mutating func encode(_ value: Float) throws { try begin(); writer.writeFloatingPoint(value) }
+    mutating func encode(_ value: Int) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int8) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int16) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int32) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int64) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt8) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt16) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt32) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt64) throws { try begin(); writer.writeInteger(value) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try begin()
+        try writer.encodeValue(value)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        guard (try? begin()) != nil else {
+            return KeyedEncodingContainer(StreamingKeyedContainer<NestedKey>(writer: writer, depth: Int.max, serial: -1))
+        }
+        let opened = writer.open(object: true)
+        return KeyedEncodingContainer(StreamingKeyedContainer<NestedKey>(writer: writer, depth: opened.depth, serial: opened.serial))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        guard (try? begin()) != nil else {
+            return StreamingUnkeyedContainer(writer: writer, depth: Int.max, serial: -1)
+        }
+        let opened = writer.open(object: false)
+        return StreamingUnkeyedContainer(writer: writer, depth: opened.depth, serial: opened.serial)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        UnsupportedEncoder()
+    }
+}
+
+private struct StreamingSingleValueContainer: SingleValueEncodingContainer {
+    let writer: JSONStreamWriter
+    let depth: Int
+
+    var codingPath: [any CodingKey] { [] }
+
+    /// A single value is written where the encoder stands; writing a second one is invalid.
+    private func begin() throws {
+        guard writer.frames.count == depth else { throw CompactJSONEncoder.Unsupported() }
+    }
+
+    mutating func encodeNil() throws { try begin(); writer.writeNull() }
+    mutating func encode(_ value: Bool) throws { try begin(); writer.writeBool(value) }
+    mutating func encode(_ value: String) throws { try begin(); writer.writeString(value) }
+    mutating func encode(_ value: Double) throws { try begin(); writer.writeFloatingPoint(value) }
+    mutating func encode(_ value: Float) throws { try begin(); writer.writeFloatingPoint(value) }
+    mutating func encode(_ value: Int) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int8) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int16) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int32) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: Int64) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt8) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt16) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt32) throws { try begin(); writer.writeInteger(value) }
+    mutating func encode(_ value: UInt64) throws { try begin(); writer.writeInteger(value) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try begin()
+        try writer.encodeValue(value)
+    }
+}
+
+/// Handed out for `superEncoder()`: every use throws, so the caller falls back to
+/// `JSONEncoder`.
+private struct UnsupportedEncoder: Encoder {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(StreamingKeyedContainer<Key>(writer: JSONStreamWriter(), depth: Int.max, serial: -1))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        StreamingUnkeyedContainer(writer: JSONStreamWriter(), depth: Int.max, serial: -1)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        StreamingSingleValueContainer(writer: JSONStreamWriter(), depth: -1)
+    }
+}

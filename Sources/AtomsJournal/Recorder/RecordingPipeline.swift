@@ -1,0 +1,109 @@
+import Foundation
+
+/// The recorder's own thread: takes captured transactions from the main actor and turns them
+/// into lines for the sink, in order. For a sink that receives lines at commit, there is no
+/// thread: lines are built as transactions arrive.
+///
+/// The main actor only appends to a locked queue; the thread is woken only when it sleeps, and
+/// pauses briefly after each batch, so a busy session neither wakes it per transaction nor
+/// waits for it.
+final class RecordingPipeline: @unchecked Sendable {
+    // Unchecked: `queue` and the flags are guarded by `condition`; `builder` is touched only
+    // by the pipeline's thread once it started.
+    private let condition = NSCondition()
+    private let sink: any JournalSink
+    private var builder: TransactionLineBuilder
+    private var queue: [CapturedTransaction] = []
+    private var isWaiting = false
+    private var isProcessing = false
+    private var isClosing = false
+    private var isFinished = false
+
+    /// How long the thread lets transactions accumulate after a batch, in microseconds.
+    private static let batchPause: UInt32 = 200
+
+    /// Starts the thread; `builder` already holds the recorded state's starting point.
+    init(sink: any JournalSink, builder: TransactionLineBuilder) {
+        self.sink = sink
+        self.builder = builder
+        guard !sink.receivesLinesAtCommit else {
+            isFinished = true
+            return
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = "atoms.journal.recorder"
+        thread.start()
+    }
+
+    /// Queues a transaction.
+    func append(_ transaction: CapturedTransaction) {
+        condition.lock()
+        if sink.receivesLinesAtCommit {
+            for line in builder.lines(for: transaction) {
+                sink.write(line: line)
+            }
+            condition.unlock()
+            return
+        }
+        queue.append(transaction)
+        if isWaiting {
+            condition.signal()
+        }
+        condition.unlock()
+    }
+
+    /// Returns once every queued transaction has reached the sink.
+    func drain() {
+        condition.lock()
+        while (!queue.isEmpty || isProcessing) && !isFinished {
+            condition.wait()
+        }
+        condition.unlock()
+    }
+
+    /// Processes what is queued, then stops the thread.
+    func finish() {
+        condition.lock()
+        isClosing = true
+        condition.broadcast()
+        while !isFinished {
+            condition.wait()
+        }
+        condition.unlock()
+    }
+
+    private func run() {
+        var batch: [CapturedTransaction] = []
+        condition.lock()
+        while true {
+            while queue.isEmpty && !isClosing {
+                isWaiting = true
+                condition.wait()
+                isWaiting = false
+            }
+            if queue.isEmpty {
+                break
+            }
+            swap(&batch, &queue)
+            isProcessing = true
+            condition.unlock()
+            for transaction in batch {
+                for line in builder.lines(for: transaction) {
+                    sink.write(line: line)
+                }
+            }
+            batch.removeAll(keepingCapacity: true)
+            condition.lock()
+            isProcessing = false
+            condition.broadcast()
+            if !isClosing && queue.isEmpty {
+                condition.unlock()
+                usleep(Self.batchPause)
+                condition.lock()
+            }
+        }
+        isFinished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

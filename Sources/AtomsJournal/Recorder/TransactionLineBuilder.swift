@@ -1,0 +1,328 @@
+import Atoms
+import Foundation
+
+/// Turns captured transactions into journal lines (format 2): a location line the first time a
+/// location appears, one compact transaction line, and a keyframe every `keyframeInterval`
+/// transactions. Runs on the recorder's thread; owns the mirror of the recorded state.
+struct TransactionLineBuilder: Sendable {
+    private var state = RecordedState()
+    private let keyframeInterval: Int
+    private let start: Date
+    private let encoder = ValueEncoder()
+    private var transactionsSinceKeyframe = 0
+    private var locationIDs: [SourceLocation: Int] = [:]
+
+    /// A patch is written only when it is at most this fraction of the full value.
+    private static let patchRatio = 0.75
+    /// Objects with more members than this are written whole (the comparison is quadratic).
+    private static let patchMemberLimit = 64
+
+    init(keyframeInterval: Int, start: Date) {
+        self.keyframeInterval = keyframeInterval
+        self.start = start
+    }
+
+    // MARK: Seeding
+
+    /// Records the state the store had when recording started (before any line is written).
+    mutating func seed(
+        values: [(AtomIdentity, EncodedValue)],
+        edges: [(dependency: AtomIdentity, dependent: AtomIdentity)],
+        subscriptions: [(atom: AtomIdentity, location: SourceLocation)]
+    ) {
+        for (atom, value) in values {
+            state.values[state.id(of: atom).0] = value
+        }
+        for edge in edges {
+            state.edges[EdgeEntry(from: state.id(of: edge.dependency).0, to: state.id(of: edge.dependent).0), default: 0] += 1
+        }
+        for subscription in subscriptions {
+            state.subscriptions[SubscriptionEntry(atom: state.id(of: subscription.atom).0, at: subscription.location.description), default: 0] += 1
+        }
+    }
+
+    /// The keyframe of the current state, after transaction `seq`.
+    func keyframe(seq: Int) -> String {
+        state.keyframe(seq: seq)
+    }
+
+    // MARK: Transactions
+
+    /// The lines recording one transaction, in order.
+    mutating func lines(for transaction: CapturedTransaction) -> [String] {
+        var lines: [String] = []
+        var declarations: [String] = []
+        func id(_ atom: AtomIdentity) -> Int {
+            let (id, declaration) = state.id(of: atom)
+            if let declaration { declarations.append(declaration) }
+            return id
+        }
+
+        // Net creations and releases against the mirror: an atom created and released in one
+        // transaction is neither.
+        var liveness: [Int: (was: Bool, now: Bool)] = [:]
+        for atom in transaction.created {
+            let atomID = id(atom)
+            liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), true)
+        }
+        for atom in transaction.released {
+            let atomID = id(atom)
+            liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), false)
+        }
+        func isLive(_ atomID: Int) -> Bool {
+            liveness[atomID]?.now ?? (state.values[atomID] != nil)
+        }
+
+        let edges = Self.netChanges(
+            &state.edges,
+            added: transaction.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) },
+            removed: transaction.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
+        )
+        let subscriptions = Self.netChanges(
+            &state.subscriptions,
+            added: transaction.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) },
+            removed: transaction.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
+        )
+
+        // The line: `[seq,t,"cause",origin,at,[values]` then `,{graph}` when the graph changed.
+        var line: [UInt8] = []
+        line.reserveCapacity(128)
+        line.append(UInt8(ascii: "["))
+        Self.appendInteger(transaction.sequence, to: &line)
+        line.append(UInt8(ascii: ","))
+        appendMilliseconds(since: transaction.timestamp, to: &line)
+        line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
+        line.append(contentsOf: transaction.cause.rawValue.utf8)
+        line.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ",")])
+        Self.appendInteger(transaction.origin.map { id($0) } ?? 0, to: &line)
+        line.append(UInt8(ascii: ","))
+        Self.appendInteger(locationID(transaction.location, newLines: &lines), to: &line)
+        line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "[")])
+        var valueCount = 0
+        for (atom, captured) in transaction.values {
+            let atomID = id(atom)
+            guard isLive(atomID) else { continue }
+            let value: EncodedValue
+            switch captured {
+            case .encoded(let encoded): value = encoded
+            case .later(let raw): value = encoder.encode(raw, redacted: false)
+            }
+            if valueCount > 0 { line.append(UInt8(ascii: ",")) }
+            valueCount += 1
+            appendEntry(id: atomID, value: value, previous: liveness[atomID]?.was == false ? nil : state.values[atomID], to: &line)
+            state.values[atomID] = value
+        }
+        line.append(UInt8(ascii: "]"))
+
+        // Created and released atoms, in the order the store reported them.
+        let created = transaction.created.compactMap { state.ids[$0] }.uniqued().filter {
+            liveness[$0].map { !$0.was && $0.now } ?? false
+        }
+        let released = transaction.released.compactMap { state.ids[$0] }.uniqued().filter {
+            liveness[$0].map { $0.was && !$0.now } ?? false
+        }
+        for atomID in liveness.keys where liveness[atomID]?.now == false {
+            state.values[atomID] = nil
+        }
+        for atom in transaction.released {
+            state.forgetInstance(of: atom)
+        }
+
+        if !declarations.isEmpty || !created.isEmpty || !released.isEmpty || !edges.added.isEmpty
+            || !edges.removed.isEmpty || !subscriptions.added.isEmpty || !subscriptions.removed.isEmpty
+        {
+            var graph = JSONLine()
+            graph.array("declare", declarations)
+            graph.array("created", created.map(String.init))
+            graph.array("released", released.map(String.init))
+            graph.array("edgesAdded", edges.added.map(\.json))
+            graph.array("edgesRemoved", edges.removed.map(\.json))
+            graph.array("subsAdded", subscriptions.added.map(\.json))
+            graph.array("subsRemoved", subscriptions.removed.map(\.json))
+            line.append(UInt8(ascii: ","))
+            line.append(contentsOf: graph.finished().utf8)
+        }
+        line.append(UInt8(ascii: "]"))
+        lines.append(String(decoding: line, as: UTF8.self))
+
+        transactionsSinceKeyframe += 1
+        if transactionsSinceKeyframe >= keyframeInterval {
+            transactionsSinceKeyframe = 0
+            lines.append(state.keyframe(seq: transaction.sequence))
+        }
+        return lines
+    }
+
+    /// The number of a location, writing its `loc` line the first time (0 for none).
+    private mutating func locationID(_ location: SourceLocation?, newLines: inout [String]) -> Int {
+        guard let location else { return 0 }
+        if let known = locationIDs[location] {
+            return known
+        }
+        let id = locationIDs.count + 1
+        locationIDs[location] = id
+        var line = JSONLine()
+        line.field("type", "loc")
+        line.field("id", id)
+        line.field("at", location.description)
+        newLines.append(line.finished())
+        return id
+    }
+
+    /// Milliseconds since recording started, to the microsecond, as short as possible.
+    private func appendMilliseconds(since timestamp: Date, to output: inout [UInt8]) {
+        var micros = Int((timestamp.timeIntervalSince(start) * 1_000_000).rounded())
+        if micros < 0 {
+            output.append(UInt8(ascii: "-"))
+            micros = -micros
+        }
+        Self.appendInteger(micros / 1_000, to: &output)
+        var fraction = micros % 1_000
+        guard fraction != 0 else { return }
+        output.append(UInt8(ascii: "."))
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        var divisor = digits == 3 ? 100 : digits == 2 ? 10 : 1
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// Appends a non-negative integer's digits.
+    private static func appendInteger(_ value: Int, to output: inout [UInt8]) {
+        guard value >= 10 else {
+            output.append(UInt8(ascii: "0") + UInt8(max(0, value)))
+            return
+        }
+        let start = output.count
+        var rest = value
+        while rest > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        output[start...].reverse()
+    }
+
+    /// Appends one value entry: `[id,"v",json]`, `[id,"p",{changed members},[removed keys]]`
+    /// when that is shorter, or a keyed entry for values that are not JSON.
+    private func appendEntry(id: Int, value: EncodedValue, previous: EncodedValue?, to output: inout [UInt8]) {
+        switch value {
+        case .fields(let fields):
+            output.append(contentsOf: "{\"id\":".utf8)
+            Self.appendInteger(id, to: &output)
+            output.append(UInt8(ascii: ","))
+            output.append(contentsOf: fields.utf8)
+            output.append(UInt8(ascii: "}"))
+        case .json(let bytes, let members):
+            if case .json(let oldBytes, let oldMembers)? = previous, let members, let oldMembers,
+                appendPatch(id: id, bytes: bytes, members: members, oldBytes: oldBytes, oldMembers: oldMembers, to: &output)
+            {
+                return
+            }
+            output.append(UInt8(ascii: "["))
+            Self.appendInteger(id, to: &output)
+            output.append(contentsOf: ",\"v\",".utf8)
+            output.append(contentsOf: bytes)
+            output.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// Appends a patch entry when it is shorter enough than the whole value; returns whether
+    /// it did.
+    private func appendPatch(
+        id: Int,
+        bytes: [UInt8],
+        members: [CompactJSONEncoder.Member],
+        oldBytes: [UInt8],
+        oldMembers: [CompactJSONEncoder.Member],
+        to output: inout [UInt8]
+    ) -> Bool {
+        guard members.count <= Self.patchMemberLimit, oldMembers.count <= Self.patchMemberLimit else {
+            return false
+        }
+        return bytes.withUnsafeBufferPointer { new in
+            oldBytes.withUnsafeBufferPointer { old in
+                func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+                    a.count == b.count && memcmp(old.baseAddress! + a.lowerBound, new.baseAddress! + b.lowerBound, a.count) == 0
+                }
+                let start = output.count
+                output.append(UInt8(ascii: "["))
+                Self.appendInteger(id, to: &output)
+                output.append(contentsOf: ",\"p\",{".utf8)
+                let patchStart = output.count
+                // Which old members the new value still has (at most `patchMemberLimit`).
+                var matched: UInt64 = 0
+                var wroteMember = false
+                for (index, member) in members.enumerated() {
+                    let oldIndex = index < oldMembers.count && same(oldMembers[index].key, member.key)
+                        ? index
+                        : oldMembers.firstIndex { same($0.key, member.key) }
+                    if let oldIndex {
+                        matched |= 1 << UInt64(oldIndex)
+                        if same(oldMembers[oldIndex].value, member.value) { continue }
+                    }
+                    if wroteMember { output.append(UInt8(ascii: ",")) }
+                    wroteMember = true
+                    output.append(contentsOf: new[member.key])
+                    output.append(UInt8(ascii: ":"))
+                    output.append(contentsOf: new[member.value])
+                }
+                output.append(UInt8(ascii: "}"))
+                var wroteRemoved = false
+                for (index, member) in oldMembers.enumerated() where matched & (1 << UInt64(index)) == 0 {
+                    output.append(contentsOf: wroteRemoved ? [UInt8(ascii: ",")] : [UInt8(ascii: ","), UInt8(ascii: "[")])
+                    wroteRemoved = true
+                    output.append(contentsOf: old[member.key])
+                }
+                if wroteRemoved { output.append(UInt8(ascii: "]")) }
+                output.append(UInt8(ascii: "]"))
+                guard Double(output.count - patchStart) <= Double(bytes.count) * Self.patchRatio else {
+                    output.removeSubrange(start...)
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    /// Applies counted additions and removals to a multiset; returns the elements that became
+    /// present and those that became absent, in a stable order.
+    private static func netChanges<Element: Hashable & JSONOrdered>(
+        _ counts: inout [Element: Int],
+        added: [Element],
+        removed: [Element]
+    ) -> (added: [Element], removed: [Element]) {
+        guard !added.isEmpty || !removed.isEmpty else { return ([], []) }
+        let touched = Set(added + removed)
+        let before = Dictionary(uniqueKeysWithValues: touched.map { ($0, counts[$0, default: 0] > 0) })
+        for element in added { counts[element, default: 0] += 1 }
+        for element in removed {
+            let count = counts[element, default: 0] - 1
+            counts[element] = count > 0 ? count : nil
+        }
+        let nowPresent = touched.filter { counts[$0, default: 0] > 0 && !before[$0]! }
+        let nowAbsent = touched.filter { counts[$0, default: 0] == 0 && before[$0]! }
+        return (nowPresent.sorted { Element.precedes($0, $1) }, nowAbsent.sorted { Element.precedes($0, $1) })
+    }
+}
+
+/// Journal entries with a JSON form and a stable order.
+protocol JSONOrdered {
+    var json: String { get }
+    static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
+}
+
+extension EdgeEntry: JSONOrdered {}
+extension SubscriptionEntry: JSONOrdered {}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,74 @@
+import Atoms
+import Foundation
+import Testing
+@testable import AtomsJournal
+
+/// Only values with no class instance inside are encoded off the main actor.
+struct OffThreadEncodingCheckTests {
+    final class Model: Codable {
+        var count = 0
+    }
+
+    struct Plain: Codable {
+        var name: String
+        var tags: [String]
+        var scores: [String: Double]
+        var when: Date
+    }
+
+    struct HoldsModel: Codable {
+        var model: Model
+    }
+
+    enum Status: String, Codable {
+        case on, off
+    }
+
+    enum Payload: Codable {
+        case none
+        case model(Model)
+        case text(String)
+    }
+
+    struct NotCodable {
+        var count: Int
+    }
+
+    @Test func plainValuesQualify() {
+        var check = OffThreadEncodingCheck()
+        func allows(_ value: Any) -> Bool { check.allowsLaterEncoding(of: value) }
+        let plain = Plain(name: "a", tags: ["x"], scores: ["y": 1], when: Date())
+        #expect(allows(plain))
+        #expect(allows(plain), "and again, from the type's cached verdict")
+        #expect(allows([plain, plain]))
+        #expect(allows([Plain]()))
+        #expect(allows(3))
+        #expect(allows(Status.on))
+        #expect(allows(Payload.text("t")))
+        #expect(allows(Optional<Int>.none as Any))
+        #expect(allows(["k": [1, 2]]))
+    }
+
+    @Test func valuesReachingAClassInstanceDoNot() {
+        var check = OffThreadEncodingCheck()
+        func allows(_ value: Any) -> Bool { check.allowsLaterEncoding(of: value) }
+        #expect(!allows(Model()))
+        #expect(!allows(HoldsModel(model: Model())))
+        #expect(!allows([HoldsModel(model: Model())]))
+        #expect(!allows(["k": Model()]))
+        #expect(!allows(Payload.model(Model())))
+        #expect(allows(Payload.none), "enums are decided per value")
+        #expect(!allows(Optional(Model()) as Any))
+    }
+
+    @Test func otherPathsAndLargeValuesAreEncodedAtOnce() {
+        var check = OffThreadEncodingCheck()
+        func allows(_ value: Any) -> Bool { check.allowsLaterEncoding(of: value) }
+        #expect(!allows(NotCodable(count: 1)))
+        #expect(!allows(AsyncPhase<Int, Never>.success(1)))
+        // An array of enums is walked per value, up to the limit.
+        let many = Array(repeating: Payload.text("t"), count: OffThreadEncodingCheck.walkLimit + 1)
+        #expect(!allows(many))
+        #expect(allows(Array(many.prefix(10))))
+    }
+}
