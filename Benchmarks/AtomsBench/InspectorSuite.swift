@@ -62,7 +62,7 @@ enum InspectorSuite {
         figures.fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 
         var random = SystemRandomNumberGenerator()
-        // R7 first: the children's peak RSS is this child's only while it is the first child.
+        // R7.
         figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: Int.random(in: 0...(transactions - 1), using: &random))
 
         // R4: open + seek to a random step, against `wc -l` on the same (cached) file.
@@ -90,26 +90,43 @@ enum InspectorSuite {
         } * 1000
         if let jq = ["/usr/bin/jq", "/usr/local/bin/jq"].first(where: FileManager.default.isExecutableFile) {
             figures.jqSeconds = seconds {
-                _ = try? shell(jq, ["-n", "-c", "reduce (inputs | select(.type == \"tx\") | .values[]?) as $v ({}; .[$v.id | tostring] = $v.v)", path])
+                _ = try? shell(jq, ["-n", "-c", jqFinalValues, path])
             }
         }
         return figures
     }
 
-    /// Runs this executable as `atoms-bench --inspect-once PATH STEP` and reads its peak RSS.
-    /// The first child process this process starts, so the children's maximum is its own.
+    /// The jq program computing every atom's final value from a format 2 journal: whole values
+    /// (`[id,"v",json]`) replace, patches (`[id,"p",{members},[removed]]`) merge into the value
+    /// before.
+    static let jqFinalValues = """
+        reduce (inputs | select(type == "array") | .[5][] | select(type == "array")) as $e ({};
+          ($e[0] | tostring) as $id
+          | if $e[1] == "v" then .[$id] = $e[2]
+            else .[$id] = ((.[$id] + $e[2]) | delpaths([($e[3] // [])[] | [.]])) end)
+        """
+
+    /// Runs this executable as `atoms-bench --inspect-once PATH STEP` and reads the peak RSS
+    /// it reports.
+    ///
+    /// The child reports its own `VmHWM` (the high-water mark of its address space since
+    /// `exec`): `getrusage`'s `ru_maxrss` would also count the pages the child shared with this
+    /// process between `fork` and `exec`.
     static func peakRSS(ofInspecting path: String, step: Int) throws -> Int {
-        _ = try shell(CommandLine.arguments[0], ["--inspect-once", path, String(step)])
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return Int(usage.ru_maxrss) * 1024
+        let output = try shell(CommandLine.arguments[0], ["--inspect-once", path, String(step)])
+        return Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    /// The child process of ``peakRSS(ofInspecting:step:)``: open, seek, show, exit.
+    /// The child process of ``peakRSS(ofInspecting:step:)``: open, seek, show, print its peak
+    /// RSS in bytes, exit.
     static func inspectOnce(path: String, step: Int) {
         do {
             let journal = try InspectedJournal(path: path)
             _ = try ShowCommand.run(journal, at: .number(step))
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+            print(kilobytes * 1024)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             exit(1)
