@@ -384,21 +384,14 @@ private struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerPr
     }
 }
 
-private struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
-    let writer: JSONStreamWriter
-    let depth: Int
-    let serial: Int
+/// The element writes unkeyed and single-value containers share: each starts an element
+/// (`begin()`), then writes it.
+private protocol StreamingElementContainer {
+    var writer: JSONStreamWriter { get }
+    func begin() throws
+}
 
-    var codingPath: [any CodingKey] { [] }
-    var count: Int {
-        depth < writer.frames.count && writer.frames[depth].serial == serial ? writer.frames[depth].count : 0
-    }
-
-    private func begin() throws {
-        try writer.activate(depth: depth, serial: serial)
-        writer.beginElement(key: nil)
-    }
-
+extension StreamingElementContainer {
     mutating func encodeNil() throws { try begin(); writer.writeNull() }
     mutating func encode(_ value: Bool) throws { try begin(); writer.writeBool(value) }
     mutating func encode(_ value: String) throws { try begin(); writer.writeString(value) }
@@ -419,6 +412,23 @@ private struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
         try begin()
         try writer.encodeValue(value)
     }
+}
+
+private struct StreamingUnkeyedContainer: UnkeyedEncodingContainer, StreamingElementContainer {
+    let writer: JSONStreamWriter
+    let depth: Int
+    let serial: Int
+
+    var codingPath: [any CodingKey] { [] }
+    var count: Int {
+        depth < writer.frames.count && writer.frames[depth].serial == serial ? writer.frames[depth].count : 0
+    }
+
+    func begin() throws {
+        try writer.activate(depth: depth, serial: serial)
+        writer.beginElement(key: nil)
+    }
+
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         guard (try? begin()) != nil else {
@@ -441,37 +451,17 @@ private struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-private struct StreamingSingleValueContainer: SingleValueEncodingContainer {
+private struct StreamingSingleValueContainer: SingleValueEncodingContainer, StreamingElementContainer {
     let writer: JSONStreamWriter
     let depth: Int
 
     var codingPath: [any CodingKey] { [] }
 
     /// A single value is written where the encoder stands; writing a second one is invalid.
-    private func begin() throws {
+    func begin() throws {
         guard writer.frames.count == depth else { throw CompactJSONEncoder.Unsupported() }
     }
 
-    mutating func encodeNil() throws { try begin(); writer.writeNull() }
-    mutating func encode(_ value: Bool) throws { try begin(); writer.writeBool(value) }
-    mutating func encode(_ value: String) throws { try begin(); writer.writeString(value) }
-    mutating func encode(_ value: Double) throws { try begin(); writer.writeFloatingPoint(value) }
-    mutating func encode(_ value: Float) throws { try begin(); writer.writeFloatingPoint(value) }
-    mutating func encode(_ value: Int) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: Int8) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: Int16) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: Int32) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: Int64) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: UInt) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: UInt8) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: UInt16) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: UInt32) throws { try begin(); writer.writeInteger(value) }
-    mutating func encode(_ value: UInt64) throws { try begin(); writer.writeInteger(value) }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        try begin()
-        try writer.encodeValue(value)
-    }
 }
 
 /// Handed out for `superEncoder()`: every use throws, so the caller falls back to
