@@ -118,4 +118,26 @@ struct JournalRoundTripTests {
             #expect(try JSONDecoder().decode(Profile.self, from: data) == profile, "step \(offset + 1)")
         }
     }
+
+    @Test func aClassInstanceIsRecordedAsItWasAtCommit() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("objects.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(CounterObjectAtom())
+        for count in 1...200 {
+            context.set(Counter(count: count), for: CounterObjectAtom())
+            // Changed in place right after the commit: only an encoding at commit sees `count`.
+            context.read(CounterObjectAtom()).count = -1
+        }
+        try recorder.close()
+
+        let journal = try JournalReader(path: path)
+        for count in 1...200 {
+            let state = try journal.state(at: journal.firstStep + 1 + count)
+            #expect(state.values[1]?.v == .object(["count": .number(Double(count))]), "step \(count)")
+        }
+    }
 }

@@ -78,3 +78,16 @@ struct ProfileAtom: StateAtom, Hashable {
         Profile(name: "Ada Lovelace", bio: "Wrote the first published program, for the Analytical Engine.", age: 36)
     }
 }
+
+/// A reference-type value: the recorder must encode it at commit, before the app changes it.
+final class Counter: Codable, @unchecked Sendable {
+    var count: Int
+
+    init(count: Int) {
+        self.count = count
+    }
+}
+
+struct CounterObjectAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Counter { Counter(count: 0) }
+}
