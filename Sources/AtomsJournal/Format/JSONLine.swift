@@ -60,24 +60,8 @@ struct JSONLine {
 
     /// `value` as a JSON string literal.
     static func quoted(_ value: String) -> String {
-        // Most strings (labels, locations, plain text) need no escaping.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            return "\"" + value + "\""
-        }
-        var result = "\""
-        result.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var bytes: [UInt8] = []
+        bytes.appendJSONString(value)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

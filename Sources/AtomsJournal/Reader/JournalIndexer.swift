@@ -24,7 +24,6 @@ struct JournalIndexer {
 
     private static let transactionPrefix = Array(#"{"type":"tx","seq":"#.utf8)
     private static let keyframePrefix = Array(#"{"type":"keyframe","seq":"#.utf8)
-    private static let locationPrefix = Array(#"{"type":"loc","#.utf8)
 
     init(path: String, data: Data) {
         self.path = path

@@ -199,21 +199,7 @@ private final class JSONStreamWriter {
     }
 
     func writeInteger<T: BinaryInteger>(_ value: T) {
-        if value >= 0 && value < 10 {
-            bytes.append(0x30 + UInt8(value))
-        } else if let small = Int64(exactly: value), small != .min {
-            // Digits written in place: no intermediate string.
-            if small < 0 { bytes.append(UInt8(ascii: "-")) }
-            var rest = small.magnitude
-            let start = bytes.count
-            while rest > 0 {
-                bytes.append(0x30 + UInt8(rest % 10))
-                rest /= 10
-            }
-            bytes[start...].reverse()
-        } else {
-            bytes.append(contentsOf: String(value).utf8)
-        }
+        bytes.appendDecimal(value)
     }
 
     func writeFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) {
@@ -234,28 +220,56 @@ private final class JSONStreamWriter {
     }
 
     func writeString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        bytes.appendJSONString(value)
+    }
+}
+
+/// The byte-level writing the encoder and the line builder share.
+extension Array where Element == UInt8 {
+    /// Appends an integer's decimal digits, with no intermediate string.
+    mutating func appendDecimal<T: BinaryInteger>(_ value: T) {
+        guard let small = Int64(exactly: value), small != .min else {
+            append(contentsOf: String(value).utf8)
+            return
+        }
+        if small < 0 { append(UInt8(ascii: "-")) }
+        var rest = small.magnitude
+        guard rest >= 10 else {
+            append(0x30 + UInt8(rest))
+            return
+        }
+        let start = count
+        while rest > 0 {
+            append(0x30 + UInt8(rest % 10))
+            rest /= 10
+        }
+        self[start...].reverse()
+    }
+
+    /// Appends `value` as a JSON string literal.
+    mutating func appendJSONString(_ value: String) {
+        append(UInt8(ascii: "\""))
         let isPlain = value.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
             guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            bytes.append(contentsOf: buffer)
+            append(contentsOf: buffer)
             return true
         }
         if isPlain != true {
             for byte in value.utf8 {
                 switch byte {
-                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-                case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+                case 0x22: append(contentsOf: [0x5C, 0x22])
+                case 0x5C: append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: append(contentsOf: [0x5C, 0x72])
+                case 0x09: append(contentsOf: [0x5C, 0x74])
                 case ..<0x20:
                     let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                default: bytes.append(byte)
+                    append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                default: append(byte)
                 }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 }
 

@@ -88,15 +88,15 @@ struct TransactionLineBuilder: Sendable {
         var line: [UInt8] = []
         line.reserveCapacity(128)
         line.append(UInt8(ascii: "["))
-        Self.appendInteger(transaction.sequence, to: &line)
+        line.appendDecimal(transaction.sequence)
         line.append(UInt8(ascii: ","))
         appendMilliseconds(since: transaction.timestamp, to: &line)
         line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
         line.append(contentsOf: transaction.cause.rawValue.utf8)
         line.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ",")])
-        Self.appendInteger(transaction.origin.map { id($0) } ?? 0, to: &line)
+        line.appendDecimal(transaction.origin.map { id($0) } ?? 0)
         line.append(UInt8(ascii: ","))
-        Self.appendInteger(locationID(transaction.location, newLines: &lines), to: &line)
+        line.appendDecimal(locationID(transaction.location, newLines: &lines))
         line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "[")])
         var valueCount = 0
         for (atom, captured) in transaction.values {
@@ -176,7 +176,7 @@ struct TransactionLineBuilder: Sendable {
             output.append(UInt8(ascii: "-"))
             micros = -micros
         }
-        Self.appendInteger(micros / 1_000, to: &output)
+        output.appendDecimal(micros / 1_000)
         var fraction = micros % 1_000
         guard fraction != 0 else { return }
         output.append(UInt8(ascii: "."))
@@ -192,28 +192,13 @@ struct TransactionLineBuilder: Sendable {
         }
     }
 
-    /// Appends a non-negative integer's digits.
-    private static func appendInteger(_ value: Int, to output: inout [UInt8]) {
-        guard value >= 10 else {
-            output.append(UInt8(ascii: "0") + UInt8(max(0, value)))
-            return
-        }
-        let start = output.count
-        var rest = value
-        while rest > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        output[start...].reverse()
-    }
-
     /// Appends one value entry: `[id,"v",json]`, `[id,"p",{changed members},[removed keys]]`
     /// when that is shorter, or a keyed entry for values that are not JSON.
     private func appendEntry(id: Int, value: EncodedValue, previous: EncodedValue?, to output: inout [UInt8]) {
         switch value {
         case .fields(let fields):
             output.append(contentsOf: "{\"id\":".utf8)
-            Self.appendInteger(id, to: &output)
+            output.appendDecimal(id)
             output.append(UInt8(ascii: ","))
             output.append(contentsOf: fields.utf8)
             output.append(UInt8(ascii: "}"))
@@ -224,7 +209,7 @@ struct TransactionLineBuilder: Sendable {
                 return
             }
             output.append(UInt8(ascii: "["))
-            Self.appendInteger(id, to: &output)
+            output.appendDecimal(id)
             output.append(contentsOf: ",\"v\",".utf8)
             output.append(contentsOf: bytes)
             output.append(UInt8(ascii: "]"))
@@ -251,7 +236,7 @@ struct TransactionLineBuilder: Sendable {
                 }
                 let start = output.count
                 output.append(UInt8(ascii: "["))
-                Self.appendInteger(id, to: &output)
+                output.appendDecimal(id)
                 output.append(contentsOf: ",\"p\",{".utf8)
                 let patchStart = output.count
                 // Which old members the new value still has (at most `patchMemberLimit`).
