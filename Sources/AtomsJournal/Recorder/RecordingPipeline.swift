@@ -32,6 +32,9 @@ final class RecordingPipeline: @unchecked Sendable {
         }
         let thread = Thread { [self] in run() }
         thread.name = "atoms.journal.recorder"
+        // Encoding and dumping recurse through nested values: give the thread a main-thread
+        // sized stack (sanitizers enlarge frames several times).
+        thread.stackSize = 8 << 20
         thread.start()
     }
 
