@@ -11,11 +11,16 @@ enum RuntimeSuite {
         "family-10000-watch-release": 8_900,
     ]
 
+    /// The workloads by name, in the order they run.
+    static let workloads: [(name: String, run: @MainActor (Int) -> Measurement)] = [
+        ("chain-1000-update", chain), ("fanout-1000-update", fanOut), ("family-10000-watch-release", family),
+    ]
+
+    /// The names of the workloads, which select them on the command line.
+    static var workloadNames: [String] { workloads.map(\.name) }
+
     /// Runs the workloads whose names contain one of `filters` (all when empty).
     static func run(repetitions: Int, filters: [String]) -> [Measurement] {
-        let workloads: [(String, (Int) -> Measurement)] = [
-            ("chain-1000-update", chain), ("fanout-1000-update", fanOut), ("family-10000-watch-release", family),
-        ]
         return workloads
             .filter { name, _ in filters.isEmpty || filters.contains(where: name.contains) }
             .map { _, workload in workload(repetitions) }

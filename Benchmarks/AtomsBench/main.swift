@@ -32,9 +32,11 @@ func runBenchmarks() {
         if !json { print(text) }
     }
 
-    if selected("runtime") {
+    // A runtime workload's name (e.g. `family`) selects that workload alone, for profiling.
+    let workloadFilters = filters.filter { filter in RuntimeSuite.workloadNames.contains { $0.contains(filter) } }
+    if selected("runtime") || !workloadFilters.isEmpty {
         if !json { print("R1 runtime, through AtomTestContext (median of repeated runs; target ≤ 0.20 of upstream)") }
-        for m in RuntimeSuite.run(repetitions: quick ? 3 : 30, filters: []) {
+        for m in RuntimeSuite.run(repetitions: quick ? 3 : 30, filters: workloadFilters) {
             let ratio = m.median / RuntimeSuite.anchors[m.name]!
             report("R1", m.name, m.median, "ns/\(m.unit)", target: "≤ 0.20 of upstream", meets: ratio <= 0.2,
                    text: "  \(m.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(formatted(nanoseconds: m.median)) per \(m.unit)  ±\(String(format: "%.0f", m.spread * 100))%  \(String(format: "%.3f", ratio)) of upstream")

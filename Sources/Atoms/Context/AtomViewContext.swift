@@ -15,11 +15,16 @@
 @MainActor
 public struct AtomViewContext: AtomWatchableContext {
     let store: StoreContext
-    let subscriber: SubscriberState
+    let lifetime: SubscriberLifetime
 
     init(store: StoreContext, location: SourceLocation, onUpdate: @escaping @MainActor () -> Void) {
         self.store = store
-        self.subscriber = SubscriberState(location: location, engine: store.engine, onUpdate: onUpdate)
+        self.lifetime = SubscriberLifetime(location: location, engine: store.engine, onUpdate: onUpdate)
+    }
+
+    /// The subscriber this context's watches belong to.
+    var subscriber: SubscriberState {
+        lifetime.subscriber
     }
 
     /// Where this context was created.

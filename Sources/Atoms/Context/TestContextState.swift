@@ -3,19 +3,46 @@
 final class TestContextState {
     let engine = StoreEngine()
     let location: SourceLocation
-    var onUpdate: (() -> Void)?
-    private(set) var subscriber: SubscriberState!
-    private var waiters: [Int: AsyncStream<WaitEvent>.Continuation] = [:]
-    private var nextWaiter = 0
+    /// Keeps the context's watches until the last copy of the context is gone.
+    let lifetime: SubscriberLifetime
+    /// Who hears about updates; the subscriber holds it, not this state, so there is no cycle.
+    private let listeners: TestContextListeners
 
     init(location: SourceLocation) {
+        let listeners = TestContextListeners()
         self.location = location
-        subscriber = SubscriberState(location: location, engine: engine) { [weak self] in
-            self?.didUpdate()
+        self.listeners = listeners
+        lifetime = SubscriberLifetime(location: location, engine: engine) {
+            listeners.didUpdate()
         }
     }
 
-    private func didUpdate() {
+    /// The subscriber the context's watches belong to.
+    var subscriber: SubscriberState {
+        lifetime.subscriber
+    }
+
+    /// Run whenever an atom watched through the context is updated.
+    var onUpdate: (() -> Void)? {
+        get { listeners.onUpdate }
+        set { listeners.onUpdate = newValue }
+    }
+
+    /// Waits for updates until `done()` holds after one, the timeout fires, or the task is
+    /// cancelled.
+    func waitForUpdates(timeout: Double?, until done: () -> Bool) async -> WaitOutcome {
+        await listeners.waitForUpdates(timeout: timeout, until: done)
+    }
+}
+
+/// The test context's `onUpdate` and the tasks waiting for an update.
+@MainActor
+final class TestContextListeners {
+    var onUpdate: (() -> Void)?
+    private var waiters: [Int: AsyncStream<WaitEvent>.Continuation] = [:]
+    private var nextWaiter = 0
+
+    func didUpdate() {
         onUpdate?()
         for waiter in waiters.values {
             waiter.yield(.update)

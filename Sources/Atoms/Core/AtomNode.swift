@@ -16,14 +16,12 @@ class AnyAtomNode {
     let scope: ScopeKey?
     /// Where the node is filed in the store's index.
     let indexKey: NodeIndexKey
-    /// The next node filed under the same index key (a hash collision).
-    var nextInBucket: AnyAtomNode?
     /// Nodes this node watched during its last computation.
     @exclusivity(unchecked) var dependencies: Set<NodeID> = []
     /// Nodes that watch this node.
     @exclusivity(unchecked) var children: Set<NodeID> = []
-    /// Subscribers (view or test contexts) that watch this node, by subscriber id.
-    @exclusivity(unchecked) var subscriptions: [Int: Subscription] = [:]
+    /// Subscribers (view or test contexts) that watch this node.
+    @exclusivity(unchecked) var subscriptions = SubscriptionList()
     /// Propagation pass in which a dependency of this node changed.
     @exclusivity(unchecked) var dirtyEpoch = 0
     /// Propagation pass in which this node was recomputed.
@@ -47,18 +45,21 @@ class AnyAtomNode {
     var refreshWatches: Set<NodeID>?
     /// Whether the node's computation is running right now.
     var isComputing = false
+    /// Whether the atom type is ``KeepAlive``.
+    let isKeepAlive: Bool
+    /// Whether the atom declares an effect (not ``EmptyEffect``); the others skip effect
+    /// bookkeeping.
+    let hasEffect: Bool
 
-    init(id: NodeID, serial: Int, scope: ScopeKey?, indexKey: NodeIndexKey) {
+    init(id: NodeID, serial: Int, scope: ScopeKey?, indexKey: NodeIndexKey, isKeepAlive: Bool, hasEffect: Bool) {
         self.id = id
         self.serial = serial
         self.scope = scope
         self.indexKey = indexKey
+        self.isKeepAlive = isKeepAlive
+        self.hasEffect = hasEffect
     }
 
-    /// Whether the atom type is ``KeepAlive``.
-    var isKeepAlive: Bool { false }
-    /// Whether the atom declares an effect (not ``EmptyEffect``).
-    var hasEffect: Bool { false }
     /// The identity of the atom, for snapshots and transaction records.
     var identity: AtomIdentity { fatalError("abstract") }
     /// The cached value, type-erased.
@@ -89,12 +90,22 @@ class AnyAtomNode {
 }
 
 /// A cached atom of a concrete type.
+///
+/// Nothing stored here has a type like `Node.Produced?`: the library's generic code is not
+/// specialized for the caller's atoms, and every use of such a type (even destroying it) looks
+/// up its `Optional` metadata at run time, which cost more than all the rest of creating and
+/// releasing a node. The value lives behind a typed pointer; the effect in an existential.
 @MainActor
 final class AtomNode<Node: Atom>: AnyAtomNode {
     var atom: Node
-    /// `nil` only while the first computation runs.
-    @exclusivity(unchecked) var value: Node.Produced?
-    var effect: Node.Effect?
+    /// The value's storage, allocated with the node; initialized while ``hasValue``.
+    /// (`nonisolated(unsafe)`: read by `deinit`, when nothing else refers to the node.)
+    nonisolated(unsafe) private let storage: UnsafeMutablePointer<Node.Produced>
+    /// Whether the node holds a value: false only until its first computation returns (and
+    /// while ``StoreEngine/modify(_:in:location:body:)`` lends the value out).
+    @exclusivity(unchecked) nonisolated(unsafe) private(set) var hasValue = false
+    /// The effect, for atom types that declare one.
+    var effect: (any AtomEffect)?
     /// The store context the atom's own computation runs in.
     let store: StoreContext
     let info: AtomTypeInfo<Node>
@@ -108,20 +119,28 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         serial: Int,
         atom: Node,
         scope: ScopeKey?,
+        indexKey: NodeIndexKey,
         store: StoreContext,
         info: AtomTypeInfo<Node>,
         override: (@MainActor (Node) -> Node.Produced)?
     ) {
         self.atom = atom
+        self.storage = .allocate(capacity: 1)
         self.store = store
         self.info = info
         self.override = override
-        super.init(id: id, serial: serial, scope: scope, indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope))
+        super.init(
+            id: id, serial: serial, scope: scope, indexKey: indexKey,
+            isKeepAlive: info.isKeepAlive, hasEffect: info.hasEffect
+        )
     }
 
-    override var isKeepAlive: Bool { info.isKeepAlive }
-
-    override var hasEffect: Bool { info.hasEffect }
+    deinit {
+        if hasValue {
+            storage.deinitialize(count: 1)
+        }
+        storage.deallocate()
+    }
 
     override var identity: AtomIdentity {
         if let cachedIdentity {
@@ -133,13 +152,37 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     }
 
     override var anyValue: Any {
-        // `value` is only nil while the first computation runs, before anyone can ask.
-        value.map { $0 as Any } ?? (value as Any)
+        // Only empty while the first computation runs, before anyone can ask.
+        hasValue ? storage.pointee as Any : Optional<Node.Produced>.none as Any
+    }
+
+    /// The value, or `nil` before the first computation returned.
+    var value: Node.Produced? {
+        hasValue ? storage.pointee : nil
     }
 
     /// The current value; valid once the first computation finished.
     var currentValue: Node.Produced {
-        value!
+        precondition(hasValue, "\(Node.self) was read while its own value was being computed or modified (a dependency cycle, or a read inside its modify)")
+        return storage.pointee
+    }
+
+    /// Replaces the value (or sets the first one).
+    func setValue(_ newValue: Node.Produced) {
+        if hasValue {
+            storage.pointee = newValue
+        } else {
+            storage.initialize(to: newValue)
+            hasValue = true
+        }
+    }
+
+    /// Moves the value out, leaving the node empty until ``setValue(_:)``: a mutation of the
+    /// moved-out value then needs no copy of its buffers.
+    func takeValue() -> Node.Produced {
+        precondition(hasValue, "\(Node.self) has no value to modify")
+        hasValue = false
+        return storage.move()
     }
 
     /// Runs the producer (or the override), recording the dependencies it watches.
@@ -152,7 +195,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
             if let override {
                 return override(atom)
             }
-            return atom.producer.compute(AtomProducerContext(store: store, node: self, engine: engine))
+            return atom.producer.compute(AtomProducerContext(store: store, node: self))
         }
         isComputing = false
         engine.didCompute(self, oldDependencies: oldDependencies)
@@ -162,10 +205,11 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     override func recompute(in engine: StoreEngine) -> Bool {
         holdsPropagation = false
         let newValue = produce(in: engine)
-        let propagates = !holdsPropagation && (value.map { old in
-            atom.producer.shouldPropagate?(old, newValue) ?? true
-        } ?? true)
-        value = newValue
+        var propagates = !holdsPropagation
+        if propagates, hasValue, let shouldPropagate = atom.producer.shouldPropagate {
+            propagates = shouldPropagate(storage.pointee, newValue)
+        }
+        setValue(newValue)
         return propagates
     }
 
@@ -173,13 +217,13 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         guard let seeded = seeds.value(for: identity, as: Node.Produced.self) else {
             return false
         }
-        value = seeded
+        setValue(seeded)
         return true
     }
 
     override func assign(_ value: Any) {
         if let value = value as? Node.Produced {
-            self.value = value
+            setValue(value)
         }
     }
 
@@ -205,7 +249,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
 
     /// Creates the effect and runs its `initializing` event, before the first computation.
     func startEffect() {
-        guard info.hasEffect else {
+        guard hasEffect else {
             return
         }
         let context = effectContext
@@ -213,12 +257,4 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         self.effect = effect
         effect.initializing(context: context)
     }
-}
-
-/// A subscriber's watch of one node.
-struct Subscription {
-    /// Where the subscriber was created (shown in the dependency graph).
-    let location: SourceLocation
-    /// The subscriber; weak so that a forgotten context can still be deinitialized.
-    weak var subscriber: SubscriberState?
 }

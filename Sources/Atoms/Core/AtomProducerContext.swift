@@ -5,13 +5,11 @@ struct AtomProducerContext<Value> {
     let node: AnyAtomNode
     /// The computation this context belongs to; see ``AnyAtomNode/generation``.
     let generation: Int
-    private weak var engine: StoreEngine?
 
-    init(store: StoreContext, node: AnyAtomNode, engine: StoreEngine) {
+    init(store: StoreContext, node: AnyAtomNode) {
         self.store = store
         self.node = node
         self.generation = node.generation
-        self.engine = engine
     }
 
     /// The context handed to the atom's `value(context:)` / `defaultValue(context:)`.
@@ -32,7 +30,7 @@ struct AtomProducerContext<Value> {
     /// atom's value in a transaction of its own, unless this computation was superseded or the
     /// atom released meanwhile, in which case it is dropped.
     func update(with value: Value) {
-        guard let engine, node.isAlive, node.generation == generation else {
+        guard node.isAlive, node.generation == generation else {
             return
         }
         if node.isComputing {
@@ -44,7 +42,7 @@ struct AtomProducerContext<Value> {
             }
             return
         }
-        engine.deliver(value, to: node)
+        store.engine.deliver(value, to: node)
     }
 
     /// Keeps the atom's previous value from reaching dependents for this recomputation.

@@ -1,26 +1,33 @@
 /// Where a node is filed in the store's index: its atom type, the hash of its key, its scope.
-struct NodeIndexKey: Hashable {
+struct NodeIndexKey: Equatable {
     let type: ObjectIdentifier
     let keyHash: Int
     /// The scope's number, 0 at the root.
     let scope: Int
 
-    /// `keyHash` is already a full hash of the key: mixing the type and scope into it and
-    /// feeding the hasher one word saves two rounds on every lookup.
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(keyHash ^ Int(bitPattern: UInt(bitPattern: type)) &* 31 ^ scope &* 1_000_003)
+    /// The three parts mixed into one word. `keyHash` is already a full (seeded) hash of the
+    /// key; the type and scope only tell apart atoms of different types whose keys hash alike
+    /// (every atom type whose key is a field-less struct, say).
+    var mixed: Int {
+        keyHash ^ Int(bitPattern: UInt(bitPattern: type)) &* 31 ^ scope &* 1_000_003
     }
 }
 
 /// Finds cached atoms by type, key and scope.
 ///
-/// One non-generic dictionary for the whole store, keyed by the key's hash: the hot path hashes
-/// the atom's own key once and never boxes it in `AnyHashable`, never instantiates a generic
-/// dictionary, and unregistering a node needs no type information. Nodes whose keys collide on
-/// a hash are chained through ``AnyAtomNode/nextInBucket`` and told apart by comparing keys.
+/// An open-addressing table of nodes, probed linearly from a slot picked by the key's hash.
+/// Not a `Dictionary`: the hot path hashes the atom's own key once and uses that hash directly,
+/// where a dictionary would feed it through a second `Hasher` on every lookup, insert and
+/// removal; no generic dictionary is instantiated per atom type, no key is boxed in
+/// `AnyHashable`, and removing a node needs no type information. Nodes whose keys collide on a
+/// hash sit in neighbouring slots and are told apart by comparing the keys themselves.
 @MainActor
 struct NodeIndex {
-    private var buckets: [NodeIndexKey: AnyAtomNode] = [:]
+    /// Power-of-two sized; at most half full, so probe sequences stay short.
+    private var slots: [AnyAtomNode?] = []
+    private var count = 0
+    /// `64 - log2(slots.count)`: the shift that takes a slot number from a hash's high bits.
+    private var shift = 64
 
     nonisolated init() {}
 
@@ -30,38 +37,88 @@ struct NodeIndex {
 
     /// The node of an atom type with this key in this scope, if cached.
     func node<Node: Atom>(key: Node.Key, of type: Node.Type, scope: ScopeKey?) -> AtomNode<Node>? {
-        var candidate = buckets[Self.key(for: key, of: type, scope: scope)]
-        while let node = candidate {
-            // Same bucket means same type and scope; only the key itself can differ.
-            let typed = unsafeDowncast(node, to: AtomNode<Node>.self)
-            if typed.atom.key == key {
-                return typed
+        node(at: Self.key(for: key, of: type, scope: scope), key: key, of: type)
+    }
+
+    /// The node filed under `indexKey` whose atom has `key`, if cached.
+    func node<Node: Atom>(at indexKey: NodeIndexKey, key: Node.Key, of type: Node.Type) -> AtomNode<Node>? {
+        guard count > 0 else {
+            return nil
+        }
+        let mask = slots.count - 1
+        var slot = home(of: indexKey)
+        while let node = slots[slot] {
+            // Same index key means same type and scope; only the key itself can differ.
+            if node.indexKey == indexKey, unsafeDowncast(node, to: AtomNode<Node>.self).atom.key == key {
+                return unsafeDowncast(node, to: AtomNode<Node>.self)
             }
-            candidate = node.nextInBucket
+            slot = (slot + 1) & mask
         }
         return nil
     }
 
     /// Files a node under its index key.
     mutating func insert(_ node: AnyAtomNode) {
-        node.nextInBucket = buckets[node.indexKey]
-        buckets[node.indexKey] = node
+        if (count + 1) * 2 > slots.count {
+            grow()
+        }
+        place(node)
+        count += 1
     }
 
-    /// Removes a node from its bucket.
+    /// Removes a node; later nodes of its probe run move back into the gap, so lookups never
+    /// need to skip deleted slots.
     mutating func remove(_ node: AnyAtomNode) {
-        guard let head = buckets[node.indexKey] else {
+        guard count > 0 else {
             return
         }
-        if head === node {
-            buckets[node.indexKey] = node.nextInBucket
-        } else {
-            var previous = head
-            while let next = previous.nextInBucket, next !== node {
-                previous = next
-            }
-            previous.nextInBucket = node.nextInBucket
+        let mask = slots.count - 1
+        var slot = home(of: node.indexKey)
+        while let candidate = slots[slot], candidate !== node {
+            slot = (slot + 1) & mask
         }
-        node.nextInBucket = nil
+        guard slots[slot] != nil else {
+            return
+        }
+        slots[slot] = nil
+        count -= 1
+        var gap = slot
+        var next = (slot + 1) & mask
+        while let moving = slots[next] {
+            // A node may fill the gap unless its home lies cyclically in (gap, next].
+            let home = home(of: moving.indexKey)
+            let homeIsBetween = gap <= next ? (gap < home && home <= next) : (gap < home || home <= next)
+            if !homeIsBetween {
+                slots[gap] = moving
+                slots[next] = nil
+                gap = next
+            }
+            next = (next + 1) & mask
+        }
+    }
+
+    /// The slot a key's probe run starts at: the high bits of its hash times a large odd
+    /// constant (Fibonacci hashing), so that keys differing only in a few bits spread out.
+    private func home(of key: NodeIndexKey) -> Int {
+        Int(truncatingIfNeeded: UInt(bitPattern: key.mixed &* -7_046_029_254_386_353_131) >> UInt(shift))
+    }
+
+    private mutating func place(_ node: AnyAtomNode) {
+        let mask = slots.count - 1
+        var slot = home(of: node.indexKey)
+        while slots[slot] != nil {
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = node
+    }
+
+    private mutating func grow() {
+        let old = slots
+        let capacity = max(16, slots.count * 2)
+        slots = Array(repeating: nil, count: capacity)
+        shift = 64 - capacity.trailingZeroBitCount
+        for case let node? in old {
+            place(node)
+        }
     }
 }

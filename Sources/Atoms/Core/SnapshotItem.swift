@@ -32,17 +32,18 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
 
     @MainActor
     override func restore(into engine: StoreEngine) -> AnyAtomNode {
-        if let node = engine.index.node(key: atom.key, of: Node.self, scope: scope) {
-            node.value = value
+        let indexKey = NodeIndex.key(for: atom.key, of: Node.self, scope: scope)
+        if let node = engine.index.node(at: indexKey, key: atom.key, of: Node.self) {
+            node.setValue(value)
             return node
         }
         let (id, serial) = engine.allocateSlot()
         let store = StoreContext(engine: engine, scope: scope.flatMap { engine.scopeState(for: $0) })
         let node = AtomNode(
-            id: id, serial: serial, atom: atom, scope: scope,
+            id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
             store: store, info: engine.typeInfo(for: Node.self), override: nil
         )
-        node.value = value
+        node.setValue(value)
         engine.index.insert(node)
         engine.nodes[id] = node
         engine.transaction.created(node)

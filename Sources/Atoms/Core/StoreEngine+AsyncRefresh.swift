@@ -16,7 +16,7 @@ extension StoreEngine {
         if let override = node.override {
             value = override(atom)
         } else {
-            value = await atom.refreshProducer.compute(AtomProducerContext(store: node.store, node: node, engine: self))
+            value = await atom.refreshProducer.compute(AtomProducerContext(store: node.store, node: node))
         }
         let watched = node.refreshWatches ?? []
         node.refreshWatches = nil
@@ -31,7 +31,7 @@ extension StoreEngine {
                 didCompute(node, oldDependencies: oldDependencies)
             }
             node.terminate()
-            node.value = value
+            node.setValue(value)
             valueDidChange(node)
         }
         return value
@@ -45,12 +45,12 @@ extension StoreEngine {
         }
         let node = AtomNode(
             id: -1, serial: 0, atom: atom, scope: scope,
-            store: nodeStore, info: typeInfo(for: Node.self), override: nil
+            indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope), store: nodeStore, info: typeInfo(for: Node.self), override: nil
         )
         node.isTransient = true
         // Not alive: its context's watches only read, so the graph never points at it.
         node.isAlive = false
-        let value = await atom.refreshProducer.compute(AtomProducerContext(store: nodeStore, node: node, engine: self))
+        let value = await atom.refreshProducer.compute(AtomProducerContext(store: nodeStore, node: node))
         node.terminate()
         return value
     }

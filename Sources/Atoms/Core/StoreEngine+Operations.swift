@@ -12,8 +12,7 @@ extension StoreEngine {
     func watch<Node: Atom>(_ atom: Node, subscriber: SubscriberState, in store: StoreContext) -> Node.Produced {
         begin(.initialize, location: subscriber.location)
         let node = node(for: atom, in: store)
-        if node.subscriptions[subscriber.id] == nil {
-            node.subscriptions[subscriber.id] = Subscription(location: subscriber.location, subscriber: subscriber)
+        if node.subscriptions.insert(Subscription(location: subscriber.location, subscriber: subscriber)) {
             subscriber.nodes.insert(node.id)
             transaction.subscriptionAdded(node, subscriber.location)
         }
@@ -36,7 +35,7 @@ extension StoreEngine {
             let (id, serial) = allocateSlot()
             let node = AtomNode(
                 id: id, serial: serial, atom: atom, scope: scope,
-                store: nodeStore, info: typeInfo(for: Node.self), override: override
+                indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope), store: nodeStore, info: typeInfo(for: Node.self), override: override
             )
             node.isTransient = true
             nodes[id] = node
@@ -65,7 +64,7 @@ extension StoreEngine {
             return
         }
         transact(.set, origin: node, location: location) {
-            node.value = value
+            node.setValue(value)
             valueDidChange(node)
         }
     }
@@ -76,10 +75,9 @@ extension StoreEngine {
             return
         }
         transact(.modify, origin: node, location: location) {
-            var value = node.currentValue
-            node.value = nil  // leave the only copy to `body` so it mutates without copying
+            var value = node.takeValue()  // the only copy, so `body` mutates without copying
             body(&value)
-            node.value = value
+            node.setValue(value)
             valueDidChange(node)
         }
     }
@@ -97,14 +95,14 @@ extension StoreEngine {
             return
         }
         transact(.reset, origin: node, location: location) {
-            node.value = node.produce(in: self)
+            node.setValue(node.produce(in: self))
             valueDidChange(node)
         }
     }
 
     /// Removes a subscriber's watch of an atom.
     func unwatch<Node: Atom>(_ atom: Node, subscriber: SubscriberState, in store: StoreContext) {
-        guard let node = existingNode(atom, in: store), node.subscriptions[subscriber.id] != nil else {
+        guard let node = existingNode(atom, in: store), node.subscriptions.contains(subscriberID: subscriber.id) else {
             return
         }
         transact(.release, origin: node, location: subscriber.location) {

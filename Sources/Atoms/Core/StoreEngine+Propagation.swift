@@ -78,10 +78,8 @@ extension StoreEngine {
 
     /// Queues the node's subscribers for notification after commit.
     func queueSubscribers(of node: AnyAtomNode) {
-        for (id, subscription) in node.subscriptions {
-            if let subscriber = subscription.subscriber {
-                transaction.subscribers[id] = subscriber
-            }
+        for subscription in node.subscriptions {
+            transaction.subscribers[subscription.subscriber.id] = subscription.subscriber
         }
     }
 }

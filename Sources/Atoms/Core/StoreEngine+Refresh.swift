@@ -5,7 +5,7 @@ extension StoreEngine {
         let value = await atom.refresh(context: AtomCurrentContext(store: store))
         if let node = existingNode(atom, in: store) {
             transact(.refresh, origin: node, location: location) {
-                node.value = value
+                node.setValue(value)
                 valueDidChange(node)
             }
         }

@@ -30,7 +30,7 @@ extension StoreEngine {
 
     /// Removes one subscriber's watch of a node.
     func unsubscribe(subscriberID: Int, from node: AnyAtomNode, location: SourceLocation) {
-        guard node.subscriptions.removeValue(forKey: subscriberID) != nil else {
+        guard node.subscriptions.remove(subscriberID: subscriberID) else {
             return
         }
         transaction.subscriptionRemoved(node, location)

@@ -14,7 +14,7 @@ extension StoreEngine {
             guard let identity = identities[node.id] else { continue }
             dependencies[identity] = Set(node.dependencies.compactMap { identities[$0] })
             if !node.subscriptions.isEmpty {
-                subscriptions[identity] = Set(node.subscriptions.values.map(\.location))
+                subscriptions[identity] = Set(node.subscriptions.map(\.location))
             }
         }
         return Snapshot(items: items, dependencies: dependencies, subscriptions: subscriptions)

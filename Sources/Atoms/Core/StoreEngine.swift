@@ -72,7 +72,8 @@ final class StoreEngine {
     /// date first, so a watch never returns a stale value.
     func node<Node: Atom>(for atom: Node, in store: StoreContext) -> AtomNode<Node> {
         let (scope, override, nodeStore) = store.resolve(atom)
-        if let node = index.node(key: atom.key, of: Node.self, scope: scope) {
+        let indexKey = NodeIndex.key(for: atom.key, of: Node.self, scope: scope)
+        if let node = index.node(at: indexKey, key: atom.key, of: Node.self) {
             if isPropagating && node.dirtyEpoch == epoch && node.doneEpoch != epoch {
                 recompute(node)
             }
@@ -80,14 +81,16 @@ final class StoreEngine {
         }
         let (id, serial) = allocateSlot()
         let node = AtomNode(
-            id: id, serial: serial, atom: atom, scope: scope,
+            id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
             store: nodeStore, info: typeInfo(for: Node.self), override: override
         )
         index.insert(node)
         nodes[id] = node
         transaction.created(node)
-        node.startEffect()
-        node.value = node.produce(in: self)
+        if node.hasEffect {
+            node.startEffect()
+        }
+        node.setValue(node.produce(in: self))
         if let seeds {
             _ = node.takeSeed(from: seeds)
         }

@@ -1,7 +1,8 @@
 /// Something outside the graph that watches atoms: a view context or a test context.
 ///
-/// It remembers the nodes it watches so that, when the last copy of its context goes away
-/// (deterministically, on the main actor), every watch is removed and unwatched atoms released.
+/// The nodes it watches hold it (to notify it) and it lists them; its contexts keep it
+/// subscribed through a ``SubscriberLifetime``. Nothing refers to it weakly: a weak reference
+/// would give it a side table and make every retain of it take the runtime's slow path.
 @MainActor
 final class SubscriberState {
     /// Unique within the process; orders notifications deterministically.
@@ -10,22 +11,36 @@ final class SubscriberState {
     let location: SourceLocation
     /// Nodes this subscriber watches.
     @exclusivity(unchecked) var nodes: Set<NodeID> = []
-    /// The store whose nodes are watched.
-    weak var engine: StoreEngine?
     /// Called after a transaction in which a watched atom changed.
     var onUpdate: @MainActor () -> Void
 
     private static var nextID = 0
 
-    init(location: SourceLocation, engine: StoreEngine, onUpdate: @escaping @MainActor () -> Void) {
+    init(location: SourceLocation, onUpdate: @escaping @MainActor () -> Void) {
         Self.nextID += 1
         self.id = Self.nextID
         self.location = location
-        self.engine = engine
         self.onUpdate = onUpdate
+    }
+}
+
+/// Keeps a subscriber's watches while a copy of its context exists.
+///
+/// When the last copy of the context goes away (deterministically, on the main actor), every
+/// watch is removed and the atoms nothing else watches are released.
+@MainActor
+final class SubscriberLifetime {
+    /// The subscriber whose watches this keeps.
+    let subscriber: SubscriberState
+    /// The store whose nodes it watches.
+    let engine: StoreEngine
+
+    init(location: SourceLocation, engine: StoreEngine, onUpdate: @escaping @MainActor () -> Void) {
+        self.subscriber = SubscriberState(location: location, onUpdate: onUpdate)
+        self.engine = engine
     }
 
     isolated deinit {
-        engine?.unsubscribeAll(subscriberID: id, nodes: nodes, location: location)
+        engine.unsubscribeAll(subscriberID: subscriber.id, nodes: subscriber.nodes, location: subscriber.location)
     }
 }
