@@ -84,67 +84,89 @@ public struct AtomTransaction {
 /// The changes collected while a transaction is open.
 ///
 /// Every change is counted; the lists of what changed are kept only while someone observes
-/// transactions (`isRecording`), so an unobserved store does no bookkeeping beyond a counter.
+/// transactions (``changes`` is then present), so an unobserved store does no bookkeeping
+/// beyond a counter, and starting the next transaction resets a few words.
 @MainActor
 struct OpenTransaction {
     var cause: AtomTransaction.Cause = .initialize
     var origin: AnyAtomNode?
     var location: SourceLocation?
-    var isRecording = false
     /// The number of changes to values or to the graph.
     private(set) var changeCount = 0
-    private(set) var updated: [AnyAtomNode] = []
-    private(set) var created: [AnyAtomNode] = []
-    private(set) var released: [AnyAtomNode] = []
-    private var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = []
-    private var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = []
-    private var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = []
-    private var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = []
+    /// What changed, while someone observes transactions.
+    private(set) var changes: TransactionChanges?
     /// Effect events to run after commit, in order.
     var effects: [PendingEffect] = []
-    /// Subscribers to notify after commit.
-    var subscribers: [Int: SubscriberState] = [:]
+    /// Subscribers to notify after commit; one may appear more than once.
+    var subscribers: [SubscriberState] = []
+
+    nonisolated init() {}
+
+    /// Starts collecting, with lists of what changed when `recording`.
+    mutating func start(_ cause: AtomTransaction.Cause, origin: AnyAtomNode?, location: SourceLocation?, recording: Bool) {
+        self.cause = cause
+        self.origin = origin
+        self.location = location
+        changes = recording ? TransactionChanges() : nil
+    }
+
+    /// Whether the lists of what changed are kept.
+    var isRecording: Bool {
+        changes != nil
+    }
 
     /// Whether anything observable changed: a value or the graph.
     var hasChanges: Bool {
         changeCount > 0
     }
 
+    /// Hands over what runs after commit and forgets the rest, ready for the next transaction.
+    mutating func finish() -> (effects: [PendingEffect], subscribers: [SubscriberState]) {
+        let finished = (effects, subscribers)
+        origin = nil
+        location = nil
+        changeCount = 0
+        changes = nil
+        effects = []
+        subscribers = []
+        return finished
+    }
+
     mutating func created(_ node: AnyAtomNode) {
         changeCount += 1
-        if isRecording { created.append(node) }
+        changes?.created.append(node)
     }
 
     mutating func updated(_ node: AnyAtomNode) {
         changeCount += 1
-        if isRecording { updated.append(node) }
+        changes?.updated.append(node)
         queueEffect(.updated(node), of: node)
     }
 
     mutating func released(_ node: AnyAtomNode) {
         changeCount += 1
-        if isRecording { released.append(node) }
+        changes?.released.append(node)
         queueEffect(.released(node), of: node)
     }
 
     mutating func edgeAdded(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
         changeCount += 1
-        if isRecording { edgesAdded.append((dependency, dependent)) }
+        changes?.edgesAdded.append((dependency, dependent))
     }
 
     mutating func edgeRemoved(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
         changeCount += 1
-        if isRecording { edgesRemoved.append((dependency, dependent)) }
+        changes?.edgesRemoved.append((dependency, dependent))
     }
 
     mutating func subscriptionAdded(_ node: AnyAtomNode, _ location: SourceLocation) {
         changeCount += 1
-        if isRecording { subscriptionsAdded.append((node, location)) }
+        changes?.subscriptionsAdded.append((node, location))
     }
 
     mutating func subscriptionRemoved(_ node: AnyAtomNode, _ location: SourceLocation) {
         changeCount += 1
-        if isRecording { subscriptionsRemoved.append((node, location)) }
+        changes?.subscriptionsRemoved.append((node, location))
     }
 
     /// Queues an effect event, for atoms that declare an effect.
@@ -155,7 +177,10 @@ struct OpenTransaction {
     /// The scopes whose atoms were created, updated or released.
     var touchedScopes: Set<ScopeKey> {
         var scopes = Set<ScopeKey>()
-        for nodes in [updated, created, released] {
+        guard let changes else {
+            return scopes
+        }
+        for nodes in [changes.updated, changes.created, changes.released] {
             for node in nodes {
                 if let scope = node.scope { scopes.insert(scope) }
             }
@@ -165,25 +190,38 @@ struct OpenTransaction {
 
     /// The public record; identities are computed here, only when someone observes.
     func record(sequence: Int) -> AtomTransaction {
-        AtomTransaction(
+        let changes = changes ?? TransactionChanges()
+        return AtomTransaction(
             sequence: sequence,
             timestamp: Date(),
             cause: cause,
             origin: origin?.identity,
             location: location,
-            changedValues: changedValues(),
-            created: created.isEmpty ? [] : created.map(\.identity),
-            released: released.isEmpty ? [] : released.map(\.identity),
-            edgesAdded: edgesAdded.isEmpty ? [] : edgesAdded.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
-            edgesRemoved: edgesRemoved.isEmpty ? [] : edgesRemoved.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
-            subscriptionsAdded: subscriptionsAdded.isEmpty ? [] : subscriptionsAdded.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) },
-            subscriptionsRemoved: subscriptionsRemoved.isEmpty ? [] : subscriptionsRemoved.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
+            changedValues: changes.changedValues(),
+            created: changes.created.isEmpty ? [] : changes.created.map(\.identity),
+            released: changes.released.isEmpty ? [] : changes.released.map(\.identity),
+            edgesAdded: changes.edgesAdded.isEmpty ? [] : changes.edgesAdded.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
+            edgesRemoved: changes.edgesRemoved.isEmpty ? [] : changes.edgesRemoved.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
+            subscriptionsAdded: changes.subscriptionsAdded.isEmpty ? [] : changes.subscriptionsAdded.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) },
+            subscriptionsRemoved: changes.subscriptionsRemoved.isEmpty ? [] : changes.subscriptionsRemoved.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
         )
     }
+}
+
+/// The lists of what one transaction changed, kept while someone observes transactions.
+@MainActor
+final class TransactionChanges {
+    var updated: [AnyAtomNode] = []
+    var created: [AnyAtomNode] = []
+    var released: [AnyAtomNode] = []
+    var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = []
+    var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = []
+    var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = []
+    var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = []
 
     /// Each created or updated atom once, with its value at commit, in the order each last
     /// changed (a created atom's first value is a change too).
-    private func changedValues() -> [AtomTransaction.ValueChange] {
+    func changedValues() -> [AtomTransaction.ValueChange] {
         if created.isEmpty && updated.count == 1 {
             // The common case: one state atom set.
             return [AtomTransaction.ValueChange(atom: updated[0].identity, value: updated[0].anyValue)]

@@ -1,8 +1,12 @@
 /// Overrides registered on a root, a test context or a scope: for single atoms and whole types.
+///
+/// (Its tables are read on every node creation; like the engine's hot properties they skip
+/// dynamic exclusivity checks: all access is main-actor serialized and never `inout` across
+/// user code.)
 @MainActor
 final class OverrideContainer {
-    private var instanceOverrides: [ObjectIdentifier: AnyObject] = [:]
-    private var typeOverrides: [ObjectIdentifier: AnyObject] = [:]
+    @exclusivity(unchecked) private var instanceOverrides: [ObjectIdentifier: AnyObject] = [:]
+    @exclusivity(unchecked) private var typeOverrides: [ObjectIdentifier: AnyObject] = [:]
 
     nonisolated init() {}
 

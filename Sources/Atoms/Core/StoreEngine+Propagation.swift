@@ -79,7 +79,7 @@ extension StoreEngine {
     /// Queues the node's subscribers for notification after commit.
     func queueSubscribers(of node: AnyAtomNode) {
         for subscription in node.subscriptions {
-            transaction.subscribers[subscription.subscriber.id] = subscription.subscriber
+            transaction.subscribers.append(subscription.subscriber)
         }
     }
 }

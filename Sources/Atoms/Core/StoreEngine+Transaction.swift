@@ -3,10 +3,10 @@ extension StoreEngine {
     /// cause, origin and location.
     func begin(_ cause: AtomTransaction.Cause, origin: AnyAtomNode? = nil, location: SourceLocation? = nil) {
         if transactionDepth == 0 {
-            transaction.cause = isRunningEffects && cause != .initialize ? .effect : cause
-            transaction.origin = origin
-            transaction.location = location
-            transaction.isRecording = recordsChanges
+            transaction.start(
+                isRunningEffects && cause != .initialize ? .effect : cause,
+                origin: origin, location: location, recording: recordsChanges
+            )
         }
         transactionDepth += 1
     }
@@ -21,18 +21,14 @@ extension StoreEngine {
         }
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
-            transaction.origin = nil
+            _ = transaction.finish()
             return
         }
         sequence += 1
         let record = transactionObservers.isEmpty ? nil : transaction.record(sequence: sequence)
         let touchedScopes = transaction.isRecording && !scopes.isEmpty ? transaction.touchedScopes : []
-        var effects: [PendingEffect] = []
-        var subscribers: [Int: SubscriberState] = [:]
-        swap(&effects, &transaction.effects)
-        swap(&subscribers, &transaction.subscribers)
         // Observers, effects and subscribers may write: those writes are new transactions.
-        transaction = OpenTransaction()
+        let (effects, subscribers) = transaction.finish()
 
         if let record {
             for observer in transactionObservers {
@@ -56,9 +52,12 @@ extension StoreEngine {
             isRunningEffects = wasRunningEffects
         }
         if subscribers.count == 1 {
-            subscribers.first!.value.onUpdate()
+            subscribers[0].onUpdate()
         } else if !subscribers.isEmpty {
-            for subscriber in subscribers.values.sorted(by: { $0.id < $1.id }) {
+            // In the order subscribers were created, each once.
+            var previous = 0
+            for subscriber in subscribers.sorted(by: { $0.id < $1.id }) where subscriber.id != previous {
+                previous = subscriber.id
                 subscriber.onUpdate()
             }
         }

@@ -13,23 +13,23 @@ final class StoreEngine {
     @exclusivity(unchecked) var nextSerial = 0
     let rootOverrides = OverrideContainer()
     let scopeKeys = ScopeKeyGenerator()
-    var observers: [@MainActor (Snapshot) -> Void] = []
-    var transactionObservers: [@MainActor (AtomTransaction) -> Void] = []
+    @exclusivity(unchecked) var observers: [@MainActor (Snapshot) -> Void] = []
+    @exclusivity(unchecked) var transactionObservers: [@MainActor (AtomTransaction) -> Void] = []
 
     // Transaction state.
     @exclusivity(unchecked) var transactionDepth = 0
     @exclusivity(unchecked) var transaction = OpenTransaction()
-    var sequence = 0
+    @exclusivity(unchecked) var sequence = 0
     @exclusivity(unchecked) var releaseCandidates: [NodeID] = []
-    var isRunningEffects = false
+    @exclusivity(unchecked) var isRunningEffects = false
     /// Live scopes by key (weak), for restoring scoped atoms and notifying scope observers.
-    var scopes: [ScopeKey: WeakScope] = [:]
+    @exclusivity(unchecked) var scopes: [ScopeKey: WeakScope] = [:]
 
     /// Whether transactions keep lists of what changed (someone observes transactions or a
     /// scope observes its atoms); otherwise only a change count is kept.
-    var recordsChanges = false
+    @exclusivity(unchecked) var recordsChanges = false
     /// Recorded values that atoms take when first created; see ``AtomValueSeeds``.
-    var seeds: (any AtomValueSeeds)?
+    @exclusivity(unchecked) var seeds: (any AtomValueSeeds)?
     /// How many atom computations are nested right now.
     @exclusivity(unchecked) var computeDepth = 0
 

@@ -25,7 +25,16 @@ struct SubscriptionList: Sequence {
 
     /// Whether the subscriber with this id watches the node.
     func contains(subscriberID: Int) -> Bool {
-        entries.contains { $0.subscriber.id == subscriberID }
+        position(of: subscriberID) != nil
+    }
+
+    // A loop, not `firstIndex(where:)`: a main-actor closure passed to the standard library
+    // checks at run time that it runs on the main actor, which costs more than the search.
+    private func position(of subscriberID: Int) -> Int? {
+        for position in entries.indices where entries[position].subscriber.id == subscriberID {
+            return position
+        }
+        return nil
     }
 
     /// Adds a subscription; returns false (changing nothing) when its subscriber already has one.
@@ -39,7 +48,7 @@ struct SubscriptionList: Sequence {
 
     /// Removes the subscription of the subscriber with this id; returns whether there was one.
     mutating func remove(subscriberID: Int) -> Bool {
-        guard let position = entries.firstIndex(where: { $0.subscriber.id == subscriberID }) else {
+        guard let position = position(of: subscriberID) else {
             return false
         }
         entries.remove(at: position)
