@@ -15,6 +15,30 @@ struct RootTests {
         #expect(context.watch(SumAtom()) == 12)
     }
 
+    @Test func everySubscriberOfAnAtomIsToldOnceInCreationOrderUntilTheLastUnwatches() {
+        let root = AtomRoot()
+        var heard: [String] = []
+        let contexts = ["a", "b", "c"].map { name in root.viewContext { heard.append(name) } }
+        for context in contexts {
+            context.watch(SourceAtom())
+            context.watch(SourceAtom())  // a second watch adds no second subscription
+        }
+        let writer = root.viewContext()
+        writer[SourceAtom()] = 5
+        #expect(heard == ["a", "b", "c"])
+
+        // The first subscriber leaves; the others are still told, in order.
+        heard = []
+        contexts[0].unwatch(SourceAtom())
+        writer[SourceAtom()] = 6
+        #expect(heard == ["b", "c"])
+
+        contexts[2].unwatch(SourceAtom())
+        contexts[1].unwatch(SourceAtom())
+        #expect(root.store.engine.makeSnapshot().lookup(SourceAtom()) == nil, "released once no subscriber watches it")
+        #expect(root.store.engine.invariantViolations().isEmpty)
+    }
+
     @Test func viewContextRecordsTheCallersLocation() {
         let root = AtomRoot()
         let context = root.viewContext(); let line = #line

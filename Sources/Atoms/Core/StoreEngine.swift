@@ -10,6 +10,8 @@ final class StoreEngine {
     @exclusivity(unchecked) var freeSlots: [NodeID] = []
     @exclusivity(unchecked) var index = NodeIndex()
     @exclusivity(unchecked) var typeInfos: [ObjectIdentifier: AnyObject] = [:]
+    /// The type info asked for last: a family's atoms are usually created one after another.
+    @exclusivity(unchecked) private var lastTypeInfo: (type: ObjectIdentifier, info: AnyObject)?
     @exclusivity(unchecked) var nextSerial = 0
     let rootOverrides = OverrideContainer()
     let scopeKeys = ScopeKeyGenerator()
@@ -29,7 +31,12 @@ final class StoreEngine {
     /// scope observes its atoms); otherwise only a change count is kept.
     @exclusivity(unchecked) var recordsChanges = false
     /// Recorded values that atoms take when first created; see ``AtomValueSeeds``.
-    @exclusivity(unchecked) var seeds: (any AtomValueSeeds)?
+    @exclusivity(unchecked) var seeds: (any AtomValueSeeds)? {
+        didSet { hasSeeds = seeds != nil }
+    }
+    /// Whether ``seeds`` is set; read on every node creation, where copying the existential
+    /// out to test it would cost a retain and a release.
+    @exclusivity(unchecked) private(set) var hasSeeds = false
     /// How many atom computations are nested right now.
     @exclusivity(unchecked) var computeDepth = 0
 
@@ -43,11 +50,12 @@ final class StoreEngine {
     /// The facts about an atom type, computed on first use.
     func typeInfo<Node: Atom>(for type: Node.Type) -> AtomTypeInfo<Node> {
         let id = ObjectIdentifier(type)
-        if let info = typeInfos[id] {
-            return unsafeDowncast(info, to: AtomTypeInfo<Node>.self)
+        if let last = lastTypeInfo, last.type == id {
+            return unsafeDowncast(last.info, to: AtomTypeInfo<Node>.self)
         }
-        let info = AtomTypeInfo<Node>()
+        let info = typeInfos[id].map { unsafeDowncast($0, to: AtomTypeInfo<Node>.self) } ?? AtomTypeInfo<Node>()
         typeInfos[id] = info
+        lastTypeInfo = (id, info)
         return info
     }
 
@@ -91,7 +99,7 @@ final class StoreEngine {
             node.startEffect()
         }
         node.setValue(node.produce(in: self))
-        if let seeds {
+        if hasSeeds, let seeds {
             _ = node.takeSeed(from: seeds)
         }
         transaction.queueEffect(.initialized(node), of: node)
