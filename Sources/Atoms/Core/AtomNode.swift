@@ -104,8 +104,9 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     /// Whether the node holds a value: false only until its first computation returns (and
     /// while ``StoreEngine/modify(_:in:location:body:)`` lends the value out).
     @exclusivity(unchecked) nonisolated(unsafe) private(set) var hasValue = false
-    /// The effect, for atom types that declare one.
-    var effect: (any AtomEffect)?
+    /// The effect, for atom types that declare one (boxed: one word in every node, where the
+    /// existential itself would take five).
+    private var effect: EffectBox?
     /// The store context the atom's own computation runs in.
     let store: StoreContext
     let info: AtomTypeInfo<Node>
@@ -236,15 +237,15 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     }
 
     override func effectInitialized() {
-        effect?.initialized(context: effectContext)
+        effect?.effect.initialized(context: effectContext)
     }
 
     override func effectUpdated() {
-        effect?.updated(context: effectContext)
+        effect?.effect.updated(context: effectContext)
     }
 
     override func effectReleased() {
-        effect?.released(context: effectContext)
+        effect?.effect.released(context: effectContext)
     }
 
     /// Creates the effect and runs its `initializing` event, before the first computation.
@@ -254,7 +255,17 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         }
         let context = effectContext
         let effect = atom.effect(context: context)
-        self.effect = effect
+        self.effect = EffectBox(effect: effect)
         effect.initializing(context: context)
+    }
+}
+
+/// An atom's effect, kept by its node.
+@MainActor
+final class EffectBox {
+    let effect: any AtomEffect
+
+    init(effect: any AtomEffect) {
+        self.effect = effect
     }
 }

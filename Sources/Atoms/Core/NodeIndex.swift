@@ -19,12 +19,19 @@ struct NodeIndexKey: Equatable {
 /// Not a `Dictionary`: the hot path hashes the atom's own key once and uses that hash directly,
 /// where a dictionary would feed it through a second `Hasher` on every lookup, insert and
 /// removal; no generic dictionary is instantiated per atom type, no key is boxed in
-/// `AnyHashable`, and removing a node needs no type information. Nodes whose keys collide on a
-/// hash sit in neighbouring slots and are told apart by comparing the keys themselves.
+/// `AnyHashable`, and removing a node needs no type information. Each slot keeps its node's
+/// mixed hash next to the node, so a probe touches a node (a likely cache miss) only when the
+/// hashes match. Nodes whose keys collide on a hash sit in neighbouring slots and are told
+/// apart by comparing the keys themselves.
 @MainActor
 struct NodeIndex {
+    private struct Slot {
+        var hash: Int
+        var node: AnyAtomNode?
+    }
+
     /// Power-of-two sized; at most half full, so probe sequences stay short.
-    private var slots: [AnyAtomNode?] = []
+    private var slots: [Slot] = []
     private var count = 0
     /// `64 - log2(slots.count)`: the shift that takes a slot number from a hash's high bits.
     private var shift = 64
@@ -45,11 +52,14 @@ struct NodeIndex {
         guard count > 0 else {
             return nil
         }
+        let hash = indexKey.mixed
         let mask = slots.count - 1
-        var slot = home(of: indexKey)
-        while let node = slots[slot] {
+        var slot = home(of: hash)
+        while let node = slots[slot].node {
             // Same index key means same type and scope; only the key itself can differ.
-            if node.indexKey == indexKey, unsafeDowncast(node, to: AtomNode<Node>.self).atom.key == key {
+            if slots[slot].hash == hash, node.indexKey == indexKey,
+                unsafeDowncast(node, to: AtomNode<Node>.self).atom.key == key
+            {
                 return unsafeDowncast(node, to: AtomNode<Node>.self)
             }
             slot = (slot + 1) & mask
@@ -62,7 +72,7 @@ struct NodeIndex {
         if (count + 1) * 2 > slots.count {
             grow()
         }
-        place(node)
+        place(Slot(hash: node.indexKey.mixed, node: node))
         count += 1
     }
 
@@ -73,52 +83,52 @@ struct NodeIndex {
             return
         }
         let mask = slots.count - 1
-        var slot = home(of: node.indexKey)
-        while let candidate = slots[slot], candidate !== node {
+        var slot = home(of: node.indexKey.mixed)
+        while let candidate = slots[slot].node, candidate !== node {
             slot = (slot + 1) & mask
         }
-        guard slots[slot] != nil else {
+        guard slots[slot].node != nil else {
             return
         }
-        slots[slot] = nil
+        slots[slot].node = nil
         count -= 1
         var gap = slot
         var next = (slot + 1) & mask
-        while let moving = slots[next] {
+        while slots[next].node != nil {
             // A node may fill the gap unless its home lies cyclically in (gap, next].
-            let home = home(of: moving.indexKey)
+            let home = home(of: slots[next].hash)
             let homeIsBetween = gap <= next ? (gap < home && home <= next) : (gap < home || home <= next)
             if !homeIsBetween {
-                slots[gap] = moving
-                slots[next] = nil
+                slots[gap] = slots[next]
+                slots[next].node = nil
                 gap = next
             }
             next = (next + 1) & mask
         }
     }
 
-    /// The slot a key's probe run starts at: the high bits of its hash times a large odd
-    /// constant (Fibonacci hashing), so that keys differing only in a few bits spread out.
-    private func home(of key: NodeIndexKey) -> Int {
-        Int(truncatingIfNeeded: UInt(bitPattern: key.mixed &* -7_046_029_254_386_353_131) >> UInt(shift))
+    /// The slot a hash's probe run starts at: the high bits of the hash times a large odd
+    /// constant (Fibonacci hashing), so that hashes differing only in a few bits spread out.
+    private func home(of hash: Int) -> Int {
+        Int(truncatingIfNeeded: UInt(bitPattern: hash &* -7_046_029_254_386_353_131) >> UInt(shift))
     }
 
-    private mutating func place(_ node: AnyAtomNode) {
+    private mutating func place(_ entry: Slot) {
         let mask = slots.count - 1
-        var slot = home(of: node.indexKey)
-        while slots[slot] != nil {
+        var slot = home(of: entry.hash)
+        while slots[slot].node != nil {
             slot = (slot + 1) & mask
         }
-        slots[slot] = node
+        slots[slot] = entry
     }
 
     private mutating func grow() {
         let old = slots
         let capacity = max(16, slots.count * 2)
-        slots = Array(repeating: nil, count: capacity)
+        slots = Array(repeating: Slot(hash: 0, node: nil), count: capacity)
         shift = 64 - capacity.trailingZeroBitCount
-        for case let node? in old {
-            place(node)
+        for entry in old where entry.node != nil {
+            place(entry)
         }
     }
 }

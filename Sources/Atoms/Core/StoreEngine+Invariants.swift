@@ -27,9 +27,9 @@ extension StoreEngine {
                     violations.append("\(child.identity) lacks dependency \(node.identity)")
                 }
             }
-            for subscription in node.subscriptions {
-                if !subscription.subscriber.nodes.contains(node.id) {
-                    violations.append("subscriber \(subscription.subscriber.id) does not list \(node.identity)")
+            for subscriber in node.subscriptions {
+                if !subscriber.nodes.contains(node.id) {
+                    violations.append("subscriber \(subscriber.id) does not list \(node.identity)")
                 }
             }
         }

@@ -12,7 +12,7 @@ extension StoreEngine {
     func watch<Node: Atom>(_ atom: Node, subscriber: SubscriberState, in store: StoreContext) -> Node.Produced {
         begin(.initialize, location: subscriber.location)
         let node = node(for: atom, in: store)
-        if node.subscriptions.insert(Subscription(location: subscriber.location, subscriber: subscriber)) {
+        if node.subscriptions.insert(subscriber) {
             subscriber.nodes.insert(node.id)
             transaction.subscriptionAdded(node, subscriber.location)
         }

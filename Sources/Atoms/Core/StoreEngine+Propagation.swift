@@ -78,8 +78,8 @@ extension StoreEngine {
 
     /// Queues the node's subscribers for notification after commit.
     func queueSubscribers(of node: AnyAtomNode) {
-        for subscription in node.subscriptions {
-            transaction.subscribers.append(subscription.subscriber)
+        for subscriber in node.subscriptions {
+            transaction.subscribers.append(subscriber)
         }
     }
 }

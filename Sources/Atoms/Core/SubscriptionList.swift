@@ -1,13 +1,5 @@
-/// A subscriber's watch of one node.
-struct Subscription {
-    /// Where the subscriber was created (shown in the dependency graph).
-    let location: SourceLocation
-    /// The subscriber, notified when the node changes. Held strongly: the subscriber's
-    /// ``SubscriberLifetime`` removes the subscription when its context goes away.
-    let subscriber: SubscriberState
-}
-
-/// The subscriptions of one node, at most one per subscriber, in the order they were made.
+/// The subscribers watching one node, each once, in the order they subscribed. (The
+/// subscriber holds where it was created, which is where its subscriptions are shown.)
 ///
 /// The first is stored inline and the others in an array searched linearly, rather than a
 /// dictionary by subscriber: a node usually has one subscriber, and a few at most, for which a
@@ -15,8 +7,8 @@ struct Subscription {
 /// context watches.
 @MainActor
 struct SubscriptionList: Sequence {
-    private var first: Subscription?
-    private var others: [Subscription] = []
+    private var first: SubscriberState?
+    private var others: [SubscriberState] = []
 
     nonisolated init() {}
 
@@ -27,25 +19,25 @@ struct SubscriptionList: Sequence {
 
     /// Whether the subscriber with this id watches the node.
     func contains(subscriberID: Int) -> Bool {
-        first?.subscriber.id == subscriberID || position(of: subscriberID) != nil
+        first?.id == subscriberID || position(of: subscriberID) != nil
     }
 
-    /// Adds a subscription; returns false (changing nothing) when its subscriber already has one.
-    mutating func insert(_ subscription: Subscription) -> Bool {
+    /// Adds a subscriber; returns false (changing nothing) when it is already there.
+    mutating func insert(_ subscriber: SubscriberState) -> Bool {
         guard let first else {
-            first = subscription
+            first = subscriber
             return true
         }
-        guard first.subscriber.id != subscription.subscriber.id, position(of: subscription.subscriber.id) == nil else {
+        guard first.id != subscriber.id, position(of: subscriber.id) == nil else {
             return false
         }
-        others.append(subscription)
+        others.append(subscriber)
         return true
     }
 
-    /// Removes the subscription of the subscriber with this id; returns whether there was one.
+    /// Removes the subscriber with this id; returns whether it was there.
     mutating func remove(subscriberID: Int) -> Bool {
-        if first?.subscriber.id == subscriberID {
+        if first?.id == subscriberID {
             first = others.isEmpty ? nil : others.removeFirst()
             return true
         }
@@ -59,7 +51,7 @@ struct SubscriptionList: Sequence {
     // A loop, not `firstIndex(where:)`: a main-actor closure passed to the standard library
     // checks at run time that it runs on the main actor, which costs more than the search.
     private func position(of subscriberID: Int) -> Int? {
-        for position in others.indices where others[position].subscriber.id == subscriberID {
+        for position in others.indices where others[position].id == subscriberID {
             return position
         }
         return nil
@@ -69,15 +61,15 @@ struct SubscriptionList: Sequence {
         Iterator(first: first, others: others.makeIterator())
     }
 
-    /// Yields the inline subscription, then the others.
+    /// Yields the inline subscriber, then the others.
     struct Iterator: IteratorProtocol {
-        fileprivate var first: Subscription?
-        fileprivate var others: IndexingIterator<[Subscription]>
+        fileprivate var first: SubscriberState?
+        fileprivate var others: IndexingIterator<[SubscriberState]>
 
-        mutating func next() -> Subscription? {
-            if let subscription = first {
+        mutating func next() -> SubscriberState? {
+            if let subscriber = first {
                 first = nil
-                return subscription
+                return subscriber
             }
             return others.next()
         }
