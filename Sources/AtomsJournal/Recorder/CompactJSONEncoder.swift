@@ -41,7 +41,7 @@ struct CompactJSONEncoder: @unchecked Sendable {
     /// Encodes `value`.
     ///
     /// - Throws: ``Unsupported``, or whatever the value's `encode(to:)` throws.
-    func encode(_ value: any Encodable) throws -> Output {
+    func encode<T: Encodable>(_ value: T) throws -> Output {
         writer.reset()
         try writer.encodeTopLevel(value)
         return Output(bytes: writer.bytes, members: writer.topLevelMembers)
@@ -82,7 +82,7 @@ private final class JSONStreamWriter {
         openMemberStart = nil
     }
 
-    func encodeTopLevel(_ value: any Encodable) throws {
+    func encodeTopLevel<T: Encodable>(_ value: T) throws {
         try encodeValue(value)
         close(toDepth: 0)
     }
@@ -147,16 +147,20 @@ private final class JSONStreamWriter {
     // MARK: Values
 
     /// Encodes any value at the current position.
-    func encodeValue(_ value: any Encodable) throws {
-        switch kind(of: Swift.type(of: value)) {
-        case .string: writeString(value as! String)
-        case .int: writeInteger(value as! Int)
-        case .bool: writeBool(value as! Bool)
-        case .double: writeFloatingPoint(value as! Double)
-        case .data: writeString((value as! Data).base64EncodedString())
-        case .url: writeString((value as! URL).absoluteString)
-        case .date: writeFloatingPoint((value as! Date).timeIntervalSinceReferenceDate)
-        case .decimal: writeNumberText((value as! Decimal).description)
+    ///
+    /// Generic rather than over `any Encodable`: a value reaches `encode(to:)` without being
+    /// boxed in an existential, and the kinds below are exact types (`kind(of:)` compares type
+    /// identity), so the bit casts are casts to `T` itself.
+    func encodeValue<T: Encodable>(_ value: T) throws {
+        switch kind(of: T.self) {
+        case .string: writeString(unsafeBitCast(value, to: String.self))
+        case .int: writeInteger(unsafeBitCast(value, to: Int.self))
+        case .bool: writeBool(unsafeBitCast(value, to: Bool.self))
+        case .double: writeFloatingPoint(unsafeBitCast(value, to: Double.self))
+        case .data: writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
+        case .url: writeString(unsafeBitCast(value, to: URL.self).absoluteString)
+        case .date: writeFloatingPoint(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate)
+        case .decimal: writeNumberText(unsafeBitCast(value, to: Decimal.self).description)
         case .sortedDictionary: try (value as! any SortedKeysJSONDictionary).encodeSorted(into: self)
         case .encodable:
             let depth = frames.count
@@ -228,22 +232,34 @@ private final class JSONStreamWriter {
 extension Array where Element == UInt8 {
     /// Appends an integer's decimal digits, with no intermediate string.
     mutating func appendDecimal<T: BinaryInteger>(_ value: T) {
-        guard let small = Int64(exactly: value), small != .min else {
+        guard let small = Int(exactly: value) else {
             append(contentsOf: String(value).utf8)
             return
         }
-        if small < 0 { append(UInt8(ascii: "-")) }
-        var rest = small.magnitude
-        guard rest >= 10 else {
-            append(0x30 + UInt8(rest))
+        appendDecimal(small)
+    }
+
+    /// Appends an `Int`'s decimal digits: written backwards into a small stack buffer, then
+    /// appended at once (one capacity check, not one per digit).
+    mutating func appendDecimal(_ value: Int) {
+        if value >= 0 && value < 10 {
+            append(0x30 + UInt8(value))
             return
         }
-        let start = count
-        while rest > 0 {
-            append(0x30 + UInt8(rest % 10))
-            rest /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
+            var rest = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
-        self[start...].reverse()
     }
 
     /// Appends `value` as a JSON string literal.

@@ -32,7 +32,9 @@ struct ValueEncoder: @unchecked Sendable {
     /// What kind of value a type holds, decided once per type (dynamic casts to protocols are
     /// costly).
     private enum Kind {
-        case phase, encodable, other
+        case phase, other
+        /// The value's own type, kept so that encoding opens it without a cast to a protocol.
+        case encodable(any Encodable.Type)
     }
 
     private final class KindCache {
@@ -56,7 +58,7 @@ struct ValueEncoder: @unchecked Sendable {
             return .fields("\"redacted\":true")
         }
         let kind = kind(of: value)
-        if kind == .phase, let phase = value as? any JournalPhaseRepresentable {
+        if case .phase = kind, let phase = value as? any JournalPhaseRepresentable {
             var line = JSONLine()
             line.field("phase", phase.phaseName)
             if let success = phase.successValue, let json = json(of: success) {
@@ -66,7 +68,7 @@ struct ValueEncoder: @unchecked Sendable {
             line.field("dump", dump(value))
             return .fields(line.members)
         }
-        if kind == .encodable, let json = json(of: value) {
+        if case .encodable = kind, let json = json(of: value) {
             return .json(bytes: json.bytes, members: json.members)
         }
         var line = JSONLine()
@@ -76,13 +78,28 @@ struct ValueEncoder: @unchecked Sendable {
 
     /// Compact JSON of an `Encodable` value, or `nil` when it is not one or fails to encode.
     func json(of value: Any) -> CompactJSONEncoder.Output? {
+        if case .encodable(let type) = kind(of: value), let json = json(of: value, as: type) {
+            return json
+        }
+        // Not a known type, or a value whose static type says little (an `Optional<Any>`
+        // holds values of any type): ask the value itself.
         guard let encodable = value as? any Encodable else {
             return nil
         }
+        let type: any Encodable.Type = Swift.type(of: encodable)
+        return json(of: value, as: type)
+    }
+
+    /// Encodes a value whose dynamic type is `type`: the cast to its own type is cheap, where
+    /// `as? any Encodable` looks the conformance up every time.
+    private func json<T: Encodable>(of value: Any, as type: T.Type) -> CompactJSONEncoder.Output? {
+        guard let typed = value as? T else {
+            return nil
+        }
         do {
-            return try compact.encode(encodable)
+            return try compact.encode(typed)
         } catch is CompactJSONEncoder.Unsupported {
-            guard let data = try? fallback.encode(encodable) else { return nil }
+            guard let data = try? fallback.encode(typed) else { return nil }
             return CompactJSONEncoder.Output(bytes: Array(data), members: nil)
         } catch {
             return nil
@@ -94,7 +111,10 @@ struct ValueEncoder: @unchecked Sendable {
         if let known = cache.kinds[type] {
             return known
         }
-        let kind: Kind = value is any JournalPhaseRepresentable ? .phase : value is any Encodable ? .encodable : .other
+        let kind: Kind =
+            if value is any JournalPhaseRepresentable { .phase }
+            else if let encodable = value as? any Encodable { .encodable(Swift.type(of: encodable)) }
+            else { .other }
         cache.kinds[type] = kind
         return kind
     }
