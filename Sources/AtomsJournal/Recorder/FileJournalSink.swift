@@ -60,6 +60,18 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         }
     }
 
+    /// Appends complete lines (each ending in a newline) under one lock.
+    public func write(lines: [UInt8]) {
+        guard !lines.isEmpty else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !isClosing else { return }
+        pending.append(contentsOf: lines)
+        if policy == .everyTransaction, isWriterWaiting {
+            condition.signal()
+        }
+    }
+
     public func flush() throws {
         condition.lock()
         defer { condition.unlock() }

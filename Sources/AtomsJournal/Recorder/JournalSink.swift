@@ -4,6 +4,10 @@
 public protocol JournalSink: AnyObject, Sendable {
     /// Appends one line. Must not block on I/O.
     func write(line: String)
+    /// Appends one or more complete lines given as UTF-8 bytes, each ending in a newline
+    /// (`0x0A`). The recorder's thread hands over a whole batch of transactions this way.
+    /// Must not block on I/O. The default splits the bytes and calls ``write(line:)``.
+    func write(lines: [UInt8])
     /// Returns once every line written so far has reached the file (or the sink's storage).
     func flush() throws
     /// Flushes, makes the lines durable, and closes; later writes are ignored.
@@ -17,6 +21,13 @@ public protocol JournalSink: AnyObject, Sendable {
 extension JournalSink {
     /// Lines are built on the recorder's thread.
     public var receivesLinesAtCommit: Bool { false }
+
+    /// Splits the bytes into lines and writes each with ``write(line:)``.
+    public func write(lines: [UInt8]) {
+        for line in lines.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+            write(line: String(decoding: line, as: UTF8.self))
+        }
+    }
 }
 
 /// When a file sink hands buffered lines to the operating system.

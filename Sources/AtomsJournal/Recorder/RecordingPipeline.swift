@@ -21,6 +21,8 @@ final class RecordingPipeline: @unchecked Sendable {
 
     /// How long the thread lets transactions accumulate after a batch, in microseconds.
     private static let batchPause: UInt32 = 200
+    /// A long batch reaches the sink in pieces of about this size, not all at its end.
+    private static let handOverBytes = 64 << 10
 
     /// Starts the thread; `builder` already holds the recorded state's starting point.
     init(sink: any JournalSink, builder: TransactionLineBuilder) {
@@ -42,9 +44,9 @@ final class RecordingPipeline: @unchecked Sendable {
     func append(_ transaction: CapturedTransaction) {
         condition.lock()
         if sink.receivesLinesAtCommit {
-            for line in builder.lines(for: transaction) {
-                sink.write(line: line)
-            }
+            var lines: [UInt8] = []
+            builder.appendLines(for: transaction, to: &lines)
+            sink.write(lines: lines)
             condition.unlock()
             return
         }
@@ -77,6 +79,7 @@ final class RecordingPipeline: @unchecked Sendable {
 
     private func run() {
         var batch: [CapturedTransaction] = []
+        var lines: [UInt8] = []
         condition.lock()
         while true {
             while queue.isEmpty && !isClosing {
@@ -90,11 +93,16 @@ final class RecordingPipeline: @unchecked Sendable {
             swap(&batch, &queue)
             isProcessing = true
             condition.unlock()
+            // One hand-over to the sink per batch: one lock, no string per line.
+            lines.removeAll(keepingCapacity: true)
             for transaction in batch {
-                for line in builder.lines(for: transaction) {
-                    sink.write(line: line)
+                builder.appendLines(for: transaction, to: &lines)
+                if lines.count >= Self.handOverBytes {
+                    sink.write(lines: lines)
+                    lines.removeAll(keepingCapacity: true)
                 }
             }
+            sink.write(lines: lines)
             batch.removeAll(keepingCapacity: true)
             condition.lock()
             isProcessing = false

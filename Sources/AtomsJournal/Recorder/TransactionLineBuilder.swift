@@ -11,6 +11,10 @@ struct TransactionLineBuilder: Sendable {
     private let encoder = ValueEncoder()
     private var transactionsSinceKeyframe = 0
     private var locationIDs: [SourceLocation: Int] = [:]
+    /// The location numbered last, with its number.
+    private var lastLocation: (location: SourceLocation, id: Int)?
+    /// Reused for each transaction line, keeping its capacity.
+    private var lineBuffer: [UInt8] = []
 
     /// A patch is written only when it is at most this fraction of the full value.
     private static let patchRatio = 0.75
@@ -48,45 +52,61 @@ struct TransactionLineBuilder: Sendable {
 
     // MARK: Transactions
 
-    /// The lines recording one transaction, in order.
-    mutating func lines(for transaction: CapturedTransaction) -> [String] {
-        var lines: [String] = []
+    /// Appends the lines recording one transaction, in order, each ending in a newline.
+    mutating func appendLines(for transaction: CapturedTransaction, to output: inout [UInt8]) {
         var declarations: [String] = []
         func id(_ atom: AtomIdentity) -> Int {
             let (id, declaration) = state.id(of: atom)
             if let declaration { declarations.append(declaration) }
             return id
         }
+        // Most transactions only change values; they skip the graph bookkeeping below.
+        let changesGraph = !transaction.created.isEmpty || !transaction.released.isEmpty
+            || !transaction.edgesAdded.isEmpty || !transaction.edgesRemoved.isEmpty
+            || !transaction.subscriptionsAdded.isEmpty || !transaction.subscriptionsRemoved.isEmpty
 
         // Net creations and releases against the mirror: an atom created and released in one
         // transaction is neither.
         var liveness: [Int: (was: Bool, now: Bool)] = [:]
-        for atom in transaction.created {
-            let atomID = id(atom)
-            liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), true)
-        }
-        for atom in transaction.released {
-            let atomID = id(atom)
-            liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), false)
+        if changesGraph {
+            for atom in transaction.created {
+                let atomID = id(atom)
+                liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), true)
+            }
+            for atom in transaction.released {
+                let atomID = id(atom)
+                liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), false)
+            }
         }
         func isLive(_ atomID: Int) -> Bool {
             liveness[atomID]?.now ?? (state.values[atomID] != nil)
         }
 
-        let edges = Self.netChanges(
-            &state.edges,
-            added: transaction.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) },
-            removed: transaction.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
-        )
-        let subscriptions = Self.netChanges(
-            &state.subscriptions,
-            added: transaction.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) },
-            removed: transaction.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
-        )
+        let edges = changesGraph
+            ? Self.netChanges(
+                &state.edges,
+                added: transaction.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) },
+                removed: transaction.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
+            )
+            : (added: [], removed: [])
+        let subscriptions = changesGraph
+            ? Self.netChanges(
+                &state.subscriptions,
+                added: transaction.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) },
+                removed: transaction.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
+            )
+            : (added: [], removed: [])
+
+        // A new location's `loc` line comes before the transaction that first uses it.
+        let location = locationID(transaction.location, lines: &output)
+        let origin = transaction.origin.map { id($0) } ?? 0
 
         // The line: `[seq,t,"cause",origin,at,[values]` then `,{graph}` when the graph changed.
+        // Declarations made while writing values go into the graph part, so the line is
+        // written to its own buffer first and appended after any declaration it needs.
         var line: [UInt8] = []
-        line.reserveCapacity(128)
+        swap(&line, &lineBuffer)  // reuse the buffer's capacity; it is unique while taken
+        line.removeAll(keepingCapacity: true)
         line.append(UInt8(ascii: "["))
         line.appendDecimal(transaction.sequence)
         line.append(UInt8(ascii: ","))
@@ -94,9 +114,9 @@ struct TransactionLineBuilder: Sendable {
         line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
         line.append(contentsOf: transaction.cause.rawValue.utf8)
         line.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ",")])
-        line.appendDecimal(transaction.origin.map { id($0) } ?? 0)
+        line.appendDecimal(origin)
         line.append(UInt8(ascii: ","))
-        line.appendDecimal(locationID(transaction.location, newLines: &lines))
+        line.appendDecimal(location)
         line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "[")])
         var valueCount = 0
         for (atom, captured) in transaction.values {
@@ -114,18 +134,22 @@ struct TransactionLineBuilder: Sendable {
         }
         line.append(UInt8(ascii: "]"))
 
-        // Created and released atoms, in the order the store reported them.
-        let created = transaction.created.compactMap { state.ids[$0] }.uniqued().filter {
-            liveness[$0].map { !$0.was && $0.now } ?? false
-        }
-        let released = transaction.released.compactMap { state.ids[$0] }.uniqued().filter {
-            liveness[$0].map { $0.was && !$0.now } ?? false
-        }
-        for atomID in liveness.keys where liveness[atomID]?.now == false {
-            state.values[atomID] = nil
-        }
-        for atom in transaction.released {
-            state.forgetInstance(of: atom)
+        var created: [Int] = []
+        var released: [Int] = []
+        if changesGraph {
+            // Created and released atoms, in the order the store reported them.
+            created = transaction.created.compactMap { state.ids[$0] }.uniqued().filter {
+                liveness[$0].map { !$0.was && $0.now } ?? false
+            }
+            released = transaction.released.compactMap { state.ids[$0] }.uniqued().filter {
+                liveness[$0].map { $0.was && !$0.now } ?? false
+            }
+            for atomID in liveness.keys where liveness[atomID]?.now == false {
+                state.values[atomID] = nil
+            }
+            for atom in transaction.released {
+                state.forgetInstance(of: atom)
+            }
         }
 
         if !declarations.isEmpty || !created.isEmpty || !released.isEmpty || !edges.added.isEmpty
@@ -142,30 +166,39 @@ struct TransactionLineBuilder: Sendable {
             line.append(UInt8(ascii: ","))
             line.append(contentsOf: graph.finished().utf8)
         }
-        line.append(UInt8(ascii: "]"))
-        lines.append(String(decoding: line, as: UTF8.self))
+        line.append(contentsOf: [UInt8(ascii: "]"), 0x0A])
+        output.append(contentsOf: line)
+        swap(&line, &lineBuffer)
 
         transactionsSinceKeyframe += 1
         if transactionsSinceKeyframe >= keyframeInterval {
             transactionsSinceKeyframe = 0
-            lines.append(state.keyframe(seq: transaction.sequence))
+            output.append(contentsOf: state.keyframe(seq: transaction.sequence).utf8)
+            output.append(0x0A)
         }
-        return lines
     }
 
-    /// The number of a location, writing its `loc` line the first time (0 for none).
-    private mutating func locationID(_ location: SourceLocation?, newLines: inout [String]) -> Int {
+    /// The number of a source location, appending its `loc` line (with its newline) to
+    /// `lines` the first time.
+    private mutating func locationID(_ location: SourceLocation?, lines: inout [UInt8]) -> Int {
         guard let location else { return 0 }
+        // Consecutive transactions usually come from the same place: skip hashing then.
+        if let last = lastLocation, last.location == location {
+            return last.id
+        }
         if let known = locationIDs[location] {
+            lastLocation = (location, known)
             return known
         }
         let id = locationIDs.count + 1
         locationIDs[location] = id
+        lastLocation = (location, id)
         var line = JSONLine()
         line.field("type", "loc")
         line.field("id", id)
         line.field("at", location.description)
-        newLines.append(line.finished())
+        lines.append(contentsOf: line.finished().utf8)
+        lines.append(0x0A)
         return id
     }
 
