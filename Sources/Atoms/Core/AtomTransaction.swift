@@ -6,8 +6,12 @@ import Foundation
 /// ``AtomRoot/observeTransactions(_:)`` (or ``AtomStore/observeTransactions(_:)``), after the
 /// change is complete and before effects run and subscribers are notified. This is the
 /// observation point a journal recorder attaches to; the runtime itself does no I/O.
+///
+/// A final class with constant properties: handing one record to several observers shares
+/// it, where a struct of this size would be copied field by field. (It was a struct in
+/// earlier versions; code that reads its properties is unaffected.)
 @MainActor
-public struct AtomTransaction {
+public final class AtomTransaction {
     /// Why a transaction happened.
     public enum Cause: String, Sendable, CaseIterable, Codable {
         /// `set(_:for:)` or a subscript write.
@@ -79,6 +83,34 @@ public struct AtomTransaction {
     public let subscriptionsAdded: [SubscriptionChange]
     /// Subscriptions removed.
     public let subscriptionsRemoved: [SubscriptionChange]
+
+    init(
+        sequence: Int,
+        timestamp: Date,
+        cause: Cause,
+        origin: AtomIdentity?,
+        location: SourceLocation?,
+        changedValues: [ValueChange],
+        created: [AtomIdentity],
+        released: [AtomIdentity],
+        edgesAdded: [Edge],
+        edgesRemoved: [Edge],
+        subscriptionsAdded: [SubscriptionChange],
+        subscriptionsRemoved: [SubscriptionChange]
+    ) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.cause = cause
+        self.origin = origin
+        self.location = location
+        self.changedValues = changedValues
+        self.created = created
+        self.released = released
+        self.edgesAdded = edgesAdded
+        self.edgesRemoved = edgesRemoved
+        self.subscriptionsAdded = subscriptionsAdded
+        self.subscriptionsRemoved = subscriptionsRemoved
+    }
 }
 
 /// The changes collected while a transaction is open.
