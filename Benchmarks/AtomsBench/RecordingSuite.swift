@@ -21,42 +21,51 @@ struct BenchSettingsAtom: StateAtom, Hashable {
 enum RecordingSuite {
     static let transactions = 100_000
 
-    static func run(repetitions: Int) -> (off: Measurement, on: Measurement, bytesPerTransaction: Double, valueBytes: Double) {
+    static func run(repetitions: Int) -> (off: Measurement, on: Measurement, onMainThread: Measurement, bytesPerTransaction: Double, valueBytes: Double) {
         var off: [Double] = []
         var on: [Double] = []
+        var onMainThread: [Double] = []
         var bytes = 0.0
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for repetition in 0..<repetitions {
-            off.append(session(journal: nil))
+            off.append(session(journal: nil).total)
             let path = directory.appendingPathComponent("r\(repetition).jsonl").path
-            on.append(session(journal: path))
+            let recorded = session(journal: path)
+            on.append(recorded.total)
+            onMainThread.append(recorded.beforeFlush)
             bytes = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
         let value = try! JSONEncoder().encode(BenchSettings(volume: transactions, muted: true, name: "default"))
         return (
             Measurement(name: "journal-off", samples: off, unit: "transaction"),
             Measurement(name: "journal-on", samples: on, unit: "transaction"),
+            Measurement(name: "journal-on-main-thread", samples: onMainThread, unit: "transaction"),
             bytes / Double(transactions),
             Double(value.count)
         )
     }
 
-    /// Nanoseconds per transaction for one session, recording to `journal` when given.
-    private static func session(journal: String?) -> Double {
+    /// Nanoseconds per transaction for one session, recording to `journal` when given: in
+    /// all, and before the closing flush (what the app's own thread spent).
+    private static func session(journal: String?) -> (total: Double, beforeFlush: Double) {
         let root = AtomRoot()
         let recorder = journal.map { try! JournalRecorder(path: $0) }
         recorder?.attach(to: root.store)
         let context = root.viewContext()
         context.watch(BenchSettingsAtom())
+        var beforeFlush = 0.0
         let elapsed = nanoseconds {
-            for _ in 0..<transactions {
-                context[BenchSettingsAtom()].volume += 1
+            let loop = nanoseconds {
+                for _ in 0..<transactions {
+                    context[BenchSettingsAtom()].volume += 1
+                }
             }
+            beforeFlush = loop
             // The journal is complete only once written: include the flush.
             try? recorder?.close()
         }
-        return elapsed / Double(transactions)
+        return (elapsed / Double(transactions), beforeFlush / Double(transactions))
     }
 }
