@@ -94,7 +94,7 @@ class AnyAtomNode {
 /// Nothing stored here has a type like `Node.Produced?`: the library's generic code is not
 /// specialized for the caller's atoms, and every use of such a type (even destroying it) looks
 /// up its `Optional` metadata at run time, which cost more than all the rest of creating and
-/// releasing a node. The value lives behind a typed pointer; the effect in an existential.
+/// releasing a node. The value lives behind a typed pointer; the effect in a box.
 @MainActor
 final class AtomNode<Node: Atom>: AnyAtomNode {
     var atom: Node
