@@ -2,7 +2,6 @@
 @MainActor
 final class TestContextState {
     let engine = StoreEngine()
-    let location: SourceLocation
     /// Keeps the context's watches until the last copy of the context is gone.
     let lifetime: SubscriberLifetime
     /// Who hears about updates; the subscriber holds it, not this state, so there is no cycle.
@@ -10,7 +9,6 @@ final class TestContextState {
 
     init(location: SourceLocation) {
         let listeners = TestContextListeners()
-        self.location = location
         self.listeners = listeners
         lifetime = SubscriberLifetime(location: location, engine: engine) {
             listeners.didUpdate()
@@ -20,6 +18,11 @@ final class TestContextState {
     /// The subscriber the context's watches belong to.
     var subscriber: SubscriberState {
         lifetime.subscriber
+    }
+
+    /// Where the context was created (its `init`'s caller).
+    var location: SourceLocation {
+        lifetime.subscriber.location
     }
 
     /// Run whenever an atom watched through the context is updated.
