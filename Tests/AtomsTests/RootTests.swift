@@ -75,6 +75,76 @@ struct RootTests {
         #expect(records[2].released.map(\.label).sorted() == ["LeftAtom", "SourceAtom"])
     }
 
+    @Test func theRecordersCommitViewReportsWhatThePublicRecordDoes() {
+        let root = AtomRoot()
+        var records: [AtomTransaction] = []
+        var views: [String] = []
+        // The view is valid only during the call: describe it there.
+        root.store.observeCommits { view in
+            var values: [String] = []
+            view.forEachChangedValue { atom, value in values.append("\(atom.label)=\(value)") }
+            views.append(Self.describe(
+                sequence: view.sequence, cause: view.cause, origin: view.origin, location: view.location,
+                values: values, created: view.created, released: view.released, edgesAdded: view.edgesAdded,
+                edgesRemoved: view.edgesRemoved, subscriptionsAdded: view.subscriptionsAdded,
+                subscriptionsRemoved: view.subscriptionsRemoved, changesGraph: view.changesGraph
+            ))
+        }
+        root.observeTransactions { records.append($0) }
+        let context = root.viewContext(fileID: "App/Main.swift", line: 7)
+        context.watch(LeftAtom())       // graph changes
+        context[SourceAtom()] = 3       // values only, right after a graph change
+        context[SourceAtom()] = 4
+        context.unwatch(LeftAtom())     // releases
+        context.watch(SourceAtom())     // created again after its release
+        context[SourceAtom()] = 5
+
+        let described = records.map { record in
+            Self.describe(
+                sequence: record.sequence, cause: record.cause, origin: record.origin, location: record.location,
+                values: record.changedValues.map { "\($0.atom.label)=\($0.value)" }, created: record.created,
+                released: record.released, edgesAdded: record.edgesAdded, edgesRemoved: record.edgesRemoved,
+                subscriptionsAdded: record.subscriptionsAdded, subscriptionsRemoved: record.subscriptionsRemoved,
+                changesGraph: !(record.created.isEmpty && record.released.isEmpty && record.edgesAdded.isEmpty
+                    && record.edgesRemoved.isEmpty && record.subscriptionsAdded.isEmpty && record.subscriptionsRemoved.isEmpty)
+            )
+        }
+        #expect(records.map(\.cause) == [.initialize, .set, .set, .release, .initialize, .set])
+        #expect(views == described)
+        // The lists are reused between transactions: a value-only one after a graph change
+        // reports no graph change.
+        #expect(records[1].created.isEmpty && records[1].edgesAdded.isEmpty && records[1].subscriptionsAdded.isEmpty)
+        #expect(records[1].changedValues.map { "\($0.atom.label)=\($0.value)" } == ["SourceAtom=3", "LeftAtom=4"])
+        #expect(records[2].changedValues.map { "\($0.atom.label)=\($0.value)" } == ["SourceAtom=4", "LeftAtom=5"])
+    }
+
+    @Test func aReleasedAtomsValueIsFreedAtOnceWhileTransactionsAreObserved() {
+        let root = AtomRoot()
+        root.observeTransactions { _ in }
+        weak var released: ValueBox?
+        do {
+            let context = root.viewContext()
+            released = context.watch(BoxAtom())
+            #expect(released != nil)
+            context.unwatch(BoxAtom())
+        }
+        // Nothing the store keeps for the next transaction holds the released node.
+        #expect(released == nil)
+    }
+
+    private static func describe(
+        sequence: Int, cause: AtomTransaction.Cause, origin: AtomIdentity?, location: Atoms.SourceLocation?,
+        values: [String], created: [AtomIdentity], released: [AtomIdentity], edgesAdded: [AtomTransaction.Edge],
+        edgesRemoved: [AtomTransaction.Edge], subscriptionsAdded: [AtomTransaction.SubscriptionChange],
+        subscriptionsRemoved: [AtomTransaction.SubscriptionChange], changesGraph: Bool
+    ) -> String {
+        func edges(_ list: [AtomTransaction.Edge]) -> String { list.map { "\($0.dependency.label)->\($0.dependent.label)" }.joined(separator: ",") }
+        func subscriptions(_ list: [AtomTransaction.SubscriptionChange]) -> String { list.map { "\($0.atom.label)@\($0.location)" }.joined(separator: ",") }
+        return "\(sequence) \(cause) origin=\(origin?.label ?? "-") at=\(location?.description ?? "-") values=\(values)"
+            + " created=\(created.map(\.label)) released=\(released.map(\.label)) +edges=\(edges(edgesAdded)) -edges=\(edges(edgesRemoved))"
+            + " +subs=\(subscriptions(subscriptionsAdded)) -subs=\(subscriptions(subscriptionsRemoved)) graph=\(changesGraph)"
+    }
+
     @Test func effectWritesAreReportedAsEffectTransactions() {
         let root = AtomRoot()
         var causes: [AtomTransaction.Cause] = []
@@ -84,5 +154,14 @@ struct RootTests {
         context.watch(MirroredAtom())
         context[MirroredAtom()] = 1
         #expect(causes == [.initialize, .initialize, .set, .effect])
+    }
+}
+
+/// A class-typed value, so a test can see when the store lets it go.
+final class ValueBox {}
+
+private struct BoxAtom: ValueAtom, Hashable {
+    func value(context: Context) -> ValueBox {
+        ValueBox()
     }
 }

@@ -127,6 +127,10 @@ struct OpenTransaction {
     private(set) var changeCount = 0
     /// What changed, while someone observes transactions.
     private(set) var changes: TransactionChanges?
+    /// The lists of the last recorded transaction, emptied, kept for the next one: most
+    /// transactions change one value, and allocating seven lists for it cost more than the
+    /// change itself.
+    private var spareChanges: TransactionChanges?
     /// Effect events to run after commit, in order.
     var effects: [PendingEffect] = []
     /// Subscribers to notify after commit; one may appear more than once.
@@ -139,7 +143,12 @@ struct OpenTransaction {
         self.cause = cause
         self.origin = origin
         self.location = location
-        changes = recording ? TransactionChanges() : nil
+        if recording {
+            changes = spareChanges ?? TransactionChanges()
+            spareChanges = nil
+        } else {
+            changes = nil
+        }
     }
 
     /// Whether the lists of what changed are kept.
@@ -158,7 +167,12 @@ struct OpenTransaction {
         origin = nil
         location = nil
         changeCount = 0
-        changes = nil
+        if let changes {
+            // Emptied now, not at the next start, so released nodes are not kept alive.
+            changes.removeAll()
+            spareChanges = changes
+            self.changes = nil
+        }
         effects = []
         subscribers = []
         return finished
@@ -222,48 +236,83 @@ struct OpenTransaction {
 
     /// The public record; identities are computed here, only when someone observes.
     func record(sequence: Int) -> AtomTransaction {
-        let changes = changes ?? TransactionChanges()
+        let view = committed(sequence: sequence)
+        let changesGraph = view.changesGraph
         return AtomTransaction(
             sequence: sequence,
             timestamp: Date(),
             cause: cause,
-            origin: origin?.identity,
+            origin: view.origin,
             location: location,
-            changedValues: changes.changedValues(),
-            created: changes.created.isEmpty ? [] : changes.created.map(\.identity),
-            released: changes.released.isEmpty ? [] : changes.released.map(\.identity),
-            edgesAdded: changes.edgesAdded.isEmpty ? [] : changes.edgesAdded.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
-            edgesRemoved: changes.edgesRemoved.isEmpty ? [] : changes.edgesRemoved.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) },
-            subscriptionsAdded: changes.subscriptionsAdded.isEmpty ? [] : changes.subscriptionsAdded.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) },
-            subscriptionsRemoved: changes.subscriptionsRemoved.isEmpty ? [] : changes.subscriptionsRemoved.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
+            changedValues: changes?.changedValues() ?? [],
+            created: changesGraph ? view.created : [],
+            released: changesGraph ? view.released : [],
+            edgesAdded: changesGraph ? view.edgesAdded : [],
+            edgesRemoved: changesGraph ? view.edgesRemoved : [],
+            subscriptionsAdded: changesGraph ? view.subscriptionsAdded : [],
+            subscriptionsRemoved: changesGraph ? view.subscriptionsRemoved : []
         )
+    }
+
+    /// The package's view of the transaction, for the journal recorder.
+    func committed(sequence: Int) -> CommittedTransaction {
+        CommittedTransaction(sequence: sequence, cause: cause, origin: origin, location: location, changes: changes ?? TransactionChanges())
     }
 }
 
 /// The lists of what one transaction changed, kept while someone observes transactions.
 @MainActor
 final class TransactionChanges {
-    var updated: [AnyAtomNode] = []
-    var created: [AnyAtomNode] = []
-    var released: [AnyAtomNode] = []
-    var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = []
-    var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = []
-    var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = []
-    var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = []
+    // Unchecked exclusivity: touched on every recorded change; never accessed reentrantly.
+    @exclusivity(unchecked) var updated: [AnyAtomNode] = []
+    @exclusivity(unchecked) var created: [AnyAtomNode] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) var released: [AnyAtomNode] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = [] { didSet { changesGraph = true } }
+
+    /// Whether the graph changed: atoms created or released, edges or subscriptions.
+    @exclusivity(unchecked) private(set) var changesGraph = false
+
+    /// Empties every list, keeping its capacity.
+    func removeAll() {
+        if !updated.isEmpty { updated.removeAll(keepingCapacity: true) }
+        guard changesGraph else { return }
+        created.removeAll(keepingCapacity: true)
+        released.removeAll(keepingCapacity: true)
+        edgesAdded.removeAll(keepingCapacity: true)
+        edgesRemoved.removeAll(keepingCapacity: true)
+        subscriptionsAdded.removeAll(keepingCapacity: true)
+        subscriptionsRemoved.removeAll(keepingCapacity: true)
+        changesGraph = false
+    }
+
+    /// Calls `body` with each created or updated atom once, with its value at commit, in the
+    /// order each last changed, as ``changedValues()`` lists them.
+    func forEachChangedValue(_ body: (AnyAtomNode) -> Void) {
+        if created.isEmpty && updated.count == 1 {
+            body(updated[0])
+            return
+        }
+        var seen = Set<ObjectIdentifier>()
+        var nodes: [AnyAtomNode] = []
+        for node in (created + updated).reversed() where seen.insert(ObjectIdentifier(node)).inserted {
+            nodes.append(node)
+        }
+        for node in nodes.reversed() {
+            body(node)
+        }
+    }
 
     /// Each created or updated atom once, with its value at commit, in the order each last
     /// changed (a created atom's first value is a change too).
     func changedValues() -> [AtomTransaction.ValueChange] {
-        if created.isEmpty && updated.count == 1 {
-            // The common case: one state atom set.
-            return [AtomTransaction.ValueChange(atom: updated[0].identity, value: updated[0].anyValue)]
-        }
-        var seen = Set<ObjectIdentifier>()
         var changes: [AtomTransaction.ValueChange] = []
-        for node in (created + updated).reversed() where seen.insert(ObjectIdentifier(node)).inserted {
+        forEachChangedValue { node in
             changes.append(AtomTransaction.ValueChange(atom: node.identity, value: node.anyValue))
         }
-        return changes.reversed()
+        return changes
     }
 }
 

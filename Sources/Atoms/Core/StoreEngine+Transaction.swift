@@ -25,6 +25,12 @@ extension StoreEngine {
             return
         }
         sequence += 1
+        if !commitObservers.isEmpty {
+            let committed = transaction.committed(sequence: sequence)
+            for observer in commitObservers {
+                observer(committed)
+            }
+        }
         let record = transactionObservers.isEmpty ? nil : transaction.record(sequence: sequence)
         let touchedScopes = transaction.isRecording && !scopes.isEmpty ? transaction.touchedScopes : []
         // Observers, effects and subscribers may write: those writes are new transactions.

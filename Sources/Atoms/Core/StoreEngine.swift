@@ -17,6 +17,8 @@ final class StoreEngine {
     let scopeKeys = ScopeKeyGenerator()
     @exclusivity(unchecked) var observers: [@MainActor (Snapshot) -> Void] = []
     @exclusivity(unchecked) var transactionObservers: [@MainActor (AtomTransaction) -> Void] = []
+    /// The package's own observers (the journal recorder), called before the public ones.
+    @exclusivity(unchecked) var commitObservers: [@MainActor (CommittedTransaction) -> Void] = []
 
     // Transaction state.
     @exclusivity(unchecked) var transactionDepth = 0

@@ -19,6 +19,14 @@ public final class AtomStore {
         engine.recordsChanges = true
     }
 
+    /// Calls `observer` during every commit, in commit order, with a view of what changed
+    /// that is valid only during the call: the journal recorder's cheaper observation point.
+    /// Called before the handlers of ``observeTransactions(_:)``.
+    package func observeCommits(_ observer: @escaping @MainActor (CommittedTransaction) -> Void) {
+        engine.commitObservers.append(observer)
+        engine.recordsChanges = true
+    }
+
     /// The number of transactions committed so far.
     public var committedTransactions: Int {
         engine.sequence

@@ -3,6 +3,10 @@ import Foundation
 
 /// What the recorder takes from a transaction on the main actor, to turn into a journal line on
 /// its own thread.
+///
+/// Most transactions change one value and nothing in the graph: that case is stored inline (no
+/// list for the values, no graph part), because the main actor pays for every allocation here
+/// on every write and the recorder's thread again to free it.
 struct CapturedTransaction: @unchecked Sendable {
     // Unchecked: only `CapturedValue.later` holds a non-`Sendable` value, and only values that
     // `OffThreadEncodingCheck` found to contain no class instance (copies of plain value
@@ -14,16 +18,74 @@ struct CapturedTransaction: @unchecked Sendable {
         case later(Any)
     }
 
+    /// One atom's new value.
+    struct ValueChange {
+        let atom: AtomIdentity
+        let value: CapturedValue
+    }
+
+    /// The changes to the dependency graph, for the transactions that have any.
+    final class GraphChanges {
+        let created: [AtomIdentity]
+        let released: [AtomIdentity]
+        let edgesAdded: [AtomTransaction.Edge]
+        let edgesRemoved: [AtomTransaction.Edge]
+        let subscriptionsAdded: [AtomTransaction.SubscriptionChange]
+        let subscriptionsRemoved: [AtomTransaction.SubscriptionChange]
+
+        init(
+            created: [AtomIdentity],
+            released: [AtomIdentity],
+            edgesAdded: [AtomTransaction.Edge],
+            edgesRemoved: [AtomTransaction.Edge],
+            subscriptionsAdded: [AtomTransaction.SubscriptionChange],
+            subscriptionsRemoved: [AtomTransaction.SubscriptionChange]
+        ) {
+            self.created = created
+            self.released = released
+            self.edgesAdded = edgesAdded
+            self.edgesRemoved = edgesRemoved
+            self.subscriptionsAdded = subscriptionsAdded
+            self.subscriptionsRemoved = subscriptionsRemoved
+        }
+    }
+
     let sequence: Int
     let timestamp: Date
     let cause: AtomTransaction.Cause
     let origin: AtomIdentity?
     let location: SourceLocation?
-    let values: [(atom: AtomIdentity, value: CapturedValue)]
-    let created: [AtomIdentity]
-    let released: [AtomIdentity]
-    let edgesAdded: [AtomTransaction.Edge]
-    let edgesRemoved: [AtomTransaction.Edge]
-    let subscriptionsAdded: [AtomTransaction.SubscriptionChange]
-    let subscriptionsRemoved: [AtomTransaction.SubscriptionChange]
+    /// The first changed value, kept inline.
+    private(set) var firstValue: ValueChange?
+    /// The other changed values, in order.
+    private(set) var moreValues: [ValueChange] = []
+    /// `nil` when the graph did not change.
+    let graph: GraphChanges?
+
+    init(sequence: Int, timestamp: Date, cause: AtomTransaction.Cause, origin: AtomIdentity?, location: SourceLocation?, graph: GraphChanges?) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.cause = cause
+        self.origin = origin
+        self.location = location
+        self.graph = graph
+    }
+
+    /// Adds the next changed value.
+    mutating func append(_ change: ValueChange) {
+        if firstValue == nil {
+            firstValue = change
+        } else {
+            moreValues.append(change)
+        }
+    }
+
+    /// The changed values, in order.
+    func forEachValue(_ body: (ValueChange) -> Void) {
+        guard let firstValue else { return }
+        body(firstValue)
+        for change in moreValues {
+            body(change)
+        }
+    }
 }

@@ -71,6 +71,8 @@ private final class JSONStreamWriter {
     @exclusivity(unchecked) private var openMemberStart: (key: Range<Int>, value: Int)?
     @exclusivity(unchecked) private var serials = 0
     @exclusivity(unchecked) private var kinds: [ObjectIdentifier: Kind] = [:]
+    /// The type looked up last: most values are of the type encoded just before.
+    @exclusivity(unchecked) private var lastKind: (type: ObjectIdentifier, kind: Kind)?
     let userInfo: [CodingUserInfoKey: Any] = [:]
 
     /// Starts a new encoding.
@@ -93,7 +95,9 @@ private final class JSONStreamWriter {
     func open(object: Bool) -> (depth: Int, serial: Int) {
         serials += 1
         if frames.isEmpty && object && bytes.isEmpty {
+            // Room for a small struct's members: growing from empty allocates three times.
             topLevelMembers = []
+            topLevelMembers!.reserveCapacity(8)
         }
         bytes.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         frames.append(Frame(isObject: object, serial: serials))
@@ -176,7 +180,11 @@ private final class JSONStreamWriter {
     }
 
     private func kind(of type: any Encodable.Type) -> Kind {
+        if let last = lastKind, last.type == ObjectIdentifier(type) {
+            return last.kind
+        }
         if let known = kinds[ObjectIdentifier(type)] {
+            lastKind = (ObjectIdentifier(type), known)
             return known
         }
         let kind: Kind =

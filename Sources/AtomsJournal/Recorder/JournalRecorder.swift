@@ -27,6 +27,7 @@ public final class JournalRecorder {
     private let encoder = ValueEncoder()
     private var check = OffThreadEncodingCheck()
     private var redaction: [ObjectIdentifier: Bool] = [:]
+    private var lastRedaction: (type: ObjectIdentifier, redacted: Bool)?
     private var pipeline: RecordingPipeline?
     private var start = Date()
     private var isAttached = false
@@ -89,7 +90,7 @@ public final class JournalRecorder {
         pipeline = RecordingPipeline(sink: sink, builder: builder)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.
-        store.observeTransactions { transaction in
+        store.observeCommits { transaction in
             self.record(transaction)
         }
     }
@@ -122,41 +123,48 @@ public final class JournalRecorder {
 
     private func isRedacted(_ atom: AtomIdentity) -> Bool {
         let type = ObjectIdentifier(atom.atomType)
-        if let known = redaction[type] {
-            return known
+        // Consecutive transactions mostly change atoms of one type: skip the lookup then.
+        if let last = lastRedaction, last.type == type {
+            return last.redacted
         }
-        let redacted = atom.atomType is any JournalRedacted.Type || redactedTypes.contains(type)
+        let redacted = redaction[type] ?? (atom.atomType is any JournalRedacted.Type || redactedTypes.contains(type))
         redaction[type] = redacted
+        lastRedaction = (type, redacted)
         return redacted
     }
 
     /// Captures a committed transaction for the recorder's thread.
-    private func record(_ transaction: AtomTransaction) {
+    private func record(_ transaction: CommittedTransaction) {
         guard !isClosed, let pipeline else { return }
-        var values: [(atom: AtomIdentity, value: CapturedTransaction.CapturedValue)] = []
-        values.reserveCapacity(transaction.changedValues.count)
-        for change in transaction.changedValues {
-            if isRedacted(change.atom) {
-                values.append((change.atom, .encoded(encoder.encode(change.value, redacted: true))))
-            } else if check.allowsLaterEncoding(of: change.value) {
-                values.append((change.atom, .later(change.value)))
-            } else {
-                values.append((change.atom, .encoded(encoder.encode(change.value, redacted: false))))
-            }
-        }
-        pipeline.append(CapturedTransaction(
+        let graph = transaction.changesGraph
+            ? CapturedTransaction.GraphChanges(
+                created: transaction.created,
+                released: transaction.released,
+                edgesAdded: transaction.edgesAdded,
+                edgesRemoved: transaction.edgesRemoved,
+                subscriptionsAdded: transaction.subscriptionsAdded,
+                subscriptionsRemoved: transaction.subscriptionsRemoved
+            )
+            : nil
+        var captured = CapturedTransaction(
             sequence: transaction.sequence,
-            timestamp: transaction.timestamp,
+            timestamp: Date(),
             cause: transaction.cause,
             origin: transaction.origin,
             location: transaction.location,
-            values: values,
-            created: transaction.created,
-            released: transaction.released,
-            edgesAdded: transaction.edgesAdded,
-            edgesRemoved: transaction.edgesRemoved,
-            subscriptionsAdded: transaction.subscriptionsAdded,
-            subscriptionsRemoved: transaction.subscriptionsRemoved
-        ))
+            graph: graph
+        )
+        transaction.forEachChangedValue { atom, value in
+            let captive: CapturedTransaction.CapturedValue =
+                if isRedacted(atom) {
+                    .encoded(encoder.encode(value, redacted: true))
+                } else if check.allowsLaterEncoding(of: value) {
+                    .later(value)
+                } else {
+                    .encoded(encoder.encode(value, redacted: false))
+                }
+            captured.append(CapturedTransaction.ValueChange(atom: atom, value: captive))
+        }
+        pipeline.append(captured)
     }
 }

@@ -23,11 +23,18 @@ struct OffThreadEncodingCheck {
 
     /// Verdicts that depend only on the type.
     private var verdicts: [ObjectIdentifier: Verdict] = [:]
+    /// The verdict looked up last.
+    private var lastVerdict: (type: ObjectIdentifier, verdict: Verdict)?
 
     /// Whether `value` may be encoded on another thread.
     mutating func allowsLaterEncoding(of value: Any) -> Bool {
         let type = Swift.type(of: value)
+        // Consecutive transactions mostly change values of one type: skip the lookup then.
+        if let last = lastVerdict, last.type == ObjectIdentifier(type) {
+            return last.verdict == .safe
+        }
         if let verdict = verdicts[ObjectIdentifier(type)] {
+            lastVerdict = (ObjectIdentifier(type), verdict)
             return verdict == .safe
         }
         // AsyncPhase and values that are not `Encodable` take other paths: decide them once.

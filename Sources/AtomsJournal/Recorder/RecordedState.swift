@@ -9,7 +9,7 @@ struct RecordedState: Sendable {
     private(set) var ids: [AtomIdentity: Int] = [:]
     private(set) var declarations: [String] = []
     /// Encoded values of live atoms, by number.
-    var values: [Int: EncodedValue] = [:]
+    var values = ValueTable()
     var edges: [EdgeEntry: Int] = [:]
     var subscriptions: [SubscriptionEntry: Int] = [:]
 
@@ -17,10 +17,17 @@ struct RecordedState: Sendable {
     /// identities of live atoms (and of the atoms seeded at the start), which keeps their
     /// instances alive and so their `ObjectIdentifier`s unique.
     private var idsByInstance: [ObjectIdentifier: (identity: AtomIdentity, id: Int)] = [:]
+    /// The instance looked up last, with its number; `idsByInstance` keeps the instance alive.
+    private var lastInstance: (instance: ObjectIdentifier, id: Int)?
 
     /// The atom's number, and its declaration when it is new.
     mutating func id(of atom: AtomIdentity) -> (Int, declaration: String?) {
+        // Consecutive transactions often change the same atom: skip the lookup then.
+        if let last = lastInstance, last.instance == atom.instance {
+            return (last.id, nil)
+        }
         if let known = idsByInstance[atom.instance] {
+            lastInstance = (atom.instance, known.id)
             return (known.id, nil)
         }
         if let id = ids[atom] {
@@ -49,6 +56,9 @@ struct RecordedState: Sendable {
     /// bring a new instance).
     mutating func forgetInstance(of atom: AtomIdentity) {
         idsByInstance[atom.instance] = nil
+        if lastInstance?.instance == atom.instance {
+            lastInstance = nil
+        }
     }
 
     /// The keyframe line of the current state, after transaction `seq`.
@@ -57,10 +67,36 @@ struct RecordedState: Sendable {
         line.field("type", "keyframe")
         line.field("seq", seq)
         line.raw("atoms", "[" + declarations.joined(separator: ",") + "]")
-        line.raw("values", "[" + values.keys.sorted().map { values[$0]!.keyedEntry(id: $0) }.joined(separator: ",") + "]")
+        line.raw("values", "[" + values.entries.map { $0.value.keyedEntry(id: $0.id) }.joined(separator: ",") + "]")
         line.raw("edges", "[" + edges.keys.sorted(by: EdgeEntry.precedes).map(\.json).joined(separator: ",") + "]")
         line.raw("subs", "[" + subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json).joined(separator: ",") + "]")
         return line.finished()
+    }
+}
+
+/// Encoded values by atom number. Numbers count up from 1 and are never reused, so a list
+/// indexed by number replaces a dictionary: the recorder reads and writes a value several times
+/// per transaction, and hashing the number cost more than the rest of the lookup.
+struct ValueTable: Sendable {
+    private var slots: [EncodedValue?] = []
+
+    /// The value of atom `id`, or `nil` when it is not live.
+    subscript(id: Int) -> EncodedValue? {
+        get {
+            id < slots.count ? slots[id] : nil
+        }
+        set {
+            if id >= slots.count {
+                guard newValue != nil else { return }
+                slots.append(contentsOf: repeatElement(nil, count: id - slots.count + 1))
+            }
+            slots[id] = newValue
+        }
+    }
+
+    /// The live atoms' numbers and values, by number.
+    var entries: [(id: Int, value: EncodedValue)] {
+        slots.indices.compactMap { id in slots[id].map { (id, $0) } }
     }
 }
 

@@ -61,41 +61,39 @@ struct TransactionLineBuilder: Sendable {
             return id
         }
         // Most transactions only change values; they skip the graph bookkeeping below.
-        let changesGraph = !transaction.created.isEmpty || !transaction.released.isEmpty
-            || !transaction.edgesAdded.isEmpty || !transaction.edgesRemoved.isEmpty
-            || !transaction.subscriptionsAdded.isEmpty || !transaction.subscriptionsRemoved.isEmpty
+        let graph = transaction.graph
 
         // Net creations and releases against the mirror: an atom created and released in one
         // transaction is neither.
         var liveness: [Int: (was: Bool, now: Bool)] = [:]
-        if changesGraph {
-            for atom in transaction.created {
+        if let graph {
+            for atom in graph.created {
                 let atomID = id(atom)
                 liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), true)
             }
-            for atom in transaction.released {
+            for atom in graph.released {
                 let atomID = id(atom)
                 liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), false)
             }
         }
         func isLive(_ atomID: Int) -> Bool {
-            liveness[atomID]?.now ?? (state.values[atomID] != nil)
+            (graph == nil ? nil : liveness[atomID]?.now) ?? (state.values[atomID] != nil)
         }
 
-        let edges = changesGraph
-            ? Self.netChanges(
+        let edges = graph.map {
+            Self.netChanges(
                 &state.edges,
-                added: transaction.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) },
-                removed: transaction.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
+                added: $0.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) },
+                removed: $0.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
             )
-            : (added: [], removed: [])
-        let subscriptions = changesGraph
-            ? Self.netChanges(
+        } ?? (added: [], removed: [])
+        let subscriptions = graph.map {
+            Self.netChanges(
                 &state.subscriptions,
-                added: transaction.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) },
-                removed: transaction.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
+                added: $0.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) },
+                removed: $0.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
             )
-            : (added: [], removed: [])
+        } ?? (added: [], removed: [])
 
         // A new location's `loc` line comes before the transaction that first uses it.
         let location = locationID(transaction.location, lines: &output)
@@ -119,35 +117,36 @@ struct TransactionLineBuilder: Sendable {
         line.appendDecimal(location)
         line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "[")])
         var valueCount = 0
-        for (atom, captured) in transaction.values {
-            let atomID = id(atom)
-            guard isLive(atomID) else { continue }
+        transaction.forEachValue { change in
+            let atomID = id(change.atom)
+            guard isLive(atomID) else { return }
             let value: EncodedValue
-            switch captured {
+            switch change.value {
             case .encoded(let encoded): value = encoded
             case .later(let raw): value = encoder.encode(raw, redacted: false)
             }
             if valueCount > 0 { line.append(UInt8(ascii: ",")) }
             valueCount += 1
-            appendEntry(id: atomID, value: value, previous: liveness[atomID]?.was == false ? nil : state.values[atomID], to: &line)
+            let isNew = graph != nil && liveness[atomID]?.was == false
+            appendEntry(id: atomID, value: value, previous: isNew ? nil : state.values[atomID], to: &line)
             state.values[atomID] = value
         }
         line.append(UInt8(ascii: "]"))
 
         var created: [Int] = []
         var released: [Int] = []
-        if changesGraph {
+        if let graph {
             // Created and released atoms, in the order the store reported them.
-            created = transaction.created.compactMap { state.ids[$0] }.uniqued().filter {
+            created = graph.created.compactMap { state.ids[$0] }.uniqued().filter {
                 liveness[$0].map { !$0.was && $0.now } ?? false
             }
-            released = transaction.released.compactMap { state.ids[$0] }.uniqued().filter {
+            released = graph.released.compactMap { state.ids[$0] }.uniqued().filter {
                 liveness[$0].map { $0.was && !$0.now } ?? false
             }
             for atomID in liveness.keys where liveness[atomID]?.now == false {
                 state.values[atomID] = nil
             }
-            for atom in transaction.released {
+            for atom in graph.released {
                 state.forgetInstance(of: atom)
             }
         }

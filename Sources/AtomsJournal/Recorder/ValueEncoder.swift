@@ -39,6 +39,8 @@ struct ValueEncoder: @unchecked Sendable {
 
     private final class KindCache {
         var kinds: [ObjectIdentifier: Kind] = [:]
+        /// The type looked up last: an atom's values come one after another.
+        var last: (type: ObjectIdentifier, kind: Kind)?
     }
 
     private let compact = CompactJSONEncoder()
@@ -93,9 +95,12 @@ struct ValueEncoder: @unchecked Sendable {
     /// Encodes a value whose dynamic type is `type`: the cast to its own type is cheap, where
     /// `as? any Encodable` looks the conformance up every time.
     private func json<T: Encodable>(of value: Any, as type: T.Type) -> CompactJSONEncoder.Output? {
-        guard let typed = value as? T else {
+        // A forced cast once the types are known to match: a conditional one builds `T?`,
+        // whose metadata an unspecialized generic function looks up on every call.
+        guard Swift.type(of: value) == T.self || value is T else {
             return nil
         }
+        let typed = value as! T
         do {
             return try compact.encode(typed)
         } catch is CompactJSONEncoder.Unsupported {
@@ -108,7 +113,11 @@ struct ValueEncoder: @unchecked Sendable {
 
     private func kind(of value: Any) -> Kind {
         let type = ObjectIdentifier(Swift.type(of: value))
+        if let last = cache.last, last.type == type {
+            return last.kind
+        }
         if let known = cache.kinds[type] {
+            cache.last = (type, known)
             return known
         }
         let kind: Kind =

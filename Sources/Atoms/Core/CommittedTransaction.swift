@@ -1,0 +1,65 @@
+import Foundation
+
+/// A committed transaction as this package's journal recorder reads it: straight from the
+/// store's own lists, during the commit, without building the public ``AtomTransaction``.
+///
+/// The recorder sees every transaction, so what it costs is paid on every write; this view
+/// skips the public record's allocation and its lists of identities, and a transaction that
+/// only changed values reports no graph lists at all. Valid only while the observer runs.
+@MainActor
+package struct CommittedTransaction {
+    /// As ``AtomTransaction/sequence``.
+    package let sequence: Int
+    /// As ``AtomTransaction/cause``.
+    package let cause: AtomTransaction.Cause
+    /// As ``AtomTransaction/location``.
+    package let location: SourceLocation?
+    private let originNode: AnyAtomNode?
+    private let changes: TransactionChanges
+
+    init(sequence: Int, cause: AtomTransaction.Cause, origin: AnyAtomNode?, location: SourceLocation?, changes: TransactionChanges) {
+        self.sequence = sequence
+        self.cause = cause
+        self.originNode = origin
+        self.location = location
+        self.changes = changes
+    }
+
+    /// As ``AtomTransaction/origin``.
+    package var origin: AtomIdentity? {
+        originNode?.identity
+    }
+
+    /// Whether atoms were created or released, or edges or subscriptions changed.
+    package var changesGraph: Bool {
+        changes.changesGraph
+    }
+
+    /// Calls `body` with each changed value, as ``AtomTransaction/changedValues`` lists them.
+    package func forEachChangedValue(_ body: (AtomIdentity, Any) -> Void) {
+        changes.forEachChangedValue { node in
+            body(node.identity, node.anyValue)
+        }
+    }
+
+    /// As ``AtomTransaction/created``.
+    package var created: [AtomIdentity] { changes.created.map(\.identity) }
+    /// As ``AtomTransaction/released``.
+    package var released: [AtomIdentity] { changes.released.map(\.identity) }
+    /// As ``AtomTransaction/edgesAdded``.
+    package var edgesAdded: [AtomTransaction.Edge] {
+        changes.edgesAdded.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) }
+    }
+    /// As ``AtomTransaction/edgesRemoved``.
+    package var edgesRemoved: [AtomTransaction.Edge] {
+        changes.edgesRemoved.map { AtomTransaction.Edge(dependency: $0.0.identity, dependent: $0.1.identity) }
+    }
+    /// As ``AtomTransaction/subscriptionsAdded``.
+    package var subscriptionsAdded: [AtomTransaction.SubscriptionChange] {
+        changes.subscriptionsAdded.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
+    }
+    /// As ``AtomTransaction/subscriptionsRemoved``.
+    package var subscriptionsRemoved: [AtomTransaction.SubscriptionChange] {
+        changes.subscriptionsRemoved.map { AtomTransaction.SubscriptionChange(atom: $0.0.identity, location: $0.1) }
+    }
+}
