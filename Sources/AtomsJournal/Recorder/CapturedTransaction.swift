@@ -25,7 +25,7 @@ struct CapturedTransaction: @unchecked Sendable {
     }
 
     /// The changes to the dependency graph, for the transactions that have any.
-    final class GraphChanges {
+    final class GraphChanges: Sendable {
         let created: [AtomIdentity]
         let released: [AtomIdentity]
         let edgesAdded: [AtomTransaction.Edge]
