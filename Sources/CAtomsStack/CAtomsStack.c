@@ -106,6 +106,15 @@ struct fresh_stack_call {
 
 static ATOMS_TLS struct fresh_stack_call *pending_call = NULL;
 
+// Not instrumented: ThreadSanitizer keeps a shadow call stack per fiber, and an instrumented
+// function pushes its frame on entry and pops one on exit from whichever fiber is current
+// then. This function starts on the fresh fiber and switches back to the caller's before it
+// returns, so its exit would pop a frame of the caller's fiber that it never pushed: every
+// fresh stack would unbalance the caller's shadow stack by one, until it ran below its start
+// and overwrote the sanitizer's own memory (crashes inside the sanitizer runtime, at random).
+#if defined(ATOMS_TSAN)
+__attribute__((disable_sanitizer_instrumentation))
+#endif
 static void fresh_stack_entry(void) {
     struct fresh_stack_call *call = pending_call;
 #if defined(ATOMS_ASAN)

@@ -18,7 +18,13 @@ enum StackGuard {
         guard atoms_stack_is_low(reserve) != 0 else {
             return body()
         }
-        return withoutActuallyEscaping(body) { body in
+        return runOnFreshStack(body)
+    }
+
+    /// Runs `body` on a fresh stack (or on the current one when no stack can be mapped).
+    @MainActor
+    static func runOnFreshStack<T>(_ body: () -> T) -> T {
+        withoutActuallyEscaping(body) { body in
             let call = FreshStackCall<T>(body)
             let context = Unmanaged.passUnretained(call).toOpaque()
             atoms_run_on_fresh_stack(freshStackSize, { pointer in

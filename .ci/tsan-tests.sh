@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the tests under ThreadSanitizer, with a time limit.
+#
+# A crash inside the sanitizer's runtime can deadlock its crash reporter, and the test bundle
+# then sleeps forever: the limit turns that into a failure with a message, well inside CI's
+# own limit. (Such crashes came from our fresh-stack switching until it kept the sanitizer's
+# shadow call stack balanced; `DeepChainTests.thousandsOfFreshStacksInARow` guards that.)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+limit_seconds=${TSAN_TEST_LIMIT_SECONDS:-900}
+
+timeout --kill-after=30 "$limit_seconds" swift test --sanitize=thread --scratch-path .build-tsan
+status=$?
+# `swift test` runs the test bundle in a process group of its own, which `timeout` does not
+# reach: stop a bundle left behind, hung or not.
+pkill -KILL -f "$PWD/.build-tsan/.*PackageTests.xctest" || true
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "ci: the ThreadSanitizer run took over ${limit_seconds} s (hung?); failing" >&2
+fi
+exit "$status"
