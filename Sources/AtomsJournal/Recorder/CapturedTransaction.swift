@@ -4,8 +4,8 @@ import Foundation
 /// What the recorder takes from a transaction on the main actor, to turn into a journal line on
 /// its own thread.
 ///
-/// Most transactions change one value and nothing in the graph: that case is stored inline (no
-/// list for the values, no graph part), because the main actor pays for every allocation here
+/// Most transactions change one value and nothing in the graph: that case allocates nothing
+/// (the value inline, no graph lists), because the main actor pays for every allocation here
 /// on every write and the recorder's thread again to free it.
 struct CapturedTransaction: @unchecked Sendable {
     // Unchecked: only `CapturedValue.later` holds a non-`Sendable` value, and only values that
@@ -25,29 +25,13 @@ struct CapturedTransaction: @unchecked Sendable {
     }
 
     /// The changes to the dependency graph, for the transactions that have any.
-    final class GraphChanges: Sendable {
+    struct GraphChanges: Sendable {
         let created: [AtomIdentity]
         let released: [AtomIdentity]
         let edgesAdded: [AtomTransaction.Edge]
         let edgesRemoved: [AtomTransaction.Edge]
         let subscriptionsAdded: [AtomTransaction.SubscriptionChange]
         let subscriptionsRemoved: [AtomTransaction.SubscriptionChange]
-
-        init(
-            created: [AtomIdentity],
-            released: [AtomIdentity],
-            edgesAdded: [AtomTransaction.Edge],
-            edgesRemoved: [AtomTransaction.Edge],
-            subscriptionsAdded: [AtomTransaction.SubscriptionChange],
-            subscriptionsRemoved: [AtomTransaction.SubscriptionChange]
-        ) {
-            self.created = created
-            self.released = released
-            self.edgesAdded = edgesAdded
-            self.edgesRemoved = edgesRemoved
-            self.subscriptionsAdded = subscriptionsAdded
-            self.subscriptionsRemoved = subscriptionsRemoved
-        }
     }
 
     let sequence: Int
