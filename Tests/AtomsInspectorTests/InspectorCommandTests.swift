@@ -120,7 +120,7 @@ struct InspectorCommandTests {
         let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
         let stats = try StatsCommand.stats(journal)
         #expect(stats.transactions == 9)
-        #expect(stats.keyframes == 3)
+        #expect(stats.keyframes == 2)
         #expect(stats.atoms == 6)
         #expect(stats.causes == ["initialize": 5, "set": 4])
         #expect(stats.mostChanged.first?.atom == "TaskCountAtom" || stats.mostChanged.first?.atom == "TasksAtom")

@@ -81,13 +81,13 @@ struct JournalReaderErrorTests {
 
     @Test func wrongVersionAndNotAJournal() throws {
         var lines = recordedLines()
-        lines[0] = lines[0].replacingOccurrences(of: "\"version\":2", with: "\"version\":3")
+        lines[0] = lines[0].replacingOccurrences(of: "\"version\":3", with: "\"version\":4")
         let versionError = try error(opening: lines.joined(separator: "\n"))
-        guard case .unsupportedVersion(_, 3) = versionError else {
+        guard case .unsupportedVersion(_, 4) = versionError else {
             Issue.record("expected an unsupported version, got \(String(describing: versionError))")
             return
         }
-        #expect(versionError!.description.contains(":1: journal format version 3 is not supported"))
+        #expect(versionError!.description.contains(":1: journal format version 4 is not supported"))
         #expect(try error(opening: "{\"hello\":1}\n").map { if case .notAJournal = $0 { true } else { false } } == true)
         #expect(try error(opening: "\u{1}\u{2}binary").map { if case .notAJournal = $0 { true } else { false } } == true)
     }

@@ -3,10 +3,11 @@ public enum JournalFormat {
     /// The `format` field of the header line.
     public static let name = "atoms-journal"
     /// The major version this library writes. A new major version changes the shape of lines.
-    public static let majorVersion = 2
-    /// The major versions this library reads: version 1 (self-describing transaction objects)
-    /// and version 2 (compact transaction arrays, location lines, member patches).
-    public static let readableMajorVersions = [1, 2]
+    public static let majorVersion = 3
+    /// The major versions this library reads: version 1 (self-describing transaction objects),
+    /// version 2 (compact transaction arrays, location lines, member patches) and version 3
+    /// (value deltas at any depth, canonical order of sets and dictionaries).
+    public static let readableMajorVersions = [1, 2, 3]
     /// The minor version this library writes. Minor versions only add optional fields; readers
     /// ignore fields they do not know.
     public static let minorVersion = 0

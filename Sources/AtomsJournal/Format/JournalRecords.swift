@@ -61,6 +61,12 @@ public struct ValueEntry: Codable, Sendable, Hashable {
     public var patch: [String: JSONValue]?
     /// With `patch`: members the new value no longer has.
     public var unset: [String]?
+    /// In a transaction of a format 3 journal: a ``ValueDelta`` to apply to the atom's
+    /// previous value, instead of `v`. ``JournalState`` resolves deltas.
+    public var delta: JSONValue?
+    /// In a transaction of a format 3 journal: the atom was written a value equal to its
+    /// previous one. ``JournalState`` resolves it to that value.
+    public var unchanged: Bool?
 
     /// Creates an entry.
     public init(
@@ -71,7 +77,9 @@ public struct ValueEntry: Codable, Sendable, Hashable {
         phase: String? = nil,
         norestore: Bool? = nil,
         patch: [String: JSONValue]? = nil,
-        unset: [String]? = nil
+        unset: [String]? = nil,
+        delta: JSONValue? = nil,
+        unchanged: Bool? = nil
     ) {
         self.id = id
         self.v = v
@@ -81,6 +89,8 @@ public struct ValueEntry: Codable, Sendable, Hashable {
         self.norestore = norestore
         self.patch = patch
         self.unset = unset
+        self.delta = delta
+        self.unchanged = unchanged
     }
 
     /// Whether the value can be restored.
@@ -170,81 +180,4 @@ public struct LocationRecord: Codable, Sendable, Equatable {
     public var id: Int
     /// `fileID:line`.
     public var at: String
-}
-
-/// A transaction line of format 2:
-/// `[seq, t, cause, origin, at, [values], {graph changes}]`, the last element only when the
-/// graph changed. `origin` and `at` are numbers, 0 for none.
-struct CompactTransactionLine: Decodable {
-    var seq: Int
-    var t: Double
-    var cause: String
-    var origin: Int
-    var at: Int
-    var values: [ValueEntry]
-    var graph: GraphChanges?
-
-    /// The graph changes of a format 2 transaction, named as in format 1.
-    struct GraphChanges: Decodable {
-        var declare: [AtomDeclaration]?
-        var created: [Int]?
-        var released: [Int]?
-        var edgesAdded: [EdgeEntry]?
-        var edgesRemoved: [EdgeEntry]?
-        var subsAdded: [SubscriptionEntry]?
-        var subsRemoved: [SubscriptionEntry]?
-    }
-
-    /// A value entry: `[id, "v", json]`, `[id, "p", {members}, [unset]]`, or a keyed
-    /// ``ValueEntry`` object.
-    private struct CompactValueEntry: Decodable {
-        var entry: ValueEntry
-
-        init(from decoder: any Decoder) throws {
-            guard var container = try? decoder.unkeyedContainer() else {
-                entry = try ValueEntry(from: decoder)
-                return
-            }
-            let id = try container.decode(Int.self)
-            let kind = try container.decode(String.self)
-            switch kind {
-            case "v":
-                entry = ValueEntry(id: id, v: try container.decode(JSONValue.self))
-            case "p":
-                let patch = try container.decode([String: JSONValue].self)
-                let unset = container.isAtEnd ? nil : try container.decode([String].self)
-                entry = ValueEntry(id: id, patch: patch, unset: unset)
-            default:
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown value entry kind \(kind.debugDescription)")
-            }
-        }
-    }
-
-    init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        seq = try container.decode(Int.self)
-        t = try container.decode(Double.self)
-        cause = try container.decode(String.self)
-        origin = try container.decode(Int.self)
-        at = try container.decode(Int.self)
-        values = try container.decode([CompactValueEntry].self).map(\.entry)
-        graph = container.isAtEnd ? nil : try container.decode(GraphChanges.self)
-    }
-
-    /// The transaction as a format 1 record, with `at` looked up in `locations`.
-    func record(locations: [Int: String]) throws -> TransactionRecord {
-        var location: String?
-        if at != 0 {
-            guard let known = locations[at] else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "refers to location \(at), which no earlier line declares"))
-            }
-            location = known
-        }
-        return TransactionRecord(
-            type: "tx", seq: seq, t: t, cause: cause, origin: origin == 0 ? nil : origin, at: location,
-            declare: graph?.declare, values: values.isEmpty ? nil : values, created: graph?.created,
-            released: graph?.released, edgesAdded: graph?.edgesAdded, edgesRemoved: graph?.edgesRemoved,
-            subsAdded: graph?.subsAdded, subsRemoved: graph?.subsRemoved
-        )
-    }
 }

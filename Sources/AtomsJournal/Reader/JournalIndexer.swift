@@ -167,9 +167,12 @@ struct JournalIndexer {
             return sniffed
         }
         let bytes = data.subdata(in: data.startIndex + line.offset ..< data.startIndex + line.end)
+        let version = header?.version ?? 1
         do {
             if isCompact, bytes.first == UInt8(ascii: "[") {
-                let transaction = try JSONDecoder().decode(CompactTransactionLine.self, from: bytes)
+                let transaction = try bytes.withUnsafeBytes { raw in
+                    try CompactTransactionLine(bytes: raw, range: 0..<raw.count, version: version)
+                }
                 return .transaction(seq: transaction.seq)
             }
             let kind = try JSONDecoder().decode(LineType.self, from: bytes)
@@ -181,7 +184,9 @@ struct JournalIndexer {
                 return .transaction(seq: try kind.requiredSeq())
             case "keyframe":
                 if verifyFully {
-                    _ = try JSONDecoder().decode(KeyframeRecord.self, from: bytes)
+                    _ = try bytes.withUnsafeBytes { raw in
+                        try KeyframeLine(bytes: raw, range: 0..<raw.count, decoding: { _ in true })
+                    }
                 }
                 return .keyframe(seq: try kind.requiredSeq())
             case "loc" where isCompact:
@@ -261,6 +266,8 @@ struct JournalIndexer {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             return "field \"\(field)\" has the wrong type"
+        case let error as JSONScanner.SyntaxError:
+            return error.description
         default:
             return String(describing: error)
         }

@@ -83,38 +83,53 @@ public final class JournalReader: @unchecked Sendable {
 
     /// The transaction with sequence number `seq`.
     ///
+    /// - Parameters:
+    ///   - seq: The transaction's number.
+    ///   - decodingValuesOf: The atoms whose values to decode (all when `nil`). The value
+    ///     entries of the others carry only their `id`: commands that list transactions read
+    ///     the envelope alone and never parse a value.
     /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
-    public func transaction(_ seq: Int) throws(JournalError) -> TransactionRecord {
+    public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> TransactionRecord {
         guard seq > firstStep, seq <= lastStep else {
             throw .stepOutOfRange(path: path, step: seq, first: firstStep + 1, last: lastStep)
         }
         let position = seq - firstStep - 1
         let line = Int(transactionLines[position])
         guard header.version >= 2 else {
-            return try decode(TransactionRecord.self, offset: transactionOffsets[position], line: line)
+            var record = try decode(TransactionRecord.self, offset: transactionOffsets[position], line: line)
+            if let atoms {
+                record.values = record.values?.map { atoms.contains($0.id) ? $0 : ValueEntry(id: $0.id) }
+            }
+            return record
         }
-        let compact = try decode(CompactTransactionLine.self, offset: transactionOffsets[position], line: line)
-        do {
-            return try compact.record(locations: locations)
-        } catch {
-            throw .malformedLine(path: path, line: line, reason: JournalIndexer.describe(error))
+        let version = header.version
+        let locations = locations
+        return try scan(offset: transactionOffsets[position], line: line) { bytes, range in
+            try CompactTransactionLine(bytes: bytes, range: range, version: version)
+                .record(bytes: bytes, locations: locations, decoding: { atoms?.contains($0) ?? true })
         }
     }
 
     /// The recorded state after transaction `step` (`firstStep`: before any).
     ///
-    /// - Complexity: Decodes the nearest keyframe at or before `step` and at most
-    ///   `keyframeInterval` transactions, whatever the journal's length.
+    /// - Parameters:
+    ///   - step: The step.
+    ///   - decodingValuesOf: The atoms whose values to decode (all when `nil`); the state
+    ///     still knows which atoms are live, their declarations and the graph. Pass an empty
+    ///     set for the graph alone.
+    /// - Complexity: Decodes the nearest keyframe at or before `step` and the transactions
+    ///   after it (at least `keyframeInterval`, and about as many bytes as the keyframe),
+    ///   whatever the journal's length.
     /// - Throws: ``JournalError`` when the step is out of range or a needed line is malformed.
-    public func state(at step: Int) throws(JournalError) -> JournalState {
+    public func state(at step: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> JournalState {
         guard step >= firstStep, step <= lastStep else {
             throw .stepOutOfRange(path: path, step: step, first: firstStep, last: lastStep)
         }
         let keyframe = keyframes[lastKeyframe(atOrBefore: step)]
-        var state = JournalState(keyframe: try decode(KeyframeRecord.self, offset: keyframe.offset, line: keyframe.line))
+        var state = try keyframeState(keyframe, decodingValuesOf: atoms)
         if keyframe.step < step {
             for seq in (keyframe.step + 1)...step {
-                try apply(seq, to: &state)
+                try apply(seq, to: &state, decodingValuesOf: atoms)
             }
         }
         return state
@@ -133,18 +148,46 @@ public final class JournalReader: @unchecked Sendable {
         var state = state
         if state.step < step {
             for seq in (state.step + 1)...step {
-                try apply(seq, to: &state)
+                try apply(seq, to: &state, decodingValuesOf: nil)
             }
         }
         return state
     }
 
-    private func apply(_ seq: Int, to state: inout JournalState) throws(JournalError) {
-        let record = try transaction(seq)
+    private func keyframeState(_ keyframe: (step: Int, offset: Int, line: Int), decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> JournalState {
+        if header.version < 3 && atoms == nil {
+            return JournalState(keyframe: try decode(KeyframeRecord.self, offset: keyframe.offset, line: keyframe.line))
+        }
+        let line = try scan(offset: keyframe.offset, line: keyframe.line) { bytes, range in
+            try KeyframeLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
+        }
+        return JournalState(keyframe: line.record, undecoded: line.undecoded)
+    }
+
+    private func apply(_ seq: Int, to state: inout JournalState, decodingValuesOf atoms: Set<Int>?) throws(JournalError) {
+        let record = try transaction(seq, decodingValuesOf: atoms)
         do {
-            try state.apply(record)
+            try state.apply(record, decoding: { atoms?.contains($0) ?? true })
         } catch {
             throw .malformedLine(path: path, line: Int(transactionLines[seq - firstStep - 1]), reason: error.message)
+        }
+    }
+
+    /// Reads the line at `offset` in place with `body`.
+    private func scan<Result>(offset: Int, line: Int, _ body: (UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result {
+        let outcome: Swift.Result<Result, any Error> = data.withUnsafeBytes { raw in
+            let end = JournalIndexer.nextNewline(in: raw, from: offset)
+            return Swift.Result { try body(raw, offset..<end) }
+        }
+        switch outcome {
+        case .success(let result):
+            return result
+        case .failure(let error):
+            let bytes = JournalIndexer.line(in: data, at: offset)
+            if String(validating: bytes, as: UTF8.self) == nil {
+                throw .notUTF8(path: path, line: line)
+            }
+            throw .malformedLine(path: path, line: line, reason: JournalIndexer.describe(error))
         }
     }
 

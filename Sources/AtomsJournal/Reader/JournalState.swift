@@ -7,26 +7,39 @@ public struct JournalState: Sendable, Equatable {
     public private(set) var step: Int
     /// Every atom declared up to this step, live or not, by number.
     public private(set) var declarations: [Int: AtomDeclaration]
-    /// The values of the live atoms, by number.
+    /// The values of the live atoms, by number (of those asked for, when the state was read
+    /// for some atoms only: ``JournalReader/state(at:decodingValuesOf:)``).
     public private(set) var values: [Int: ValueEntry]
+    /// The live atoms' numbers, whether or not their values were decoded.
+    public private(set) var liveIDs: Set<Int>
     /// Dependency edges between live atoms.
     public private(set) var edges: Set<EdgeEntry>
     /// Subscriptions to live atoms.
     public private(set) var subscriptions: Set<SubscriptionEntry>
 
     /// The state a keyframe holds.
-    public init(keyframe: KeyframeRecord) {
+    ///
+    /// - Parameters:
+    ///   - keyframe: The keyframe.
+    ///   - undecoded: Live atoms whose values were left out of `keyframe.values`.
+    public init(keyframe: KeyframeRecord, undecoded: [Int] = []) {
         step = keyframe.seq
         declarations = Dictionary(keyframe.atoms.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         values = Dictionary(keyframe.values.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        liveIDs = Set(values.keys).union(undecoded)
         edges = Set(keyframe.edges)
         subscriptions = Set(keyframe.subs)
     }
 
     /// Applies one transaction's changes.
     ///
-    /// - Throws: A description of the problem when the record refers to an undeclared atom.
-    public mutating func apply(_ transaction: TransactionRecord) throws(StateError) {
+    /// - Parameters:
+    ///   - transaction: The transaction.
+    ///   - decoding: The atoms whose values this state keeps (all by default); the others
+    ///     are only tracked as live or not.
+    /// - Throws: A description of the problem when the record refers to an undeclared atom, or
+    ///   a patch or delta does not fit the atom's previous value.
+    public mutating func apply(_ transaction: TransactionRecord, decoding: (Int) -> Bool = { _ in true }) throws(StateError) {
         for declaration in transaction.declare ?? [] {
             declarations[declaration.id] = declaration
         }
@@ -35,7 +48,10 @@ public struct JournalState: Sendable, Equatable {
         }
         for value in transaction.values ?? [] {
             try check(value.id)
-            values[value.id] = try resolved(value)
+            liveIDs.insert(value.id)
+            if decoding(value.id) {
+                values[value.id] = try resolved(value)
+            }
         }
         for edge in transaction.edgesAdded ?? [] {
             try check(edge.from)
@@ -54,12 +70,29 @@ public struct JournalState: Sendable, Equatable {
         }
         for id in transaction.released ?? [] {
             values[id] = nil
+            liveIDs.remove(id)
         }
         step = transaction.seq
     }
 
-    /// The entry with its patch applied to the atom's current value.
+    /// The entry with its patch or delta applied to the atom's current value.
     private func resolved(_ entry: ValueEntry) throws(StateError) -> ValueEntry {
+        if entry.unchanged == true {
+            guard let previous = values[entry.id] else {
+                throw StateError(message: "says atom \(entry.id) is unchanged, but it has no recorded value")
+            }
+            return previous
+        }
+        if let delta = entry.delta {
+            guard let previous = values[entry.id]?.v else {
+                throw StateError(message: "changes atom \(entry.id) by a delta, but it has no recorded JSON value")
+            }
+            do {
+                return ValueEntry(id: entry.id, v: try ValueDelta.apply(delta, to: previous))
+            } catch {
+                throw StateError(message: "a delta of atom \(entry.id) does not fit its value: \(error.message)")
+            }
+        }
         guard let patch = entry.patch else {
             return entry
         }
@@ -81,7 +114,7 @@ public struct JournalState: Sendable, Equatable {
 
     /// The live atoms, sorted by display name.
     public var liveAtoms: [AtomDeclaration] {
-        values.keys.compactMap { declarations[$0] }.sorted { ($0.displayName, $0.id) < ($1.displayName, $1.id) }
+        liveIDs.compactMap { declarations[$0] }.sorted { ($0.displayName, $0.id) < ($1.displayName, $1.id) }
     }
 
     /// Live atoms matching a name: the display name (`label[key]`), the label, or the

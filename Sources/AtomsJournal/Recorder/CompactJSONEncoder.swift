@@ -61,7 +61,7 @@ private final class JSONStreamWriter {
 
     /// How a type is written, decided once per type.
     enum Kind {
-        case string, int, bool, double, data, url, date, decimal, sortedDictionary, encodable
+        case string, int, bool, double, data, url, date, decimal, sortedDictionary, hashOrdered, encodable
     }
 
     // Only ever used from one thread at a time, never reentrantly: skip exclusivity checks.
@@ -166,6 +166,12 @@ private final class JSONStreamWriter {
         case .date: writeFloatingPoint(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate)
         case .decimal: writeNumberText(unsafeBitCast(value, to: Decimal.self).description)
         case .sortedDictionary: try (value as! any SortedKeysJSONDictionary).encodeSorted(into: self)
+        case .hashOrdered:
+            let depth = frames.count
+            let start = bytes.count
+            try value.encode(to: StreamingEncoder(writer: self, depth: depth))
+            close(toDepth: depth)
+            try writeCanonically(from: start, isSet: T.self is any SetMarker.Type)
         case .encodable:
             let depth = frames.count
             let start = bytes.count
@@ -197,9 +203,63 @@ private final class JSONStreamWriter {
             else if type == Date.self { .date }
             else if type == Decimal.self { .decimal }
             else if type is any SortedKeysJSONDictionary.Type { .sortedDictionary }
+            else if type is any HashOrderedCollection.Type { .hashOrdered }
             else { .encodable }
         kinds[ObjectIdentifier(type)] = kind
         return kind
+    }
+
+    /// Rewrites the set or dictionary just written from `start` in the canonical order
+    /// (`docs/JOURNAL_FORMAT.md`): hashing orders them differently in every process.
+    private func writeCanonically(from start: Int, isSet: Bool) throws {
+        let reordered: [UInt8]? = try bytes.withUnsafeBytes { raw in
+            var scanner = JSONScanner(raw, range: start..<raw.count)
+            if scanner.peek() == UInt8(ascii: "{") {
+                // An object: members by key.
+                var members: [(key: String, range: Range<Int>)] = []
+                var memberStart = scanner.position + 1
+                try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
+                    let value = try scanner.skipValue()
+                    members.append((key, memberStart..<value.upperBound))
+                    memberStart = value.upperBound + 1
+                }
+                let sorted = members.sorted { CanonicalOrder.precedes($0.key, $1.key) }
+                return Self.joined(sorted.map(\.range), in: raw, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"))
+            }
+            var elements: [(range: Range<Int>, value: JSONValue)] = []
+            try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+                _ = scanner.peek()
+                let valueStart = scanner.position
+                let value = try scanner.value()
+                elements.append((valueStart..<scanner.position, value))
+            }
+            if isSet {
+                let sorted = elements.sorted { JSONValue.canonicallyPrecedes($0.value, $1.value) }
+                return Self.joined(sorted.map(\.range), in: raw, open: UInt8(ascii: "["), close: UInt8(ascii: "]"))
+            }
+            // A dictionary written as [key, value, key, value, …]: pairs by key.
+            guard elements.count.isMultiple(of: 2) else { return nil }
+            let pairs = stride(from: 0, to: elements.count, by: 2).map { (key: elements[$0].value, range: elements[$0].range.lowerBound..<elements[$0 + 1].range.upperBound) }
+            let sorted = pairs.sorted { JSONValue.canonicallyPrecedes($0.key, $1.key) }
+            return Self.joined(sorted.map(\.range), in: raw, open: UInt8(ascii: "["), close: UInt8(ascii: "]"))
+        }
+        if let reordered {
+            bytes.replaceSubrange(start..., with: reordered)
+        }
+        if frames.isEmpty {
+            // Members noted while writing point at the old order.
+            topLevelMembers = nil
+        }
+    }
+
+    private static func joined(_ ranges: [Range<Int>], in raw: UnsafeRawBufferPointer, open: UInt8, close: UInt8) -> [UInt8] {
+        var result: [UInt8] = [open]
+        for (index, range) in ranges.enumerated() {
+            if index > 0 { result.append(UInt8(ascii: ",")) }
+            result.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[range]))
+        }
+        result.append(close)
+        return result
     }
 
     func writeNull() {
@@ -296,6 +356,15 @@ extension Array where Element == UInt8 {
         append(UInt8(ascii: "\""))
     }
 }
+
+/// Sets and dictionaries: written in the canonical order, not the order hashing gives.
+private protocol HashOrderedCollection {}
+
+/// Sets, among hash-ordered collections.
+private protocol SetMarker {}
+
+extension Set: HashOrderedCollection, SetMarker {}
+extension Dictionary: HashOrderedCollection {}
 
 /// Dictionaries that encode as JSON objects, written with their keys sorted.
 private protocol SortedKeysJSONDictionary {

@@ -78,7 +78,13 @@ public final class JournalRecorder {
         var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, start: start)
         let snapshot = store.snapshot()
         builder.seed(
-            values: snapshot.atoms.map { ($0, encoder.encode(snapshot.value(of: $0) as Any, redacted: isRedacted($0))) },
+            values: snapshot.atoms.map { atom in
+                let value = snapshot.value(of: atom) as Any
+                let redacted = isRedacted(atom)
+                return (atom, !redacted && check.allowsLaterEncoding(of: value)
+                    ? .swift(value)
+                    : .encoded(encoder.encode(value, redacted: redacted)))
+            },
             edges: snapshot.atoms.flatMap { atom in
                 snapshot.dependencies(of: atom).map { (dependency: $0, dependent: atom) }
             },

@@ -1,14 +1,13 @@
 import Atoms
 
 /// The recorder's mirror of the store, kept from the transactions it records: atom numbers,
-/// live atoms' encoded values, edges and subscriptions. Keyframes are written from it, so a
-/// keyframe never re-encodes a value, and a changed object is compared with the value before
-/// it to record only the members that changed.
+/// live atoms' values, edges and subscriptions. Keyframes are written from it, and a changed
+/// value is compared with the value before it to record only what changed.
 struct RecordedState: Sendable {
     /// Atom numbers by identity; numbers are never reused within a journal.
     private(set) var ids: [AtomIdentity: Int] = [:]
     private(set) var declarations: [String] = []
-    /// Encoded values of live atoms, by number.
+    /// Values of live atoms, by number.
     var values = ValueTable()
     var edges: [EdgeEntry: Int] = [:]
     var subscriptions: [SubscriptionEntry: Int] = [:]
@@ -61,27 +60,48 @@ struct RecordedState: Sendable {
         }
     }
 
-    /// The keyframe line of the current state, after transaction `seq`.
-    func keyframe(seq: Int) -> String {
+    /// The keyframe line of the current state, after transaction `seq`; values kept as Swift
+    /// values are encoded now.
+    func keyframe(seq: Int, encoder: ValueEncoder) -> String {
         var line = JSONLine()
         line.field("type", "keyframe")
         line.field("seq", seq)
         line.raw("atoms", "[" + declarations.joined(separator: ",") + "]")
-        line.raw("values", "[" + values.entries.map { $0.value.keyedEntry(id: $0.id) }.joined(separator: ",") + "]")
+        line.raw("values", "[" + values.entries.map { $0.value.encoded(by: encoder).keyedEntry(id: $0.id) }.joined(separator: ",") + "]")
         line.raw("edges", "[" + edges.keys.sorted(by: EdgeEntry.precedes).map(\.json).joined(separator: ",") + "]")
         line.raw("subs", "[" + subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json).joined(separator: ",") + "]")
         return line.finished()
     }
 }
 
-/// Encoded values by atom number. Numbers count up from 1 and are never reused, so a list
+/// A live atom's value as the recorder keeps it.
+enum RecordedValue {
+    /// Encoded already: values with a class instance inside, phases, values that are not
+    /// `Codable`, redacted ones. The next value is written whole.
+    case encoded(EncodedValue)
+    /// A copy of a plain value (no class instance inside), which the next value is compared
+    /// with; encoded only for keyframes.
+    case swift(Any)
+
+    /// The value encoded.
+    func encoded(by encoder: ValueEncoder) -> EncodedValue {
+        switch self {
+        case .encoded(let value): value
+        case .swift(let value): encoder.encode(value, redacted: false)
+        }
+    }
+}
+
+/// Recorded values by atom number. Numbers count up from 1 and are never reused, so a list
 /// indexed by number replaces a dictionary: the recorder reads and writes a value several times
 /// per transaction, and hashing the number cost more than the rest of the lookup.
-struct ValueTable: Sendable {
-    private var slots: [EncodedValue?] = []
+struct ValueTable: @unchecked Sendable {
+    // Unchecked: `.swift` values hold no class instance (`OffThreadEncodingCheck`), so copies
+    // of them may move to the recorder's thread.
+    private var slots: [RecordedValue?] = []
 
     /// The value of atom `id`, or `nil` when it is not live.
-    subscript(id: Int) -> EncodedValue? {
+    subscript(id: Int) -> RecordedValue? {
         get {
             id < slots.count ? slots[id] : nil
         }
@@ -95,7 +115,7 @@ struct ValueTable: Sendable {
     }
 
     /// The live atoms' numbers and values, by number.
-    var entries: [(id: Int, value: EncodedValue)] {
+    var entries: [(id: Int, value: RecordedValue)] {
         slots.indices.compactMap { id in slots[id].map { (id, $0) } }
     }
 }

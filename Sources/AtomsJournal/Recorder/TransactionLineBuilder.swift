@@ -1,7 +1,7 @@
 import Atoms
 import Foundation
 
-/// Turns captured transactions into journal lines (format 2): a location line the first time a
+/// Turns captured transactions into journal lines (format 3): a location line the first time a
 /// location appears, one compact transaction line, and a keyframe every `keyframeInterval`
 /// transactions. Runs on the recorder's thread; owns the mirror of the recorded state.
 struct TransactionLineBuilder: Sendable {
@@ -16,10 +16,10 @@ struct TransactionLineBuilder: Sendable {
     /// Reused for each transaction line, keeping its capacity.
     private var lineBuffer: [UInt8] = []
 
-    /// A patch is written only when it is at most this fraction of the full value.
-    private static let patchRatio = 0.75
-    /// Objects with more members than this are written whole (the comparison is quadratic).
-    private static let patchMemberLimit = 64
+    private let differ = ValueDiffer()
+    /// Bytes of transaction lines since the last keyframe, and the size of that keyframe.
+    private var bytesSinceKeyframe = 0
+    private var keyframeBytes = 0
 
     init(keyframeInterval: Int, start: Date) {
         self.keyframeInterval = keyframeInterval
@@ -30,7 +30,7 @@ struct TransactionLineBuilder: Sendable {
 
     /// Records the state the store had when recording started (before any line is written).
     mutating func seed(
-        values: [(AtomIdentity, EncodedValue)],
+        values: [(AtomIdentity, RecordedValue)],
         edges: [(dependency: AtomIdentity, dependent: AtomIdentity)],
         subscriptions: [(atom: AtomIdentity, location: SourceLocation)]
     ) {
@@ -46,8 +46,10 @@ struct TransactionLineBuilder: Sendable {
     }
 
     /// The keyframe of the current state, after transaction `seq`.
-    func keyframe(seq: Int) -> String {
-        state.keyframe(seq: seq)
+    mutating func keyframe(seq: Int) -> String {
+        let keyframe = state.keyframe(seq: seq, encoder: encoder)
+        keyframeBytes = keyframe.utf8.count
+        return keyframe
     }
 
     // MARK: Transactions
@@ -120,16 +122,10 @@ struct TransactionLineBuilder: Sendable {
         transaction.forEachValue { change in
             let atomID = id(change.atom)
             guard isLive(atomID) else { return }
-            let value: EncodedValue
-            switch change.value {
-            case .encoded(let encoded): value = encoded
-            case .later(let raw): value = encoder.encode(raw, redacted: false)
-            }
             if valueCount > 0 { line.append(UInt8(ascii: ",")) }
             valueCount += 1
             let isNew = graph != nil && liveness[atomID]?.was == false
-            appendEntry(id: atomID, value: value, previous: isNew ? nil : state.values[atomID], to: &line)
-            state.values[atomID] = value
+            appendEntry(id: atomID, change: change.value, isNew: isNew, to: &line)
         }
         line.append(UInt8(ascii: "]"))
 
@@ -167,13 +163,22 @@ struct TransactionLineBuilder: Sendable {
         }
         line.append(contentsOf: [UInt8(ascii: "]"), 0x0A])
         output.append(contentsOf: line)
+        bytesSinceKeyframe += line.count
         swap(&line, &lineBuffer)
 
         transactionsSinceKeyframe += 1
-        if transactionsSinceKeyframe >= keyframeInterval {
-            transactionsSinceKeyframe = 0
-            output.append(contentsOf: state.keyframe(seq: transaction.sequence).utf8)
+        // A keyframe costs what the state weighs: it follows once the transactions since the
+        // last one are at least `keyframeInterval` and weigh at least twice as much as it did,
+        // so a large state with small changes is not written whole every few hundred steps
+        // (keyframes stay at most a third of the journal), and reaching a step still decodes
+        // at most about three keyframes' worth of bytes.
+        if transactionsSinceKeyframe >= keyframeInterval && bytesSinceKeyframe >= 2 * keyframeBytes {
+            let keyframe = state.keyframe(seq: transaction.sequence, encoder: encoder)
+            output.append(contentsOf: keyframe.utf8)
             output.append(0x0A)
+            transactionsSinceKeyframe = 0
+            bytesSinceKeyframe = 0
+            keyframeBytes = keyframe.utf8.count
         }
     }
 
@@ -224,9 +229,44 @@ struct TransactionLineBuilder: Sendable {
         }
     }
 
-    /// Appends one value entry: `[id,"v",json]`, `[id,"p",{changed members},[removed keys]]`
-    /// when that is shorter, or a keyed entry for values that are not JSON.
-    private func appendEntry(id: Int, value: EncodedValue, previous: EncodedValue?, to output: inout [UInt8]) {
+    /// Appends one value entry and updates the mirror: `[id,"d",delta]` when the value is
+    /// compared with the previous one as a Swift value and only the changed parts are
+    /// encoded, `[id,"="]` when it is equal to it, otherwise the whole value (`[id,"v",json]`,
+    /// or a keyed entry for values that are not JSON).
+    private mutating func appendEntry(id: Int, change: CapturedTransaction.CapturedValue, isNew: Bool, to output: inout [UInt8]) {
+        let value: EncodedValue
+        switch change {
+        case .encoded(let encoded):
+            value = encoded
+            state.values[id] = .encoded(encoded)
+        case .later(let raw):
+            if !isNew, case .swift(let previous)? = state.values[id] {
+                switch differ.change(from: previous, to: raw) {
+                case .unchanged:
+                    state.values[id] = .swift(raw)
+                    output.append(UInt8(ascii: "["))
+                    output.appendDecimal(id)
+                    output.append(contentsOf: #","="]"#.utf8)
+                    return
+                case .delta(let delta):
+                    state.values[id] = .swift(raw)
+                    output.append(UInt8(ascii: "["))
+                    output.appendDecimal(id)
+                    output.append(contentsOf: #","d","#.utf8)
+                    output.append(contentsOf: delta)
+                    output.append(UInt8(ascii: "]"))
+                    return
+                case .replaced:
+                    break
+                }
+            }
+            value = encoder.encode(raw, redacted: false)
+            if case .json = value {
+                state.values[id] = .swift(raw)
+            } else {
+                state.values[id] = .encoded(value)
+            }
+        }
         switch value {
         case .fields(let fields):
             output.append(contentsOf: "{\"id\":".utf8)
@@ -234,75 +274,12 @@ struct TransactionLineBuilder: Sendable {
             output.append(UInt8(ascii: ","))
             output.append(contentsOf: fields.utf8)
             output.append(UInt8(ascii: "}"))
-        case .json(let bytes, let members):
-            if case .json(let oldBytes, let oldMembers)? = previous, let members, let oldMembers,
-                appendPatch(id: id, bytes: bytes, members: members, oldBytes: oldBytes, oldMembers: oldMembers, to: &output)
-            {
-                return
-            }
+        case .json(let bytes, _):
             output.append(UInt8(ascii: "["))
             output.appendDecimal(id)
             output.append(contentsOf: ",\"v\",".utf8)
             output.append(contentsOf: bytes)
             output.append(UInt8(ascii: "]"))
-        }
-    }
-
-    /// Appends a patch entry when it is shorter enough than the whole value; returns whether
-    /// it did.
-    private func appendPatch(
-        id: Int,
-        bytes: [UInt8],
-        members: [CompactJSONEncoder.Member],
-        oldBytes: [UInt8],
-        oldMembers: [CompactJSONEncoder.Member],
-        to output: inout [UInt8]
-    ) -> Bool {
-        guard members.count <= Self.patchMemberLimit, oldMembers.count <= Self.patchMemberLimit else {
-            return false
-        }
-        return bytes.withUnsafeBufferPointer { new in
-            oldBytes.withUnsafeBufferPointer { old in
-                func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-                    a.count == b.count && memcmp(old.baseAddress! + a.lowerBound, new.baseAddress! + b.lowerBound, a.count) == 0
-                }
-                let start = output.count
-                output.append(UInt8(ascii: "["))
-                output.appendDecimal(id)
-                output.append(contentsOf: ",\"p\",{".utf8)
-                let patchStart = output.count
-                // Which old members the new value still has (at most `patchMemberLimit`).
-                var matched: UInt64 = 0
-                var wroteMember = false
-                for (index, member) in members.enumerated() {
-                    let oldIndex = index < oldMembers.count && same(oldMembers[index].key, member.key)
-                        ? index
-                        : oldMembers.firstIndex { same($0.key, member.key) }
-                    if let oldIndex {
-                        matched |= 1 << UInt64(oldIndex)
-                        if same(oldMembers[oldIndex].value, member.value) { continue }
-                    }
-                    if wroteMember { output.append(UInt8(ascii: ",")) }
-                    wroteMember = true
-                    output.append(contentsOf: new[member.key])
-                    output.append(UInt8(ascii: ":"))
-                    output.append(contentsOf: new[member.value])
-                }
-                output.append(UInt8(ascii: "}"))
-                var wroteRemoved = false
-                for (index, member) in oldMembers.enumerated() where matched & (1 << UInt64(index)) == 0 {
-                    output.append(contentsOf: wroteRemoved ? [UInt8(ascii: ",")] : [UInt8(ascii: ","), UInt8(ascii: "[")])
-                    wroteRemoved = true
-                    output.append(contentsOf: old[member.key])
-                }
-                if wroteRemoved { output.append(UInt8(ascii: "]")) }
-                output.append(UInt8(ascii: "]"))
-                guard Double(output.count - patchStart) <= Double(bytes.count) * Self.patchRatio else {
-                    output.removeSubrange(start...)
-                    return false
-                }
-                return true
-            }
         }
     }
 

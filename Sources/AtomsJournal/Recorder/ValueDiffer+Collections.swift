@@ -1,0 +1,240 @@
+import Foundation
+
+/// Collections whose changes ``ValueDiffer`` records element by element.
+protocol JournalDiffableCollection: Encodable {
+    /// What changed from `old` (a value of the same type) to `self`.
+    func journalChange(from old: Any, differ: ValueDiffer) -> ValueDiffer.Change
+}
+
+extension Optional: JournalDiffableCollection where Wrapped: Encodable {
+    func journalChange(from old: Any, differ: ValueDiffer) -> ValueDiffer.Change {
+        switch (old as! Self, self) {
+        case (nil, nil): .unchanged
+        case (let before?, let after?): differ.change(from: before, to: after)
+        default: .replaced
+        }
+    }
+}
+
+extension Array: JournalDiffableCollection where Element: Encodable {
+    /// Arrays: equal leading and trailing elements are skipped (compared by their bits first,
+    /// then with `==`), and what remains between them becomes element patches, or removed and
+    /// inserted runs found by the standard library's `difference(from:by:)`.
+    func journalChange(from old: Any, differ: ValueDiffer) -> ValueDiffer.Change {
+        let old = old as! [Element]
+        let new = self
+        let equality = differ.equality(for: Element.self)
+        func same(_ oldIndex: Int, _ newIndex: Int) -> Bool {
+            ValueDiffer.bitwiseEqual(old[oldIndex], new[newIndex])
+                || equality?.isEqual(old[oldIndex], new[newIndex]) == true
+        }
+        var prefix = 0
+        let shorter = Swift.min(old.count, new.count)
+        while prefix < shorter, same(prefix, prefix) { prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix, same(old.count - 1 - suffix, new.count - 1 - suffix) { suffix += 1 }
+        let oldMiddle = prefix..<(old.count - suffix)
+        let newMiddle = prefix..<(new.count - suffix)
+        if oldMiddle.isEmpty && newMiddle.isEmpty {
+            return .unchanged
+        }
+
+        var operations = ArrayDeltaWriter()
+        /// Writes element patches for the pairs, then one splice for what is left over;
+        /// `position` is where `oldRun` starts in the array as edited so far.
+        func edit(position: Int, oldRun: Range<Int>, newRun: Range<Int>) -> Bool {
+            let pairs = Swift.min(oldRun.count, newRun.count)
+            for offset in 0..<pairs {
+                switch differ.change(from: old[oldRun.lowerBound + offset], to: new[newRun.lowerBound + offset]) {
+                case .unchanged:
+                    continue
+                case .delta(let delta):
+                    operations.patch(at: position + offset, delta)
+                case .replaced:
+                    guard let json = differ.json(of: new[newRun.lowerBound + offset]) else { return false }
+                    operations.splice(at: position + offset, removing: 1, inserting: [json])
+                }
+            }
+            var inserted: [[UInt8]] = []
+            for index in (newRun.lowerBound + pairs)..<newRun.upperBound {
+                guard let json = differ.json(of: new[index]) else { return false }
+                inserted.append(json)
+            }
+            operations.splice(at: position + pairs, removing: oldRun.count - pairs, inserting: inserted)
+            return true
+        }
+
+        // Equal-length middles of a few elements are edits in place (a toggled flag, a
+        // renamed item); longer or uneven ones are aligned by a list diff when elements are
+        // `Equatable`.
+        if oldMiddle.count == newMiddle.count && oldMiddle.count <= 8 || equality == nil {
+            guard edit(position: prefix, oldRun: oldMiddle, newRun: newMiddle) else { return .replaced }
+            return operations.change
+        }
+        let difference = new[newMiddle].difference(from: old[oldMiddle]) { a, b in
+            ValueDiffer.bitwiseEqual(a, b) || equality!.isEqual(a, b)
+        }
+        var removed = Set<Int>()
+        var insertedAt = Set<Int>()
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): insertedAt.insert(offset)
+            }
+        }
+        // Walk both middles together; `newIndex` is also where the edited array stands.
+        var oldIndex = oldMiddle.lowerBound
+        var newIndex = newMiddle.lowerBound
+        while oldIndex < oldMiddle.upperBound || newIndex < newMiddle.upperBound {
+            var removedRun = 0
+            while oldIndex + removedRun < oldMiddle.upperBound, removed.contains(oldIndex + removedRun - prefix) { removedRun += 1 }
+            var insertedRun = 0
+            while newIndex + insertedRun < newMiddle.upperBound, insertedAt.contains(newIndex + insertedRun - prefix) { insertedRun += 1 }
+            if removedRun == 0 && insertedRun == 0 {
+                oldIndex += 1
+                newIndex += 1
+                continue
+            }
+            guard edit(position: newIndex, oldRun: oldIndex..<(oldIndex + removedRun), newRun: newIndex..<(newIndex + insertedRun)) else {
+                return .replaced
+            }
+            oldIndex += removedRun
+            newIndex += insertedRun
+        }
+        return operations.change
+    }
+}
+
+extension Set: JournalDiffableCollection where Element: Encodable {
+    /// Sets: the elements added and removed, each list in the canonical order.
+    func journalChange(from old: Any, differ: ValueDiffer) -> ValueDiffer.Change {
+        let old = old as! Set<Element>
+        let added = subtracting(old)
+        let removed = old.subtracting(self)
+        if added.isEmpty && removed.isEmpty {
+            return .unchanged
+        }
+        guard added.count + removed.count < count,
+            let addedJSON = CanonicalOrder.sortedJSON(added.map { differ.json(of: $0) }),
+            let removedJSON = CanonicalOrder.sortedJSON(removed.map { differ.json(of: $0) })
+        else {
+            return .replaced
+        }
+        var bytes = Array(#"["s",["#.utf8)
+        bytes.append(contentsOf: addedJSON.joined(separator: [UInt8(ascii: ",")]))
+        bytes.append(contentsOf: Array("],[".utf8))
+        bytes.append(contentsOf: removedJSON.joined(separator: [UInt8(ascii: ",")]))
+        bytes.append(contentsOf: Array("]]".utf8))
+        return .delta(bytes)
+    }
+}
+
+extension Dictionary: JournalDiffableCollection where Key: Encodable, Value: Encodable {
+    /// Dictionaries: the entries set, changed and removed. Those written as JSON objects
+    /// (`String`, `Int` and `CodingKeyRepresentable` keys) get an object delta; the others,
+    /// written as `[key, value, …]` lists, a dictionary delta.
+    func journalChange(from old: Any, differ: ValueDiffer) -> ValueDiffer.Change {
+        let old = old as! [Key: Value]
+        var set: [(key: Key, json: [UInt8])] = []
+        var patched: [(key: Key, delta: [UInt8])] = []
+        for (key, value) in self {
+            guard let previous = old[key] else {
+                guard let json = differ.json(of: value) else { return .replaced }
+                set.append((key, json))
+                continue
+            }
+            switch differ.change(from: previous, to: value) {
+            case .unchanged: continue
+            case .delta(let delta): patched.append((key, delta))
+            case .replaced:
+                guard let json = differ.json(of: value) else { return .replaced }
+                set.append((key, json))
+            }
+        }
+        let removed = old.keys.filter { self[$0] == nil }
+        if set.isEmpty && patched.isEmpty && removed.isEmpty {
+            return .unchanged
+        }
+        if let objectKey = Self.objectKey {
+            var object = ObjectDeltaWriter()
+            for entry in set.sorted(by: { CanonicalOrder.precedes(objectKey($0.key), objectKey($1.key)) }) {
+                object.set(objectKey(entry.key), entry.json)
+            }
+            for entry in patched.sorted(by: { CanonicalOrder.precedes(objectKey($0.key), objectKey($1.key)) }) {
+                object.patch(objectKey(entry.key), entry.delta)
+            }
+            for key in removed.map(objectKey).sorted(by: CanonicalOrder.precedes) {
+                object.remove(key)
+            }
+            return object.change
+        }
+        // Keys written as JSON values: sorted by their parsed JSON in the canonical order.
+        func keyed<Payload>(_ entries: [(Key, Payload)]) -> [(key: [UInt8], payload: Payload)]? {
+            var result: [(key: [UInt8], value: JSONValue, payload: Payload)] = []
+            for (key, payload) in entries {
+                guard let json = differ.json(of: key), let parsed = try? JSONValue.parse(json) else { return nil }
+                result.append((json, parsed, payload))
+            }
+            return result.sorted { JSONValue.canonicallyPrecedes($0.value, $1.value) }.map { ($0.key, $0.payload) }
+        }
+        guard let setEntries = keyed(set.map { ($0.key, $0.json) }),
+            let patchedEntries = keyed(patched.map { ($0.key, $0.delta) }),
+            let removedKeys = keyed(removed.map { ($0, ()) })
+        else {
+            return .replaced
+        }
+        func pairs(_ entries: [(key: [UInt8], payload: [UInt8])]) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(UInt8(ascii: "["))
+                bytes.append(contentsOf: entry.key)
+                bytes.append(UInt8(ascii: ","))
+                bytes.append(contentsOf: entry.payload)
+                bytes.append(UInt8(ascii: "]"))
+            }
+            return bytes
+        }
+        var bytes = Array(#"["m",["#.utf8)
+        bytes.append(contentsOf: pairs(setEntries))
+        bytes.append(contentsOf: Array("],[".utf8))
+        bytes.append(contentsOf: pairs(patchedEntries))
+        bytes.append(contentsOf: Array("],[".utf8))
+        bytes.append(contentsOf: removedKeys.map(\.key).joined(separator: [UInt8(ascii: ",")]))
+        bytes.append(contentsOf: Array("]]".utf8))
+        return .delta(bytes)
+    }
+
+    /// How a key is written as an object key, for dictionaries `JSONEncoder` writes as objects.
+    private static var objectKey: ((Key) -> String)? {
+        if Key.self == String.self {
+            return { $0 as! String }
+        }
+        if Key.self == Int.self {
+            return { String($0 as! Int) }
+        }
+        if Key.self is any CodingKeyRepresentable.Type {
+            return { ($0 as! any CodingKeyRepresentable).codingKey.stringValue }
+        }
+        return nil
+    }
+}
+
+/// The canonical order of JSON text (``JSONValue/canonicallyPrecedes(_:_:)``), for the lists
+/// the recorder writes.
+enum CanonicalOrder {
+    /// Object keys: by their UTF-8 bytes.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        JSONValue.canonicallyPrecedes(.string(lhs), .string(rhs))
+    }
+
+    /// Encoded values sorted canonically; `nil` when one failed to encode.
+    static func sortedJSON(_ values: [[UInt8]?]) -> [[UInt8]]? {
+        var parsed: [(json: [UInt8], value: JSONValue)] = []
+        for json in values {
+            guard let json, let value = try? JSONValue.parse(json) else { return nil }
+            parsed.append((json, value))
+        }
+        return parsed.sorted { JSONValue.canonicallyPrecedes($0.value, $1.value) }.map(\.json)
+    }
+}

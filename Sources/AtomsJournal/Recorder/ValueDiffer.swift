@@ -1,0 +1,386 @@
+import Foundation
+
+/// Finds what changed between an atom's previous and new value by comparing them as Swift
+/// values, and writes a format 3 delta (``ValueDelta``) that encodes only the changed parts.
+///
+/// The comparison follows the value's own structure:
+/// - bitwise-identical values are equal (the recorder compares only values holding no class
+///   instance, whose bits fix their encoding);
+/// - arrays, sets, dictionaries and optionals compare element by element
+///   (`ValueDiffer+Collections.swift`), with `Equatable` where the element type has it;
+/// - numbers, strings and other leaves compare with `==`;
+/// - any other value is compared member by member as its `encode(to:)` lists them
+///   (``ShallowCapture``), after `==` when its type is `Equatable`.
+///
+/// So a change to one element of a 1,000-element array costs a scan of the array's bytes plus
+/// the encoding of one element, not an encoding of the whole array.
+///
+/// Runs on the recorder's thread; not thread-safe (it caches per-type decisions).
+final class ValueDiffer: @unchecked Sendable {
+    // Unchecked: owned by one line builder, which one thread uses at a time (created on the
+    // main actor, then handed to the recorder's thread).
+
+    /// The result of comparing two values.
+    enum Change {
+        /// Equal: nothing to write.
+        case unchanged
+        /// Different, and best written whole (the caller encodes the new value).
+        case replaced
+        /// Different: the delta's JSON.
+        case delta([UInt8])
+    }
+
+    /// How values of a type are compared, decided once per type.
+    private enum Strategy {
+        /// Compared with `==` and written whole when different.
+        case leaf(any EqualityChecking)
+        /// An array, set, dictionary or optional.
+        case collection
+        /// Compared member by member, after `==` when the type is `Equatable`.
+        case structure((any EqualityChecking)?)
+    }
+
+    private let encoder = CompactJSONEncoder()
+    private var strategies: [ObjectIdentifier: Strategy] = [:]
+    private var equalities: [ObjectIdentifier: (any EqualityChecking)?] = [:]
+    private var encodableTypes: [ObjectIdentifier: any Encodable.Type] = [:]
+
+    /// Compares an atom's previous value with its new one.
+    ///
+    /// - Returns: ``Change/replaced`` when the values are of different types or not
+    ///   `Encodable`.
+    func change(from old: Any, to new: Any) -> Change {
+        let type = Swift.type(of: new)
+        guard Swift.type(of: old) == type else { return .replaced }
+        let key = ObjectIdentifier(type)
+        let encodable: any Encodable.Type
+        if let known = encodableTypes[key] {
+            encodable = known
+        } else {
+            guard let value = new as? any Encodable else { return .replaced }
+            encodable = Swift.type(of: value)
+            encodableTypes[key] = encodable
+        }
+        return change(from: old, to: new, as: encodable)
+    }
+
+    private func change<T: Encodable>(from old: Any, to new: Any, as type: T.Type) -> Change {
+        change(from: old as! T, to: new as! T)
+    }
+
+    /// Compares two values of one type.
+    func change<T: Encodable>(from old: T, to new: T) -> Change {
+        if Self.bitwiseEqual(old, new) {
+            return .unchanged
+        }
+        switch strategy(for: T.self) {
+        case .leaf(let equality):
+            return equality.isEqual(old, new) ? .unchanged : .replaced
+        case .collection:
+            return (new as! any JournalDiffableCollection).journalChange(from: old, differ: self)
+        case .structure(let equality):
+            if let equality, equality.isEqual(old, new) {
+                return .unchanged
+            }
+            return structuralChange(from: ShallowCapture.of(old), to: ShallowCapture.of(new))
+        }
+    }
+
+    /// How `Element`s compare with `==`, when they are `Equatable`.
+    func equality<Element>(for type: Element.Type) -> (any EqualityChecking)? {
+        let key = ObjectIdentifier(type)
+        if let known = equalities[key] {
+            return known
+        }
+        let equality = Self.makeEquality(for: type)
+        equalities[key] = equality
+        return equality
+    }
+
+    private static func makeEquality<Element>(for type: Element.Type) -> (any EqualityChecking)? {
+        guard let equatable = type as? any Equatable.Type else { return nil }
+        func witness<E: Equatable>(_: E.Type) -> any EqualityChecking { EquatableWitness<E>() }
+        return witness(equatable)
+    }
+
+    private func strategy<T: Encodable>(for type: T.Type) -> Strategy {
+        let key = ObjectIdentifier(type)
+        if let known = strategies[key] {
+            return known
+        }
+        let strategy: Strategy
+        if type is any JournalDiffableCollection.Type {
+            strategy = .collection
+        } else if Self.isLeaf(type), let equality = equality(for: type) {
+            strategy = .leaf(equality)
+        } else {
+            strategy = .structure(equality(for: type))
+        }
+        strategies[key] = strategy
+        return strategy
+    }
+
+    /// Types written as one JSON scalar: nothing inside them to patch.
+    private static func isLeaf(_ type: Any.Type) -> Bool {
+        type == String.self || type == Int.self || type == Bool.self || type == Double.self
+            || type == Float.self || type == Int8.self || type == Int16.self || type == Int32.self
+            || type == Int64.self || type == UInt.self || type == UInt8.self || type == UInt16.self
+            || type == UInt32.self || type == UInt64.self || type == Date.self || type == Data.self
+            || type == URL.self || type == Decimal.self || type == UUID.self
+    }
+
+    /// Whether two values have the same bits. For values without class instances inside, the
+    /// same bits mean the same value, so the same encoding; the converse does not hold (a
+    /// string equal to another may sit in other storage), so `false` proves nothing.
+    static func bitwiseEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
+        withUnsafeBytes(of: lhs) { a in
+            withUnsafeBytes(of: rhs) { b in
+                a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
+        }
+    }
+
+    // MARK: Encoding parts
+
+    /// The JSON of a value, as the recorder writes whole values.
+    func json<T: Encodable>(of value: T) -> [UInt8]? {
+        do {
+            return try encoder.encode(value).bytes
+        } catch {
+            return nil
+        }
+    }
+
+    /// The JSON of a value of a type known only at run time.
+    func json(ofAny value: any Encodable) -> [UInt8]? {
+        json(of: value)
+    }
+
+    // MARK: Structures
+
+    private func structuralChange(from old: ShallowCapture, to new: ShallowCapture) -> Change {
+        guard !old.isUnsupported, !new.isUnsupported, old.shape == new.shape else {
+            return .replaced
+        }
+        switch new.shape {
+        case .empty:
+            return .unchanged
+        case .single:
+            return change(from: old.parts[0].part, to: new.parts[0].part)
+        case .keyed:
+            return keyedChange(from: old, to: new)
+        case .unkeyed:
+            return unkeyedChange(from: old.parts.map(\.part), to: new.parts.map(\.part))
+        }
+    }
+
+    private func change(from old: ShallowCapture.Part, to new: ShallowCapture.Part) -> Change {
+        switch (old, new) {
+        case (.null, .null):
+            return .unchanged
+        case (.value(let a), .value(let b)):
+            guard Swift.type(of: a) == Swift.type(of: b) else { return .replaced }
+            return openedChange(from: a, to: b)
+        case (.nested(let a), .nested(let b)):
+            return structuralChange(from: a, to: b)
+        default:
+            return .replaced
+        }
+    }
+
+    private func openedChange<T: Encodable>(from old: any Encodable, to new: T) -> Change {
+        change(from: old as! T, to: new)
+    }
+
+    /// The JSON of a captured part.
+    func json(of part: ShallowCapture.Part) -> [UInt8]? {
+        switch part {
+        case .null:
+            return Array("null".utf8)
+        case .value(let value):
+            return json(ofAny: value)
+        case .nested(let capture):
+            guard !capture.isUnsupported else { return nil }
+            var bytes: [UInt8] = []
+            let isObject = capture.shape == .keyed
+            bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            for (index, entry) in capture.parts.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                if let key = entry.key, isObject {
+                    bytes.appendJSONString(key)
+                    bytes.append(UInt8(ascii: ":"))
+                }
+                guard let element = json(of: entry.part) else { return nil }
+                bytes.append(contentsOf: element)
+            }
+            bytes.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            return bytes
+        }
+    }
+
+    private func keyedChange(from old: ShallowCapture, to new: ShallowCapture) -> Change {
+        var oldParts: [String: ShallowCapture.Part] = [:]
+        for entry in old.parts {
+            if let key = entry.key { oldParts[key] = entry.part }
+        }
+        var object = ObjectDeltaWriter()
+        for entry in new.parts {
+            guard let key = entry.key else { return .replaced }
+            guard let previous = oldParts.removeValue(forKey: key) else {
+                guard let json = json(of: entry.part) else { return .replaced }
+                object.set(key, json)
+                continue
+            }
+            switch change(from: previous, to: entry.part) {
+            case .unchanged:
+                continue
+            case .delta(let delta):
+                object.patch(key, delta)
+            case .replaced:
+                guard let json = json(of: entry.part) else { return .replaced }
+                object.set(key, json)
+            }
+        }
+        for key in old.parts.compactMap(\.key) where oldParts[key] != nil {
+            object.remove(key)
+        }
+        // Every member new or replaced: the whole object is shorter than its delta.
+        if object.setCount == new.parts.count {
+            return .replaced
+        }
+        return object.change
+    }
+
+    private func unkeyedChange(from old: [ShallowCapture.Part], to new: [ShallowCapture.Part]) -> Change {
+        var operations = ArrayDeltaWriter()
+        for index in 0..<min(old.count, new.count) {
+            switch change(from: old[index], to: new[index]) {
+            case .unchanged:
+                continue
+            case .delta(let delta):
+                operations.patch(at: index, delta)
+            case .replaced:
+                guard let json = json(of: new[index]) else { return .replaced }
+                operations.splice(at: index, removing: 1, inserting: [json])
+            }
+        }
+        if old.count > new.count {
+            operations.splice(at: new.count, removing: old.count - new.count, inserting: [])
+        } else if new.count > old.count {
+            var inserted: [[UInt8]] = []
+            for part in new[old.count...] {
+                guard let json = json(of: part) else { return .replaced }
+                inserted.append(json)
+            }
+            operations.splice(at: old.count, removing: 0, inserting: inserted)
+        }
+        return operations.change
+    }
+}
+
+/// Compares two values of one `Equatable` type known only at run time.
+protocol EqualityChecking {
+    /// `lhs == rhs`; both must be of the witnessed type.
+    func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool
+}
+
+private struct EquatableWitness<E: Equatable>: EqualityChecking {
+    func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
+        // `T` is `E`: the witness is only handed out for that type.
+        unsafeBitCast(lhs, to: E.self) == unsafeBitCast(rhs, to: E.self)
+    }
+}
+
+/// Builds an object delta: `["o",{set},{patch},[removed]]`.
+struct ObjectDeltaWriter {
+    private var set: [UInt8] = []
+    private var patches: [UInt8] = []
+    private var removed: [UInt8] = []
+    /// How many members were set whole.
+    private(set) var setCount = 0
+
+    mutating func set(_ key: String, _ json: [UInt8]) {
+        setCount += 1
+        Self.member(key, json, into: &set)
+    }
+
+    mutating func patch(_ key: String, _ delta: [UInt8]) {
+        Self.member(key, delta, into: &patches)
+    }
+
+    mutating func remove(_ key: String) {
+        if !removed.isEmpty { removed.append(UInt8(ascii: ",")) }
+        removed.appendJSONString(key)
+    }
+
+    private static func member(_ key: String, _ json: [UInt8], into bytes: inout [UInt8]) {
+        if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
+        bytes.appendJSONString(key)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: json)
+    }
+
+    /// The delta, or ``ValueDiffer/Change/unchanged`` when nothing was added.
+    var change: ValueDiffer.Change {
+        guard !set.isEmpty || !patches.isEmpty || !removed.isEmpty else { return .unchanged }
+        var bytes = Array(#"["o",{"#.utf8)
+        bytes.append(contentsOf: set)
+        bytes.append(UInt8(ascii: "}"))
+        if !patches.isEmpty || !removed.isEmpty {
+            bytes.append(contentsOf: Array(",{".utf8))
+            bytes.append(contentsOf: patches)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        if !removed.isEmpty {
+            bytes.append(contentsOf: Array(",[".utf8))
+            bytes.append(contentsOf: removed)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return .delta(bytes)
+    }
+}
+
+/// Builds an array delta: `["a",[op,…]]`, operations in the order they apply.
+struct ArrayDeltaWriter {
+    private var operations: [UInt8] = []
+
+    private mutating func separate() {
+        if !operations.isEmpty { operations.append(UInt8(ascii: ",")) }
+    }
+
+    /// Changes element `index` by a nested delta.
+    mutating func patch(at index: Int, _ delta: [UInt8]) {
+        separate()
+        operations.append(UInt8(ascii: "["))
+        operations.appendDecimal(index)
+        operations.append(UInt8(ascii: ","))
+        operations.append(contentsOf: delta)
+        operations.append(UInt8(ascii: "]"))
+    }
+
+    /// Removes `count` elements at `index` and inserts `values` there.
+    mutating func splice(at index: Int, removing count: Int, inserting values: [[UInt8]]) {
+        guard count > 0 || !values.isEmpty else { return }
+        separate()
+        operations.append(UInt8(ascii: "["))
+        operations.appendDecimal(index)
+        operations.append(UInt8(ascii: ","))
+        operations.appendDecimal(count)
+        operations.append(contentsOf: Array(",[".utf8))
+        for (position, value) in values.enumerated() {
+            if position > 0 { operations.append(UInt8(ascii: ",")) }
+            operations.append(contentsOf: value)
+        }
+        operations.append(contentsOf: Array("]]".utf8))
+    }
+
+    /// The delta, or ``ValueDiffer/Change/unchanged`` when nothing was added.
+    var change: ValueDiffer.Change {
+        guard !operations.isEmpty else { return .unchanged }
+        var bytes = Array(#"["a",["#.utf8)
+        bytes.append(contentsOf: operations)
+        bytes.append(contentsOf: Array("]]".utf8))
+        return .delta(bytes)
+    }
+}

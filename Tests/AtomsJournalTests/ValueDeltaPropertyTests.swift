@@ -1,0 +1,237 @@
+import Atoms
+import Foundation
+import Testing
+import TestSupport
+@testable import AtomsJournal
+
+/// Random value histories per collection shape, recorded as deltas: the state the reader
+/// rebuilds at every step must equal the value the app set, and equal exactly (as JSON, in the
+/// canonical order) what a whole write of that value records.
+@MainActor
+struct ValueDeltaPropertyTests {
+    static let historiesPerShape = 200
+    static let editsPerHistory = 12
+
+    @Test func arraysOfStructs() throws {
+        try checkHistories(seed: 1, initial: { rng in Item.list(&rng) }) { value, rng in
+            Item.editList(&value, &rng)
+        }
+    }
+
+    @Test func arraysOfStructsThatAreNotEquatable() throws {
+        try checkHistories(seed: 2, initial: { rng in Item.list(&rng).map(PlainItem.init) }) { value, rng in
+            var items = value.map(\.item)
+            Item.editList(&items, &rng)
+            value = items.map(PlainItem.init)
+        }
+    }
+
+    @Test func dictionariesWithStringKeys() throws {
+        try checkHistories(seed: 3, initial: { rng in Dictionary(Item.list(&rng).map { ("k\($0.id)", $0) }, uniquingKeysWith: { $1 }) }) { value, rng in
+            let key = "k\(rng.next(12))"
+            switch rng.next(4) {
+            case 0: value[key] = nil
+            case 1: value[key] = Item.random(&rng)
+            default: value[key]?.edit(&rng)
+            }
+        }
+    }
+
+    @Test func dictionariesWithIntKeys() throws {
+        try checkHistories(seed: 4, initial: { rng in [Int: [Int]](uniqueKeysWithValues: (0..<rng.next(6)).map { ($0 * 7, [$0]) }) }) { value, rng in
+            let key = rng.next(10) * 7
+            switch rng.next(3) {
+            case 0: value[key] = nil
+            case 1: value[key] = (0..<rng.next(4)).map { _ in rng.next(100) }
+            default: value[key, default: []].append(rng.next(100))
+            }
+        }
+    }
+
+    @Test func dictionariesWithEnumKeys() throws {
+        try checkHistories(seed: 5, initial: { _ in [Color: Item]() }) { value, rng in
+            let key = Color.allCases[rng.next(Color.allCases.count)]
+            switch rng.next(3) {
+            case 0: value[key] = nil
+            case 1: value[key] = Item.random(&rng)
+            default: value[key]?.edit(&rng)
+            }
+        }
+    }
+
+    @Test func sets() throws {
+        try checkHistories(seed: 6, initial: { rng in Set((0..<rng.next(8)).map { "s\($0 * 3)" }) }) { value, rng in
+            let element = "s\(rng.next(30))"
+            if rng.next(2) == 0 { value.insert(element) } else { value.remove(element) }
+            if rng.next(5) == 0 { value = Set(value.prefix(rng.next(value.count + 1))) }
+        }
+    }
+
+    @Test func setsOfStructs() throws {
+        try checkHistories(seed: 7, initial: { rng in Set(Item.list(&rng)) }) { value, rng in
+            if rng.next(2) == 0, let some = value.randomElement(using: &rng) {
+                value.remove(some)
+            } else {
+                value.insert(Item.random(&rng))
+            }
+        }
+    }
+
+    @Test func nestedOptionals() throws {
+        try checkHistories(seed: 8, initial: { rng in Optional(Item.list(&rng).map(Optional.some)) }) { value, rng in
+            switch rng.next(5) {
+            case 0: value = value == nil ? [] : nil
+            case 1: value?.append(rng.next(2) == 0 ? nil : Item.random(&rng))
+            case 2: if let count = value?.count, count > 0 { value?[rng.next(count)] = nil }
+            default: if let count = value?.count, count > 0 { value?[rng.next(count)]?.edit(&rng) }
+            }
+        }
+    }
+
+    @Test func arraysOfArrays() throws {
+        try checkHistories(seed: 9, initial: { rng in (0..<rng.next(5)).map { _ in (0..<rng.next(5)).map { _ in rng.next(50) } } }) { value, rng in
+            switch rng.next(4) {
+            case 0: value.insert((0..<rng.next(4)).map { _ in rng.next(50) }, at: rng.next(value.count + 1))
+            case 1: if !value.isEmpty { value.remove(at: rng.next(value.count)) }
+            case 2:
+                if !value.isEmpty {
+                    let index = rng.next(value.count)
+                    value[index].insert(rng.next(50), at: rng.next(value[index].count + 1))
+                }
+            default: if value.count > 1 { value.swapAt(rng.next(value.count), rng.next(value.count)) }
+            }
+        }
+    }
+
+    // MARK: Checking
+
+    /// Records `historiesPerShape` histories and checks every step of each.
+    private func checkHistories<Value: Codable & Sendable>(
+        seed: UInt64,
+        initial: (inout SplitMix) -> Value,
+        edit: (inout Value, inout SplitMix) -> Void
+    ) throws {
+        let directory = try TemporaryDirectory()
+        var rng = SplitMix(seed: seed)
+        var historiesWithDeltas = 0
+        for history in 0..<Self.historiesPerShape {
+            let root = AtomRoot()
+            let sink = InMemoryJournalSink()
+            JournalRecorder(sink: sink, keyframeInterval: 1 + rng.next(8)).attach(to: root.store)
+            let context = root.viewContext()
+            let atom = HistoryAtom<Value>()
+            _ = context.watch(atom)
+            var value = initial(&rng)
+            var expected: [Int: Value] = [:]
+            for _ in 0..<Self.editsPerHistory {
+                if rng.next(6) == 0 {
+                    // An equal value written again.
+                } else {
+                    edit(&value, &rng)
+                }
+                context[atom] = value
+                expected[root.store.committedTransactions] = value
+            }
+            let path = try directory.write("h\(history).jsonl", sink.text)
+            let journal = try JournalReader(path: path)
+            var advanced = try journal.state(at: journal.firstStep)
+            for (step, value) in expected.sorted(by: { $0.key < $1.key }) {
+                let state = try journal.state(at: step)
+                advanced = try journal.advance(advanced, to: step)
+                #expect(state == advanced, "seed \(seed) history \(history) step \(step): from a keyframe and stepping agree")
+                let id = try #require(state.liveAtoms.first { $0.label.hasPrefix("HistoryAtom") }?.id)
+                let recorded = try #require(state.values[id]?.v, "seed \(seed) history \(history) step \(step)")
+                let whole = try #require(ValueEncoder().json(of: Optional(value))?.bytes)
+                let decoded = try JSONDecoder().decode(Value?.self, from: Data(recorded.jsonText.utf8))
+                #expect(ValueEncoder().json(of: decoded)?.bytes == whole, "seed \(seed) history \(history) step \(step): the value read back")
+                #expect(recorded == (try JSONValue.parse(whole)), "seed \(seed) history \(history) step \(step): a whole write records the same")
+            }
+            if sink.lines.contains(where: { $0.contains(#","d",["#) }) {
+                historiesWithDeltas += 1
+            }
+        }
+        #expect(historiesWithDeltas > Self.historiesPerShape / 2, "seed \(seed): most histories record deltas")
+    }
+}
+
+/// An atom holding one value history.
+private struct HistoryAtom<Value: Codable & Sendable>: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Value? { nil }
+}
+
+/// A seeded generator, so that a failing history can be run again.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (0 when `bound` is 0).
+    mutating func next(_ bound: Int) -> Int {
+        bound <= 0 ? 0 : Int(next() % UInt64(bound))
+    }
+}
+
+enum Color: String, Codable, CaseIterable, Hashable, Sendable {
+    case red, green, blue, cyan, magenta
+}
+
+struct Item: Codable, Hashable, Sendable {
+    var id: Int
+    var name: String
+    var tags: [String]
+    var score: Double?
+
+    static func random(_ rng: inout SplitMix) -> Item {
+        Item(
+            id: rng.next(1000), name: "item \(rng.next(100))",
+            tags: (0..<rng.next(3)).map { "t\($0)" }, score: rng.next(2) == 0 ? nil : Double(rng.next(1000)) / 8
+        )
+    }
+
+    static func list(_ rng: inout SplitMix) -> [Item] {
+        (0..<rng.next(10)).map { _ in random(&rng) }
+    }
+
+    mutating func edit(_ rng: inout SplitMix) {
+        switch rng.next(4) {
+        case 0: name = "renamed \(rng.next(100))"
+        case 1: tags.append("t\(rng.next(9))")
+        case 2: score = rng.next(3) == 0 ? nil : Double(rng.next(1000)) / 4
+        default: if !tags.isEmpty { tags.removeFirst() }
+        }
+    }
+
+    /// Inserts, removals, moves and member edits.
+    static func editList(_ list: inout [Item], _ rng: inout SplitMix) {
+        switch rng.next(6) {
+        case 0: list.insert(random(&rng), at: rng.next(list.count + 1))
+        case 1: if !list.isEmpty { list.remove(at: rng.next(list.count)) }
+        case 2:
+            if !list.isEmpty {
+                let moved = list.remove(at: rng.next(list.count))
+                list.insert(moved, at: rng.next(list.count + 1))
+            }
+        case 3: list.append(contentsOf: (0..<rng.next(4)).map { _ in random(&rng) })
+        default: if !list.isEmpty { list[rng.next(list.count)].edit(&rng) }
+        }
+    }
+}
+
+/// `Item` without `Equatable`, for the element-by-element path.
+struct PlainItem: Codable, Sendable {
+    var item: Item
+
+    init(_ item: Item) {
+        self.item = item
+    }
+}
