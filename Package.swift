@@ -43,7 +43,11 @@ let package = Package(
             name: "AtomsJournal",
             dependencies: ["Atoms", .product(name: "CustomDump", package: "swift-custom-dump")]
         ),
-        .testTarget(name: "AtomsJournalTests", dependencies: ["AtomsJournal", "Atoms", "TestSupport"]),
+        .testTarget(
+            name: "AtomsJournalTests",
+            dependencies: ["AtomsJournal", "Atoms", "TestSupport"],
+            resources: [.copy("Journals")]
+        ),
 
         // What the journal and inspector tests share: temporary files, running built executables.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

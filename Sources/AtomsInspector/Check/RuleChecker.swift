@@ -22,7 +22,7 @@ public struct RuleChecker {
     public init(state: JournalState) {
         self.state = state
         names = state.distinctNames()
-        dependents = Dictionary(grouping: state.edges.filter { state.values[$0.from] != nil && state.values[$0.to] != nil }, by: \.from)
+        dependents = Dictionary(grouping: state.edges.filter { state.liveIDs.contains($0.from) && state.liveIDs.contains($0.to) }, by: \.from)
             .mapValues { $0.map(\.to).sorted() }
     }
 
@@ -56,7 +56,7 @@ public struct RuleChecker {
             let edges = matching(from).flatMap { source in (dependents[source] ?? []).filter(targets.contains).map { (source, $0) } }
             return (edges.isEmpty, "found " + edges.map { "\(names[$0.0]!) -> \(names[$0.1]!)" }.sorted().joined(separator: ", "))
         case .node(let pattern):
-            return (!matching(pattern).isEmpty, "no live atom matches; live atoms: \(list(state.values.keys))")
+            return (!matching(pattern).isEmpty, "no live atom matches; live atoms: \(list(state.liveIDs))")
         case .noNode(let pattern):
             let found = matching(pattern)
             return (found.isEmpty, "found \(list(found))")
@@ -67,14 +67,14 @@ public struct RuleChecker {
             let (depth, chain) = longestChain()
             return (depth <= limit, "longest chain has \(depth) atoms: " + chain.map { names[$0]! }.joined(separator: " -> "))
         case .maxNodes(let limit):
-            return (state.values.count <= limit, "\(state.values.count) live atoms")
+            return (state.liveIDs.count <= limit, "\(state.liveIDs.count) live atoms")
         }
     }
 
     /// A cycle, if the graph has one (iterative depth-first search).
     private func findCycle() -> [Int]? {
         var color: [Int: Int] = [:]  // 1: on the stack, 2: done
-        for start in state.values.keys.sorted() where color[start] == nil {
+        for start in state.liveIDs.sorted() where color[start] == nil {
             var stack: [(id: Int, next: Int)] = [(start, 0)]
             color[start] = 1
             while let top = stack.last {
@@ -104,7 +104,7 @@ public struct RuleChecker {
     private func longestChain() -> (Int, [Int]) {
         var memo: [Int: (Int, Int?)] = [:]  // atom: (length of the longest chain starting there, next)
         // Reverse topological order by iterative post-order.
-        for start in state.values.keys.sorted() where memo[start] == nil {
+        for start in state.liveIDs.sorted() where memo[start] == nil {
             var stack: [(id: Int, next: Int)] = [(start, 0)]
             var onStack: Set<Int> = [start]
             while let top = stack.last {

@@ -29,7 +29,8 @@ public enum CheckCommand {
             throw InspectorError(exists ? .dataError : .noInput, "\(rulesPath): \(exists ? "cannot read rules file as UTF-8 text" : "no such rules file") — pass a rules file with --rules (see `man atoms-inspect`)")
         }
         let rules = try RulesParser.parse(text, file: rulesPath)
-        let state = try journal.state(at: journal.step(step))
+        // Rules are about the graph: no value is decoded.
+        let state = try journal.state(at: journal.step(step), decodingValuesOf: [])
         let checker = RuleChecker(state: state)
         let results = rules.map(checker.check)
         if let junit {

@@ -41,18 +41,26 @@ public enum DiffCommand {
 
     /// The differences between the states at two steps.
     ///
-    /// - Complexity: Two state lookups (each a keyframe plus at most `keyframeInterval`
-    ///   transactions) and a comparison proportional to the atoms: not to the journal's length.
+    /// - Complexity: Two state lookups (each a keyframe plus the transactions after it) and a
+    ///   comparison proportional to the atoms compared: not to the journal's length. With
+    ///   `atom`, only the matching atoms' values are decoded.
     public static func difference(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil) throws(InspectorError) -> Difference {
-        let fromState = try journal.state(at: journal.step(from))
-        let toState = try journal.state(at: journal.step(to))
+        let fromStep = try journal.step(from)
+        let toStep = try journal.step(to)
+        var selected: Set<Int>?
+        if let atom {
+            let latest = try journal.state(at: max(fromStep, toStep), decodingValuesOf: [])
+            selected = Naming(declarations: latest.declarations).matching(atom)
+        }
+        let fromState = try journal.state(at: fromStep, decodingValuesOf: selected)
+        let toState = try journal.state(at: toStep, decodingValuesOf: selected)
         return try difference(fromState, toState, atom: atom, journal: journal)
     }
 
     static func difference(_ from: JournalState, _ to: JournalState, atom pattern: String?, journal: InspectedJournal) throws(InspectorError) -> Difference {
-        // Atoms are numbered per journal, so states of one journal compare by number; names
-        // come from the later state, which declares every earlier atom too.
-        let names = Naming(declarations: to.declarations)
+        // Atoms are numbered per journal, so states of one journal compare by number; the
+        // later step declares every atom of the earlier one (`diff J last 0` runs backwards).
+        let names = Naming(declarations: from.declarations.merging(to.declarations) { $1 })
         var selected: Set<Int>?
         if let pattern {
             selected = names.matching(pattern)
@@ -61,8 +69,8 @@ public enum DiffCommand {
             }
         }
         func included(_ id: Int) -> Bool { selected?.contains(id) ?? true }
-        let fromIDs = Set(from.values.keys).filter(included)
-        let toIDs = Set(to.values.keys).filter(included)
+        let fromIDs = from.liveIDs.filter(included)
+        let toIDs = to.liveIDs.filter(included)
         let changed = fromIDs.intersection(toIDs).compactMap { id -> Difference.Changed? in
             let old = from.values[id]!
             let new = to.values[id]!

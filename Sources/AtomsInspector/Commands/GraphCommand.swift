@@ -15,7 +15,7 @@ public enum GraphCommand {
 
     /// The DOT at a step; atom-family members are told apart as `label[key]`.
     public static func dot(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0)) throws(InspectorError) -> String {
-        try journal.state(at: journal.step(step)).graphDescription(distinguishingFamilies: true)
+        try journal.state(at: journal.step(step), decodingValuesOf: []).graphDescription(distinguishingFamilies: true)
     }
 
     /// The graph in a format: DOT text, or the bytes `dot` rendered.

@@ -51,7 +51,7 @@ public enum LogCommand {
 
     /// The entries for the options.
     ///
-    /// - Complexity: Decodes each listed transaction once.
+    /// - Complexity: Reads each listed transaction's envelope once; values are skipped.
     public static func entries(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> [Entry] {
         let reader = journal.reader
         let first = try options.from.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.firstStep
@@ -61,7 +61,7 @@ public enum LogCommand {
         }
         if let pattern = options.atom {
             // An atom never declared in the journal is a typo, not an empty log.
-            let everyAtom = try journal.state(at: reader.lastStep).declarations
+            let everyAtom = try journal.state(at: reader.lastStep, decodingValuesOf: []).declarations
             guard !Naming(declarations: everyAtom).matching(pattern).isEmpty else {
                 throw InspectorError(.usage, "\(journal.path): no atom in the journal matches '\(pattern)' — list atoms with `atoms-inspect show`")
             }
@@ -72,11 +72,12 @@ public enum LogCommand {
         guard firstTransaction <= last else {
             return []
         }
-        var declarations = try journal.state(at: firstTransaction - 1).declarations
+        var declarations = try journal.state(at: firstTransaction - 1, decodingValuesOf: []).declarations
         var names = Naming(declarations: declarations)
         var entries: [Entry] = []
         for step in firstTransaction...last {
-            let record = try journal.transaction(step)
+            // The envelope only: listing never parses a value.
+            let record = try journal.transaction(step, decodingValuesOf: [])
             if let declared = record.declare, !declared.isEmpty {
                 for atom in declared { declarations[atom.id] = atom }
                 names = Naming(declarations: declarations)

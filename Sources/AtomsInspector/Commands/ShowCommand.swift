@@ -9,8 +9,13 @@ public enum ShowCommand {
     ///   - atom: Only atoms matching this pattern.
     public static func run(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0), atom: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
         let step = try journal.step(step)
-        let state = try journal.state(at: step)
-        let atoms = try atom.map { pattern throws(InspectorError) in try journal.atoms(matching: pattern, in: state) } ?? state.liveAtoms
+        guard let atom else {
+            let state = try journal.state(at: step)
+            return render(state, atoms: state.liveAtoms, journal: journal, json: json, style: style)
+        }
+        // Only the values printed are decoded.
+        let atoms = try journal.atoms(matching: atom, in: journal.state(at: step, decodingValuesOf: []))
+        let state = try journal.state(at: step, decodingValuesOf: Set(atoms.map(\.id)))
         return render(state, atoms: atoms, journal: journal, json: json, style: style)
     }
 

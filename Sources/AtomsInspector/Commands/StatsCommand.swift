@@ -32,17 +32,17 @@ public enum StatsCommand {
 
     /// The statistics of a journal.
     ///
-    /// - Complexity: Decodes every transaction once.
+    /// - Complexity: Reads every transaction's envelope once; values are skipped.
     public static func stats(_ journal: InspectedJournal) throws(InspectorError) -> Stats {
         let reader = journal.reader
-        let last = try journal.state(at: reader.lastStep)
+        let last = try journal.state(at: reader.lastStep, decodingValuesOf: [])
         var causes: [String: Int] = [:]
         var changes: [Int: Int] = [:]
         var firstTime: Double?
         var lastTime = 0.0
         if reader.lastStep > reader.firstStep {
             for seq in (reader.firstStep + 1)...reader.lastStep {
-                let record = try journal.transaction(seq)
+                let record = try journal.transaction(seq, decodingValuesOf: [])
                 causes[record.cause, default: 0] += 1
                 for value in record.values ?? [] {
                     changes[value.id, default: 0] += 1

@@ -37,19 +37,20 @@ public struct InspectedJournal: Sendable {
         try spec.resolve(first: reader.firstStep, last: reader.lastStep, journal: path)
     }
 
-    /// The state at a step.
-    public func state(at step: Int) throws(InspectorError) -> JournalState {
+    /// The state at a step, with the values of `atoms` only (all when `nil`; none for an
+    /// empty set: declarations, liveness and the graph).
+    public func state(at step: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> JournalState {
         do {
-            return try reader.state(at: step)
+            return try reader.state(at: step, decodingValuesOf: atoms)
         } catch {
             throw InspectorError(error)
         }
     }
 
-    /// A transaction.
-    public func transaction(_ seq: Int) throws(InspectorError) -> TransactionRecord {
+    /// A transaction, with the values of `atoms` only (all when `nil`).
+    public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> TransactionRecord {
         do {
-            return try reader.transaction(seq)
+            return try reader.transaction(seq, decodingValuesOf: atoms)
         } catch {
             throw InspectorError(error)
         }
