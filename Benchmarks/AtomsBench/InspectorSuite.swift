@@ -30,6 +30,8 @@ enum InspectorSuite {
         var diffMilliseconds = 0.0
         var jqSeconds: Double?
         var peakRSSBytes = 0
+        /// The generated journal, deleted with the directory.
+        var path = ""
     }
 
     /// Records the journal with the real recorder: 1,000,000 sets of 100 counters chosen by a
@@ -56,6 +58,7 @@ enum InspectorSuite {
     static func run(directory: URL, transactions: Int) throws -> Figures {
         var figures = Figures()
         let path = directory.appendingPathComponent("million.jsonl").path
+        figures.path = path
         let start = Date()
         try generate(path: path, transactions: transactions)
         figures.generateSeconds = Date().timeIntervalSince(start)
@@ -96,14 +99,11 @@ enum InspectorSuite {
         return figures
     }
 
-    /// The jq program computing every atom's final value from a format 2 journal: whole values
-    /// (`[id,"v",json]`) replace, patches (`[id,"p",{members},[removed]]`) merge into the value
-    /// before.
+    /// The jq program computing every atom's final value from the generated journal, whose
+    /// values (integers) are all written whole (`[id,"v",json]`).
     static let jqFinalValues = """
-        reduce (inputs | select(type == "array") | .[5][] | select(type == "array")) as $e ({};
-          ($e[0] | tostring) as $id
-          | if $e[1] == "v" then .[$id] = $e[2]
-            else .[$id] = ((.[$id] + $e[2]) | delpaths([($e[3] // [])[] | [.]])) end)
+        reduce (inputs | select(type == "array") | .[5][] | select(type == "array" and .[1] == "v")) as $e ({};
+          .[$e[0] | tostring] = $e[2])
         """
 
     /// Runs this executable as `atoms-bench --inspect-once PATH STEP` and reads the peak RSS

@@ -103,10 +103,21 @@ struct ValueDeltaPropertyTests {
         }
     }
 
+    @Test func flatStructs() throws {
+        try checkHistories(seed: 10, initial: { rng in FlatItem.random(&rng) }) { value, rng in
+            switch rng.next(4) {
+            case 0: value.count += 1
+            case 1: value.label = rng.next(3) == 0 ? nil : "label \(rng.next(20))"
+            case 2: value.ratio = Double(rng.next(1000)) / 16
+            default: value = FlatItem.random(&rng)
+            }
+        }
+    }
+
     // MARK: Checking
 
     /// Records `historiesPerShape` histories and checks every step of each.
-    private func checkHistories<Value: Codable & Sendable>(
+    private func checkHistories<Value: HistoryValue>(
         seed: UInt64,
         initial: (inout SplitMix) -> Value,
         edit: (inout Value, inout SplitMix) -> Void
@@ -141,8 +152,8 @@ struct ValueDeltaPropertyTests {
                 #expect(state == advanced, "seed \(seed) history \(history) step \(step): from a keyframe and stepping agree")
                 let id = try #require(state.liveAtoms.first { $0.label.hasPrefix("HistoryAtom") }?.id)
                 let recorded = try #require(state.values[id]?.v, "seed \(seed) history \(history) step \(step)")
-                let whole = try #require(ValueEncoder().json(of: Optional(value))?.bytes)
-                let decoded = try JSONDecoder().decode(Value?.self, from: Data(recorded.jsonText.utf8))
+                let whole = try #require(ValueEncoder().json(of: value)?.bytes)
+                let decoded = try JSONDecoder().decode(Value.self, from: Data(recorded.jsonText.utf8))
                 #expect(ValueEncoder().json(of: decoded)?.bytes == whole, "seed \(seed) history \(history) step \(step): the value read back")
                 #expect(recorded == (try JSONValue.parse(whole)), "seed \(seed) history \(history) step \(step): a whole write records the same")
             }
@@ -155,8 +166,43 @@ struct ValueDeltaPropertyTests {
 }
 
 /// An atom holding one value history.
-private struct HistoryAtom<Value: Codable & Sendable>: StateAtom, Hashable {
-    func defaultValue(context: Context) -> Value? { nil }
+private struct HistoryAtom<Value: HistoryValue>: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Value { .empty }
+}
+
+/// A value a history starts from before its first write.
+protocol HistoryValue: Codable {
+    static var empty: Self { get }
+}
+
+extension Array: HistoryValue where Element: Codable {
+    static var empty: Self { [] }
+}
+
+extension Dictionary: HistoryValue where Key: Codable, Value: Codable {
+    static var empty: Self { [:] }
+}
+
+extension Set: HistoryValue where Element: Codable {
+    static var empty: Self { [] }
+}
+
+extension Optional: HistoryValue where Wrapped: Codable {
+    static var empty: Self { nil }
+}
+
+/// A struct of numbers, strings and booleans: recorded as JSON and compared member by member.
+struct FlatItem: HistoryValue {
+    var count: Int
+    var label: String?
+    var ratio: Double
+    var isOn: Bool
+
+    static var empty: FlatItem { FlatItem(count: 0, label: nil, ratio: 0, isOn: false) }
+
+    static func random(_ rng: inout SplitMix) -> FlatItem {
+        FlatItem(count: rng.next(100), label: rng.next(2) == 0 ? nil : "l\(rng.next(9))", ratio: Double(rng.next(64)) / 8, isOn: rng.next(2) == 0)
+    }
 }
 
 /// A seeded generator, so that a failing history can be run again.

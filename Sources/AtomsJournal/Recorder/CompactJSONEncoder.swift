@@ -275,16 +275,7 @@ private final class JSONStreamWriter {
     }
 
     func writeFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) {
-        if value.isNaN {
-            writeString("NaN")
-        } else if value.isInfinite {
-            writeString(value < 0 ? "-Infinity" : "Infinity")
-        } else if value == value.rounded(), abs(value) < 1e15 {
-            // Whole numbers print as integers, as `JSONEncoder` prints them.
-            writeInteger(Int64(value))
-        } else {
-            writeNumberText(value.description)
-        }
+        bytes.appendJSONNumber(value)
     }
 
     func writeNumberText(_ text: String) {
@@ -298,6 +289,21 @@ private final class JSONStreamWriter {
 
 /// The byte-level writing the encoder and the line builder share.
 extension Array where Element == UInt8 {
+    /// Appends a floating-point number as the journal writes it: whole numbers as integers
+    /// (as `JSONEncoder` prints them), non-finite ones as the strings `NaN`, `Infinity` and
+    /// `-Infinity`.
+    mutating func appendJSONNumber<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) {
+        if value.isNaN {
+            appendJSONString("NaN")
+        } else if value.isInfinite {
+            appendJSONString(value < 0 ? "-Infinity" : "Infinity")
+        } else if value == value.rounded(), abs(value) < 1e15 {
+            appendDecimal(Int64(value))
+        } else {
+            append(contentsOf: value.description.utf8)
+        }
+    }
+
     /// Appends an integer's decimal digits, with no intermediate string.
     mutating func appendDecimal<T: BinaryInteger>(_ value: T) {
         guard let small = Int(exactly: value) else {

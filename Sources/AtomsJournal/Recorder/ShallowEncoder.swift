@@ -11,16 +11,24 @@ final class ShallowCapture {
         case single
     }
 
-    /// One part: a nested value still to be encoded, `null`, or a nested container.
+    /// One part. Numbers, strings and booleans are kept as themselves, so comparing and
+    /// writing them needs no cast; anything else is a nested value still to be encoded, or a
+    /// nested container.
     enum Part {
-        case value(any Encodable)
         case null
+        case bool(Bool)
+        case int(Int)
+        case string(String)
+        case double(Double)
+        case value(any Encodable)
         case nested(ShallowCapture)
     }
 
     private(set) var shape = Shape.empty
-    /// The parts in the order they were written; `key` is `nil` outside keyed containers.
-    private(set) var parts: [(key: String?, part: Part)] = []
+    /// The keys of a keyed container's members, in the order they were written.
+    private(set) var keys: [String] = []
+    /// The parts in the order they were written (a keyed container's beside its `keys`).
+    private(set) var parts: [Part] = []
     /// Set when the value did something a capture cannot follow (`superEncoder`, mixed
     /// container kinds); the value is then written whole.
     private(set) var isUnsupported = false
@@ -39,21 +47,26 @@ final class ShallowCapture {
     fileprivate func begin(_ shape: Shape) {
         if self.shape == .empty {
             self.shape = shape
+            parts.reserveCapacity(4)
+            if shape == .keyed { keys.reserveCapacity(4) }
         } else if self.shape != shape || shape == .single {
             isUnsupported = true
         }
     }
 
-    fileprivate func append(_ key: String?, _ part: Part) {
-        parts.append((key, part))
+    fileprivate func append(_ key: String, _ part: Part) {
+        keys.append(key)
+        parts.append(part)
+    }
+
+    fileprivate func append(_ part: Part) {
+        parts.append(part)
     }
 
     fileprivate func markUnsupported() {
         isUnsupported = true
     }
 }
-
-private struct CaptureFailed: Error {}
 
 private struct CapturingEncoder: Encoder {
     let capture: ShallowCapture
@@ -79,9 +92,11 @@ private struct CapturingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerPr
     let capture: ShallowCapture
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws {
-        capture.append(key.stringValue, .null)
-    }
+    mutating func encodeNil(forKey key: Key) throws { capture.append(key.stringValue, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { capture.append(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { capture.append(key.stringValue, .string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { capture.append(key.stringValue, .double(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { capture.append(key.stringValue, .int(value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         capture.append(key.stringValue, .value(value))
@@ -117,25 +132,27 @@ private struct CapturingUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count: Int { capture.parts.count }
 
-    mutating func encodeNil() throws {
-        capture.append(nil, .null)
-    }
+    mutating func encodeNil() throws { capture.append(.null) }
+    mutating func encode(_ value: Bool) throws { capture.append(.bool(value)) }
+    mutating func encode(_ value: String) throws { capture.append(.string(value)) }
+    mutating func encode(_ value: Double) throws { capture.append(.double(value)) }
+    mutating func encode(_ value: Int) throws { capture.append(.int(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        capture.append(nil, .value(value))
+        capture.append(.value(value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = ShallowCapture()
         nested.begin(.keyed)
-        capture.append(nil, .nested(nested))
+        capture.append(.nested(nested))
         return KeyedEncodingContainer(CapturingKeyedContainer<NestedKey>(capture: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ShallowCapture()
         nested.begin(.unkeyed)
-        capture.append(nil, .nested(nested))
+        capture.append(.nested(nested))
         return CapturingUnkeyedContainer(capture: nested)
     }
 
@@ -149,13 +166,18 @@ private struct CapturingSingleValueContainer: SingleValueEncodingContainer {
     let capture: ShallowCapture
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil() throws {
+    private func single(_ part: ShallowCapture.Part) {
         capture.begin(.single)
-        capture.append(nil, .null)
+        capture.append(part)
     }
 
+    mutating func encodeNil() throws { single(.null) }
+    mutating func encode(_ value: Bool) throws { single(.bool(value)) }
+    mutating func encode(_ value: String) throws { single(.string(value)) }
+    mutating func encode(_ value: Double) throws { single(.double(value)) }
+    mutating func encode(_ value: Int) throws { single(.int(value)) }
+
     mutating func encode<T: Encodable>(_ value: T) throws {
-        capture.begin(.single)
-        capture.append(nil, .value(value))
+        single(.value(value))
     }
 }

@@ -238,26 +238,17 @@ struct TransactionLineBuilder: Sendable {
         switch change {
         case .encoded(let encoded):
             value = encoded
-            state.values[id] = .encoded(encoded)
         case .later(let raw):
+            if differ.isFlat(raw) {
+                // Kept as JSON: compared with the previous encoding below.
+                value = encoder.encode(raw, redacted: false)
+                break
+            }
             if !isNew, case .swift(let previous)? = state.values[id] {
-                switch differ.change(from: previous, to: raw) {
-                case .unchanged:
+                let change = differ.change(from: previous, to: raw)
+                if appendChange(change, id: id, to: &output) {
                     state.values[id] = .swift(raw)
-                    output.append(UInt8(ascii: "["))
-                    output.appendDecimal(id)
-                    output.append(contentsOf: #","="]"#.utf8)
                     return
-                case .delta(let delta):
-                    state.values[id] = .swift(raw)
-                    output.append(UInt8(ascii: "["))
-                    output.appendDecimal(id)
-                    output.append(contentsOf: #","d","#.utf8)
-                    output.append(contentsOf: delta)
-                    output.append(UInt8(ascii: "]"))
-                    return
-                case .replaced:
-                    break
                 }
             }
             value = encoder.encode(raw, redacted: false)
@@ -266,7 +257,43 @@ struct TransactionLineBuilder: Sendable {
             } else {
                 state.values[id] = .encoded(value)
             }
+            appendWhole(id: id, value: value, to: &output)
+            return
         }
+        // Values kept as JSON: objects are compared member by member with the previous one.
+        if !isNew, case .json(let bytes, let members?) = value,
+            case .encoded(.json(let oldBytes, let oldMembers?))? = state.values[id],
+            appendChange(MemberDelta.change(old: oldBytes, oldMembers: oldMembers, new: bytes, newMembers: members), id: id, to: &output)
+        {
+            state.values[id] = .encoded(value)
+            return
+        }
+        state.values[id] = .encoded(value)
+        appendWhole(id: id, value: value, to: &output)
+    }
+
+    /// Appends `[id,"="]` or `[id,"d",delta]`; returns `false` (appending nothing) when the
+    /// value is to be written whole.
+    private func appendChange(_ change: ValueDiffer.Change, id: Int, to output: inout [UInt8]) -> Bool {
+        switch change {
+        case .unchanged:
+            output.append(UInt8(ascii: "["))
+            output.appendDecimal(id)
+            output.append(contentsOf: #","="]"#.utf8)
+        case .delta(let delta):
+            output.append(UInt8(ascii: "["))
+            output.appendDecimal(id)
+            output.append(contentsOf: #","d","#.utf8)
+            output.append(contentsOf: delta)
+            output.append(UInt8(ascii: "]"))
+        case .replaced:
+            return false
+        }
+        return true
+    }
+
+    /// Appends a whole value: `[id,"v",json]`, or a keyed entry for values that are not JSON.
+    private func appendWhole(id: Int, value: EncodedValue, to output: inout [UInt8]) {
         switch value {
         case .fields(let fields):
             output.append(contentsOf: "{\"id\":".utf8)

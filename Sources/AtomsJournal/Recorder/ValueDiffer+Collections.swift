@@ -24,15 +24,15 @@ extension Array: JournalDiffableCollection where Element: Encodable {
         let old = old as! [Element]
         let new = self
         let equality = differ.equality(for: Element.self)
-        func same(_ oldIndex: Int, _ newIndex: Int) -> Bool {
-            ValueDiffer.bitwiseEqual(old[oldIndex], new[newIndex])
-                || equality?.isEqual(old[oldIndex], new[newIndex]) == true
+        // Equal leading and trailing runs, found by comparing the arrays' bytes in bulk (an
+        // element whose bytes differ may still be equal: `==` decides for those).
+        let (prefix, suffix) = old.withUnsafeBytes { oldBytes in
+            new.withUnsafeBytes { newBytes in
+                BitwiseRuns.equalEnds(oldBytes, count: old.count, newBytes, count: new.count, stride: MemoryLayout<Element>.stride) { oldIndex, newIndex in
+                    equality?.isEqual(old[oldIndex], new[newIndex]) == true
+                }
+            }
         }
-        var prefix = 0
-        let shorter = Swift.min(old.count, new.count)
-        while prefix < shorter, same(prefix, prefix) { prefix += 1 }
-        var suffix = 0
-        while suffix < shorter - prefix, same(old.count - 1 - suffix, new.count - 1 - suffix) { suffix += 1 }
         let oldMiddle = prefix..<(old.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
         if oldMiddle.isEmpty && newMiddle.isEmpty {
@@ -236,5 +236,82 @@ enum CanonicalOrder {
             parsed.append((json, value))
         }
         return parsed.sorted { JSONValue.canonicallyPrecedes($0.value, $1.value) }.map(\.json)
+    }
+}
+
+/// Equal runs at the ends of two arrays, found in their raw element storage.
+enum BitwiseRuns {
+    /// The lengths of the equal leading and trailing runs of two arrays of elements of size
+    /// `stride` (not overlapping: together at most the shorter count). Elements whose bytes
+    /// match are equal; for the others `same` decides.
+    static func equalEnds(
+        _ old: UnsafeRawBufferPointer,
+        count oldCount: Int,
+        _ new: UnsafeRawBufferPointer,
+        count newCount: Int,
+        stride: Int,
+        same: (Int, Int) -> Bool
+    ) -> (prefix: Int, suffix: Int) {
+        guard stride > 0 else {
+            // Elements of no size are all equal.
+            return (min(oldCount, newCount), 0)
+        }
+        let shorter = min(oldCount, newCount)
+        var prefix = 0
+        while prefix < shorter {
+            let differing = firstDifferingByte(old, new, from: prefix * stride, to: shorter * stride)
+            prefix = differing / stride
+            guard prefix < shorter, same(prefix, prefix) else { break }
+            prefix += 1
+        }
+        var suffix = 0
+        while suffix < shorter - prefix {
+            let oldEnd = (oldCount - suffix) * stride
+            let newEnd = (newCount - suffix) * stride
+            let limit = (shorter - prefix - suffix) * stride
+            let matching = matchingTrailingBytes(old, oldEnd: oldEnd, new, newEnd: newEnd, limit: limit)
+            suffix += matching / stride
+            guard suffix < shorter - prefix, same(oldCount - 1 - suffix, newCount - 1 - suffix) else { break }
+            suffix += 1
+        }
+        return (prefix, suffix)
+    }
+
+    /// Bytes compared per `memcmp` call before narrowing down to words.
+    private static let block = 256
+
+    /// The offset of the first byte in `start..<end` where the buffers differ, or `end`.
+    private static func firstDifferingByte(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        var offset = start
+        while offset + block <= end, memcmp(a.baseAddress! + offset, b.baseAddress! + offset, block) == 0 {
+            offset += block
+        }
+        while offset + 8 <= end,
+            a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        {
+            offset += 8
+        }
+        while offset < end, a[offset] == b[offset] {
+            offset += 1
+        }
+        return offset
+    }
+
+    /// How many bytes before `oldEnd` and `newEnd` match, up to `limit`.
+    private static func matchingTrailingBytes(_ a: UnsafeRawBufferPointer, oldEnd: Int, _ b: UnsafeRawBufferPointer, newEnd: Int, limit: Int) -> Int {
+        var matched = 0
+        while matched + block <= limit, memcmp(a.baseAddress! + oldEnd - matched - block, b.baseAddress! + newEnd - matched - block, block) == 0 {
+            matched += block
+        }
+        while matched + 8 <= limit,
+            a.loadUnaligned(fromByteOffset: oldEnd - matched - 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: newEnd - matched - 8, as: UInt64.self)
+        {
+            matched += 8
+        }
+        while matched < limit, a[oldEnd - matched - 1] == b[newEnd - matched - 1] {
+            matched += 1
+        }
+        return matched
     }
 }

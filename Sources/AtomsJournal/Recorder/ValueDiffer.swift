@@ -41,6 +41,12 @@ final class ValueDiffer: @unchecked Sendable {
     }
 
     private let encoder = CompactJSONEncoder()
+    /// The last comparison of two values, with its result: a derived atom often holds the
+    /// very value of the atom it derives from (a filter that keeps everything), and then the
+    /// same two values are compared twice in one transaction.
+    private var lastComparison: (old: Any, new: Any, change: Change)?
+    /// Types whose values are structs of numbers, strings and booleans only.
+    private var flatTypes: [ObjectIdentifier: Bool] = [:]
     private var strategies: [ObjectIdentifier: Strategy] = [:]
     private var equalities: [ObjectIdentifier: (any EqualityChecking)?] = [:]
     private var encodableTypes: [ObjectIdentifier: any Encodable.Type] = [:]
@@ -65,7 +71,16 @@ final class ValueDiffer: @unchecked Sendable {
     }
 
     private func change<T: Encodable>(from old: Any, to new: Any, as type: T.Type) -> Change {
-        change(from: old as! T, to: new as! T)
+        let old = old as! T
+        let new = new as! T
+        if let last = lastComparison, let lastOld = last.old as? T, let lastNew = last.new as? T,
+            Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
+        {
+            return last.change
+        }
+        let change = change(from: old, to: new)
+        lastComparison = (old, new, change)
+        return change
     }
 
     /// Compares two values of one type.
@@ -83,6 +98,30 @@ final class ValueDiffer: @unchecked Sendable {
                 return .unchanged
             }
             return structuralChange(from: ShallowCapture.of(old), to: ShallowCapture.of(new))
+        }
+    }
+
+    /// Whether a value's type is a struct whose members are numbers, strings and booleans
+    /// (judged from its first value). Such values cost less to encode whole and compare as
+    /// JSON (``MemberDelta``) than to compare member by member as Swift values.
+    func isFlat(_ value: Any) -> Bool {
+        let key = ObjectIdentifier(Swift.type(of: value))
+        if let known = flatTypes[key] {
+            return known
+        }
+        let flat = (value as? any Encodable).map { isFlat(encodable: $0) } ?? false
+        flatTypes[key] = flat
+        return flat
+    }
+
+    private func isFlat<T: Encodable>(encodable value: T) -> Bool {
+        guard case .structure = strategy(for: T.self) else { return false }
+        let capture = ShallowCapture.of(value)
+        return capture.shape == .keyed && !capture.isUnsupported && capture.parts.allSatisfy { part in
+            switch part {
+            case .null, .bool, .int, .string, .double: true
+            case .value, .nested: false
+            }
         }
     }
 
@@ -166,11 +205,11 @@ final class ValueDiffer: @unchecked Sendable {
         case .empty:
             return .unchanged
         case .single:
-            return change(from: old.parts[0].part, to: new.parts[0].part)
+            return change(from: old.parts[0], to: new.parts[0])
         case .keyed:
             return keyedChange(from: old, to: new)
         case .unkeyed:
-            return unkeyedChange(from: old.parts.map(\.part), to: new.parts.map(\.part))
+            return unkeyedChange(from: old.parts, to: new.parts)
         }
     }
 
@@ -178,6 +217,15 @@ final class ValueDiffer: @unchecked Sendable {
         switch (old, new) {
         case (.null, .null):
             return .unchanged
+        case (.bool(let a), .bool(let b)):
+            return a == b ? .unchanged : .replaced
+        case (.int(let a), .int(let b)):
+            return a == b ? .unchanged : .replaced
+        case (.string(let a), .string(let b)):
+            return a == b ? .unchanged : .replaced
+        case (.double(let a), .double(let b)):
+            // Bits, not `==`: `-0.0` and `0.0` are written differently, NaN equals itself.
+            return a.bitPattern == b.bitPattern ? .unchanged : .replaced
         case (.value(let a), .value(let b)):
             guard Swift.type(of: a) == Swift.type(of: b) else { return .replaced }
             return openedChange(from: a, to: b)
@@ -192,60 +240,72 @@ final class ValueDiffer: @unchecked Sendable {
         change(from: old as! T, to: new)
     }
 
-    /// The JSON of a captured part.
-    func json(of part: ShallowCapture.Part) -> [UInt8]? {
+    /// Appends the JSON of a captured part; returns `false` when it cannot be encoded.
+    func appendJSON(of part: ShallowCapture.Part, to bytes: inout [UInt8]) -> Bool {
         switch part {
         case .null:
-            return Array("null".utf8)
+            bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(let value):
+            bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .int(let value):
+            bytes.appendDecimal(value)
+        case .string(let value):
+            bytes.appendJSONString(value)
+        case .double(let value):
+            bytes.appendJSONNumber(value)
         case .value(let value):
-            return json(ofAny: value)
+            guard let json = json(ofAny: value) else { return false }
+            bytes.append(contentsOf: json)
         case .nested(let capture):
-            guard !capture.isUnsupported else { return nil }
-            var bytes: [UInt8] = []
+            guard !capture.isUnsupported else { return false }
             let isObject = capture.shape == .keyed
             bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            for (index, entry) in capture.parts.enumerated() {
+            for (index, part) in capture.parts.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                if let key = entry.key, isObject {
-                    bytes.appendJSONString(key)
+                if isObject {
+                    bytes.appendJSONString(capture.keys[index])
                     bytes.append(UInt8(ascii: ":"))
                 }
-                guard let element = json(of: entry.part) else { return nil }
-                bytes.append(contentsOf: element)
+                guard appendJSON(of: part, to: &bytes) else { return false }
             }
             bytes.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-            return bytes
         }
+        return true
+    }
+
+    /// The JSON of a captured part.
+    func json(of part: ShallowCapture.Part) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        return appendJSON(of: part, to: &bytes) ? bytes : nil
     }
 
     private func keyedChange(from old: ShallowCapture, to new: ShallowCapture) -> Change {
-        var oldParts: [String: ShallowCapture.Part] = [:]
-        for entry in old.parts {
-            if let key = entry.key { oldParts[key] = entry.part }
-        }
         var object = ObjectDeltaWriter()
-        for entry in new.parts {
-            guard let key = entry.key else { return .replaced }
-            guard let previous = oldParts.removeValue(forKey: key) else {
-                guard let json = json(of: entry.part) else { return .replaced }
+        // Members usually come in the same order in both: match by position first.
+        var matched = [Bool](repeating: false, count: old.keys.count)
+        for (index, key) in new.keys.enumerated() {
+            let oldIndex = index < old.keys.count && old.keys[index] == key ? index : old.keys.firstIndex(of: key)
+            guard let oldIndex, !matched[oldIndex] else {
+                guard let json = json(of: new.parts[index]) else { return .replaced }
                 object.set(key, json)
                 continue
             }
-            switch change(from: previous, to: entry.part) {
+            matched[oldIndex] = true
+            switch change(from: old.parts[oldIndex], to: new.parts[index]) {
             case .unchanged:
                 continue
             case .delta(let delta):
                 object.patch(key, delta)
             case .replaced:
-                guard let json = json(of: entry.part) else { return .replaced }
+                guard let json = json(of: new.parts[index]) else { return .replaced }
                 object.set(key, json)
             }
         }
-        for key in old.parts.compactMap(\.key) where oldParts[key] != nil {
+        for (index, key) in old.keys.enumerated() where !matched[index] {
             object.remove(key)
         }
         // Every member new or replaced: the whole object is shorter than its delta.
-        if object.setCount == new.parts.count {
+        if object.setCount == new.keys.count {
             return .replaced
         }
         return object.change
@@ -311,6 +371,21 @@ struct ObjectDeltaWriter {
     mutating func remove(_ key: String) {
         if !removed.isEmpty { removed.append(UInt8(ascii: ",")) }
         removed.appendJSONString(key)
+    }
+
+    /// Sets a member whose key is already a JSON string literal.
+    mutating func set(quotedKey: [UInt8], _ json: [UInt8]) {
+        setCount += 1
+        if !set.isEmpty { set.append(UInt8(ascii: ",")) }
+        set.append(contentsOf: quotedKey)
+        set.append(UInt8(ascii: ":"))
+        set.append(contentsOf: json)
+    }
+
+    /// Removes a member whose key is already a JSON string literal.
+    mutating func remove(quotedKey: [UInt8]) {
+        if !removed.isEmpty { removed.append(UInt8(ascii: ",")) }
+        removed.append(contentsOf: quotedKey)
     }
 
     private static func member(_ key: String, _ json: [UInt8], into bytes: inout [UInt8]) {

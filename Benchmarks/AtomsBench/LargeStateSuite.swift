@@ -1,0 +1,124 @@
+import Atoms
+import AtomsInspector
+import AtomsJournal
+import Foundation
+
+/// A todo item, as `sample-todo` holds them.
+struct BenchTodo: Codable, Hashable {
+    var id: Int
+    var text: String
+    var isCompleted: Bool
+}
+
+struct BenchTodosAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> [BenchTodo] { [] }
+}
+
+struct BenchNextTodoIDAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Int { 1 }
+}
+
+struct BenchFilteredTodosAtom: ValueAtom, Hashable {
+    func value(context: Context) -> [BenchTodo] {
+        context.watch(BenchTodosAtom())
+    }
+}
+
+/// Counts derived from the whole list, as the todo sample's StatsAtom.
+struct BenchTodoStats: Codable, Equatable {
+    var total: Int
+    var totalCompleted: Int
+    var percentCompleted: Double
+}
+
+struct BenchTodoStatsAtom: ValueAtom, Hashable {
+    func value(context: Context) -> BenchTodoStats {
+        let todos = context.watch(BenchTodosAtom())
+        let completed = todos.filter(\.isCompleted).count
+        return BenchTodoStats(total: todos.count, totalCompleted: completed, percentCompleted: todos.isEmpty ? 0 : Double(completed) / Double(todos.count))
+    }
+}
+
+/// R2b, R3b and the inspector over a large state: the todo session of issue 13, 500 todos
+/// added and then 3,000 toggles of one flag, each of which changes three atoms (the list, the
+/// filtered list and the counts), with the journal off and on.
+@MainActor
+enum LargeStateSuite {
+    static let todos = 500
+    static let toggles = 3_000
+
+    struct Figures {
+        var off: [Double] = []
+        var on: [Double] = []
+        var onAppThread: [Double] = []
+        var transactions = 0
+        var fileBytes = 0
+        var wcSeconds = 0.0
+        var logSeconds = 0.0
+        var statsSeconds = 0.0
+        var showSeconds = 0.0
+    }
+
+    static func run(repetitions: Int, directory: URL) throws -> Figures {
+        var figures = Figures()
+        let path = directory.appendingPathComponent("todo-large.jsonl").path
+        for _ in 0..<repetitions {
+            figures.off.append(session(journal: nil).total)
+            let recorded = session(journal: path)
+            figures.on.append(recorded.total)
+            figures.onAppThread.append(recorded.beforeClose)
+        }
+        figures.fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let journal = try InspectedJournal(path: path)
+        figures.transactions = journal.reader.transactionCount
+        let measured = try inspect(path: path)
+        figures.wcSeconds = measured.wc
+        figures.logSeconds = measured.log
+        figures.statsSeconds = measured.stats
+        figures.showSeconds = InspectorSuite.median(try (0..<3).map { _ in
+            try InspectorSuite.seconds { _ = try ShowCommand.run(try InspectedJournal(path: path), at: .number(figures.transactions / 2)) }
+        })
+        return figures
+    }
+
+    /// `log` and `stats` in full (open included) on a journal, against `wc -l` on the same
+    /// file: medians of three runs, in seconds.
+    static func inspect(path: String) throws -> (wc: Double, log: Double, stats: Double) {
+        let wc = InspectorSuite.median((0..<3).map { _ in InspectorSuite.seconds { _ = try? InspectorSuite.shell("/usr/bin/wc", ["-l", path]) } })
+        let log = InspectorSuite.median(try (0..<3).map { _ in
+            try InspectorSuite.seconds { _ = try LogCommand.run(try InspectedJournal(path: path), options: .init()) }
+        })
+        let stats = InspectorSuite.median(try (0..<3).map { _ in
+            try InspectorSuite.seconds { _ = try StatsCommand.stats(try InspectedJournal(path: path)) }
+        })
+        return (wc, log, stats)
+    }
+
+    /// Seconds for one session: in all (the journal closed and synced), and before closing.
+    private static func session(journal: String?) -> (total: Double, beforeClose: Double) {
+        var beforeClose = 0.0
+        let total = nanoseconds {
+            let root = AtomRoot()
+            let recorder = journal.map { try! JournalRecorder(path: $0, program: "atoms-bench") }
+            recorder?.attach(to: root.store)
+            let list = root.viewContext()
+            list.watch(BenchFilteredTodosAtom())
+            list.watch(BenchTodoStatsAtom())
+            list.watch(BenchNextTodoIDAtom())
+            beforeClose = nanoseconds {
+                for _ in 0..<todos {
+                    let id = list.read(BenchNextTodoIDAtom())
+                    list[BenchNextTodoIDAtom()] += 1
+                    list[BenchTodosAtom()].append(BenchTodo(id: id, text: "Todo number \(id), written as users write them", isCompleted: false))
+                }
+                var state: UInt64 = 0x5EED
+                for _ in 0..<toggles {
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    list[BenchTodosAtom()][Int(state >> 33) % todos].isCompleted.toggle()
+                }
+            }
+            try? recorder?.close()
+        }
+        return (total / 1e9, beforeClose / 1e9)
+    }
+}
