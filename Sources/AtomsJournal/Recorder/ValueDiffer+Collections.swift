@@ -28,7 +28,7 @@ extension Array: JournalDiffableCollection where Element: Encodable {
         // element whose bytes differ may still be equal: `==` decides for those).
         let (prefix, suffix) = old.withUnsafeBytes { oldBytes in
             new.withUnsafeBytes { newBytes in
-                BitwiseRuns.equalEnds(oldBytes, count: old.count, newBytes, count: new.count, stride: MemoryLayout<Element>.stride) { oldIndex, newIndex in
+                BitwiseRuns.equalEnds(oldBytes, count: old.count, newBytes, count: new.count, size: MemoryLayout<Element>.size, stride: MemoryLayout<Element>.stride) { oldIndex, newIndex in
                     equality?.isEqual(old[oldIndex], new[newIndex]) == true
                 }
             }
@@ -241,14 +241,16 @@ enum CanonicalOrder {
 
 /// Equal runs at the ends of two arrays, found in their raw element storage.
 enum BitwiseRuns {
-    /// The lengths of the equal leading and trailing runs of two arrays of elements of size
-    /// `stride` (not overlapping: together at most the shorter count). Elements whose bytes
-    /// match are equal; for the others `same` decides.
+    /// The lengths of the equal leading and trailing runs of two arrays of elements `size`
+    /// bytes long, `stride` apart (not overlapping: together at most the shorter count).
+    /// Elements whose bytes match are equal; for the others `same` decides. The padding
+    /// between `size` and `stride` is not compared: copies of an element leave it undefined.
     static func equalEnds(
         _ old: UnsafeRawBufferPointer,
         count oldCount: Int,
         _ new: UnsafeRawBufferPointer,
         count newCount: Int,
+        size: Int,
         stride: Int,
         same: (Int, Int) -> Bool
     ) -> (prefix: Int, suffix: Int) {
@@ -258,21 +260,41 @@ enum BitwiseRuns {
         }
         let shorter = min(oldCount, newCount)
         var prefix = 0
+        var scanned = 0
         while prefix < shorter {
-            let differing = firstDifferingByte(old, new, from: prefix * stride, to: shorter * stride)
+            let differing = firstDifferingByte(old, new, from: scanned, to: shorter * stride)
             prefix = differing / stride
-            guard prefix < shorter, same(prefix, prefix) else { break }
-            prefix += 1
+            guard prefix < shorter else { break }
+            // A difference in padding only: the element's bytes before it all matched.
+            if differing % stride >= size || same(prefix, prefix) {
+                prefix += 1
+                scanned = prefix * stride
+                continue
+            }
+            break
         }
         var suffix = 0
+        var matchedBytes = 0
         while suffix < shorter - prefix {
-            let oldEnd = (oldCount - suffix) * stride
-            let newEnd = (newCount - suffix) * stride
-            let limit = (shorter - prefix - suffix) * stride
-            let matching = matchingTrailingBytes(old, oldEnd: oldEnd, new, newEnd: newEnd, limit: limit)
-            suffix += matching / stride
-            guard suffix < shorter - prefix, same(oldCount - 1 - suffix, newCount - 1 - suffix) else { break }
+            let oldEnd = oldCount * stride
+            let newEnd = newCount * stride
+            let limit = (shorter - prefix) * stride
+            matchedBytes += matchingTrailingBytes(old, oldEnd: oldEnd - matchedBytes, new, newEnd: newEnd - matchedBytes, limit: limit - matchedBytes)
+            guard matchedBytes < limit else {
+                suffix = shorter - prefix
+                break
+            }
+            // The first byte from the end that differs, and the element holding it.
+            let offsetInElement = (oldEnd - matchedBytes - 1) % stride
+            suffix = matchedBytes / stride
+            if offsetInElement >= size {
+                // Padding: go on with the element's own bytes.
+                matchedBytes = suffix * stride + (stride - size)
+                continue
+            }
+            guard same(oldCount - 1 - suffix, newCount - 1 - suffix) else { break }
             suffix += 1
+            matchedBytes = suffix * stride
         }
         return (prefix, suffix)
     }
