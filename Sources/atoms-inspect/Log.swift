@@ -27,7 +27,14 @@ struct Log: ParsableCommand {
             let journal = try openJournal(journal)
             let terminal = isatty(STDOUT_FILENO) != 0
             let options = LogCommand.Options(atom: atom, from: from, to: to, json: output.json, header: terminal && !output.json, style: .forOutput())
-            printOutput(try LogCommand.run(journal, options: options))
+            if output.json {
+                printOutput(try LogCommand.run(journal, options: options))
+            } else {
+                // Streamed: a long journal's log is never held in memory.
+                var out = BufferedOutput()
+                try LogCommand.write(journal, options: options) { out.write(line: $0) }
+                out.flush()
+            }
         }
     }
 }

@@ -41,3 +41,22 @@ func printOutput(_ text: String) {
     guard !text.isEmpty else { return }
     FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
 }
+
+/// Lines for stdout, written in blocks of about 64 KB.
+struct BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func write(line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 64 << 10 {
+            flush()
+        }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -126,6 +126,15 @@ struct InspectorCommandTests {
         #expect(stats.mostChanged.first?.atom == "TaskCountAtom" || stats.mostChanged.first?.atom == "TasksAtom")
     }
 
+    @Test func logTimesAreSecondsWithThreeDecimals() {
+        #expect(LogCommand.seconds(milliseconds: 1234.5678) == "1.235")
+        #expect(LogCommand.seconds(milliseconds: 999.6) == "1.000")
+        #expect(LogCommand.seconds(milliseconds: 0.4) == "0.000")
+        #expect(LogCommand.seconds(milliseconds: 5) == "0.005")
+        #expect(LogCommand.seconds(milliseconds: -5) == "-0.005")
+        #expect(LogCommand.seconds(milliseconds: 61_000) == "61.000")
+    }
+
     @Test func stepSpecsResolve() throws {
         #expect(StepSpec("last") == .fromLast(0))
         #expect(StepSpec("last-3") == .fromLast(3))

@@ -53,6 +53,14 @@ public enum LogCommand {
     ///
     /// - Complexity: Reads each listed transaction's envelope once; values are skipped.
     public static func entries(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> [Entry] {
+        var entries: [Entry] = []
+        try forEachEntry(journal, options: options) { entries.append($0) }
+        return entries
+    }
+
+    /// Calls `body` with each entry in step order, as it is read: memory stays constant
+    /// whatever the journal's length.
+    public static func forEachEntry(_ journal: InspectedJournal, options: Options, _ body: (Entry) -> Void) throws(InspectorError) {
         let reader = journal.reader
         let first = try options.from.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.firstStep
         let last = try options.to.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.lastStep
@@ -70,19 +78,24 @@ public enum LogCommand {
         // or first…last when `first` names a transaction itself.
         let firstTransaction = max(first, reader.firstStep + 1)
         guard firstTransaction <= last else {
-            return []
+            return
         }
         var declarations = try journal.state(at: firstTransaction - 1, decodingValuesOf: []).declarations
         var names = Naming(declarations: declarations)
-        var entries: [Entry] = []
+        var selected = options.atom.map(names.matching)
         for step in firstTransaction...last {
             // The envelope only: listing never parses a value.
             let record = try journal.transaction(step, decodingValuesOf: [])
             if let declared = record.declare, !declared.isEmpty {
                 for atom in declared { declarations[atom.id] = atom }
                 names = Naming(declarations: declarations)
+                selected = options.atom.map(names.matching)
             }
-            let entry = Entry(
+            if let selected {
+                let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
+                guard touched.contains(where: selected.contains) else { continue }
+            }
+            body(Entry(
                 step: step,
                 t: record.t,
                 cause: record.cause,
@@ -91,37 +104,45 @@ public enum LogCommand {
                 changed: (record.values ?? []).map { names.name($0.id) },
                 created: (record.created ?? []).map(names.name),
                 released: (record.released ?? []).map(names.name)
-            )
-            if let pattern = options.atom {
-                let touched = Set((record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? []))
-                guard !names.matching(pattern).isDisjoint(with: touched) else { continue }
-            }
-            entries.append(entry)
+            ))
         }
-        return entries
     }
 
     /// The output: text lines (exactly one per transaction, plus an optional header) or JSON.
     public static func run(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> String {
-        let entries = try entries(journal, options: options)
         if options.json {
-            return JSONOutput.encode(entries)
+            return JSONOutput.encode(try entries(journal, options: options))
         }
-        let style = options.style
         var lines: [String] = []
+        try write(journal, options: options) { lines.append($0) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The text output line by line, each handed to `line` as soon as it is built (for
+    /// printing a long journal without holding its log in memory). JSON is not streamed.
+    public static func write(_ journal: InspectedJournal, options: Options, line: (String) -> Void) throws(InspectorError) {
+        let style = options.style
         if options.header {
-            lines.append(style.bold("step      time  cause         changed (created +, released -)  at"))
+            line(style.bold("step      time  cause         changed (created +, released -)  at"))
         }
-        for entry in entries {
+        try forEachEntry(journal, options: options) { entry in
             var atoms = entry.changed.filter { !entry.created.contains($0) }
             atoms += entry.created.map { "+" + $0 }
             atoms += entry.released.map { "-" + $0 }
-            let time = String(format: "%9.3fs", entry.t / 1000)
+            let time = Self.seconds(milliseconds: entry.t).leftPadded(to: 9) + "s"
             let step = String(entry.step).leftPadded(to: 5)
-            let cause = entry.cause.padding(toLength: 12, withPad: " ", startingAt: 0)
-            lines.append("\(style.bold(step)) \(style.dim(time))  \(style.cyan(cause))  \(atoms.isEmpty ? "-" : atoms.joined(separator: ", "))\(entry.at.map { "  " + style.dim("@ " + $0) } ?? "")")
+            let cause = entry.cause.rightPadded(to: 12)
+            line("\(style.bold(step)) \(style.dim(time))  \(style.cyan(cause))  \(atoms.isEmpty ? "-" : atoms.joined(separator: ", "))\(entry.at.map { "  " + style.dim("@ " + $0) } ?? "")")
         }
-        return lines.joined(separator: "\n")
+    }
+
+    /// Milliseconds as seconds with three decimals (`1234.5678` → `1.235`), without
+    /// `String(format:)`, which costs more than the rest of a log line.
+    static func seconds(milliseconds: Double) -> String {
+        guard milliseconds.isFinite else { return String(milliseconds) }
+        let total = Int((abs(milliseconds)).rounded())
+        let text = "\(total / 1000)." + String(total % 1000).leftPadded(to: 3, with: "0")
+        return milliseconds < 0 && total > 0 ? "-" + text : text
     }
 }
 
@@ -141,7 +162,11 @@ struct Naming {
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
+    func leftPadded(to width: Int, with pad: Character = " ") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+
+    func rightPadded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -78,7 +78,7 @@ public enum StatsCommand {
             "\(style.bold("transactions"))  \(stats.transactions) (steps \(journal.reader.firstStep)…\(journal.reader.lastStep))",
             "\(style.bold("keyframes"))     \(stats.keyframes) (every \(journal.reader.header.keyframeInterval) transactions)",
             "\(style.bold("atoms"))         \(stats.atoms) declared, \(stats.liveAtoms) live at the end",
-            "\(style.bold("time span"))     \(String(format: "%.3f", stats.timeSpanMilliseconds / 1000)) s",
+            "\(style.bold("time span"))     \(LogCommand.seconds(milliseconds: stats.timeSpanMilliseconds)) s",
             "\(style.bold("file size"))     \(stats.fileBytes) bytes",
             "\(style.bold("causes"))        " + stats.causes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
             style.bold("most changed"),

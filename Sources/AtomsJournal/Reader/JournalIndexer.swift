@@ -49,7 +49,7 @@ struct JournalIndexer {
     }
 
     /// Bytes indexed between handing pages back to the kernel.
-    private static let window = 32 << 20
+    private static let window = 8 << 20
 
     mutating func run(progress: ((Double) -> Void)?) throws(JournalError) {
         let count = data.count
