@@ -257,16 +257,21 @@ struct JSONScanner {
         let start = position + 1
         // Most strings hold no escape: decode them in one step.
         var scan = start
+        var isASCII = true
         while scan < end {
             let byte = bytes[scan]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<scan]), as: UTF8.self) else {
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<scan])
+                // ASCII is valid UTF-8 as it is; anything else is checked.
+                let text = isASCII ? String(decoding: raw, as: UTF8.self) : String(validating: raw, as: UTF8.self)
+                guard let text else {
                     throw error("a string is not valid UTF-8")
                 }
                 position = scan + 1
                 return text
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            isASCII = isASCII && byte < 0x80
             scan += 1
         }
         position = start
