@@ -99,6 +99,8 @@ struct ValueTable: @unchecked Sendable {
     // Unchecked: `.swift` values hold no class instance (`OffThreadEncodingCheck`), so copies
     // of them may move to the recorder's thread.
     private var slots: [RecordedValue?] = []
+    /// Swift values replaced or removed, not yet handed back (``takeRetired()``).
+    private var retired: [Any] = []
 
     /// The value of atom `id`, or `nil` when it is not live.
     subscript(id: Int) -> RecordedValue? {
@@ -110,8 +112,21 @@ struct ValueTable: @unchecked Sendable {
                 guard newValue != nil else { return }
                 slots.append(contentsOf: repeatElement(nil, count: id - slots.count + 1))
             }
+            if case .swift(let old)? = slots[id] {
+                retired.append(old)
+            }
             slots[id] = newValue
         }
+    }
+
+    /// The Swift values replaced or removed since the last call. The recorder hands them back
+    /// to the app's thread to release: that thread allocated their storage, and freeing it
+    /// there, as it would without a journal, spares both threads contention on the allocator
+    /// and on the elements' reference counts.
+    mutating func takeRetired() -> [Any] {
+        guard !retired.isEmpty else { return [] }
+        defer { retired = [] }
+        return retired
     }
 
     /// The live atoms' numbers and values, by number.

@@ -14,6 +14,9 @@ final class RecordingPipeline: @unchecked Sendable {
     private let sink: any JournalSink
     private var builder: TransactionLineBuilder
     private var queue: [CapturedTransaction] = []
+    /// Values the line builder let go of, to be released on the app's thread at its next
+    /// append.
+    private var graveyard: [Any] = []
     private var isWaiting = false
     private var isProcessing = false
     private var isClosing = false
@@ -40,13 +43,15 @@ final class RecordingPipeline: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a transaction.
+    /// Queues a transaction, and releases the values the recorder's thread is done with.
     func append(_ transaction: CapturedTransaction) {
+        var released: [Any] = []
         condition.lock()
         if sink.receivesLinesAtCommit {
             var lines: [UInt8] = []
             builder.appendLines(for: transaction, to: &lines)
             sink.write(lines: lines)
+            released = builder.takeRetired()
             condition.unlock()
             return
         }
@@ -54,7 +59,12 @@ final class RecordingPipeline: @unchecked Sendable {
         if isWaiting {
             condition.signal()
         }
+        if !graveyard.isEmpty {
+            swap(&released, &graveyard)
+        }
         condition.unlock()
+        // `released` goes out of scope here, outside the lock.
+        _ = released
     }
 
     /// Returns once every queued transaction has reached the sink.
@@ -104,7 +114,9 @@ final class RecordingPipeline: @unchecked Sendable {
             }
             sink.write(lines: lines)
             batch.removeAll(keepingCapacity: true)
+            let retired = builder.takeRetired()
             condition.lock()
+            graveyard.append(contentsOf: retired)
             isProcessing = false
             condition.broadcast()
             if !isClosing && queue.isEmpty {

@@ -45,6 +45,11 @@ struct TransactionLineBuilder: Sendable {
         }
     }
 
+    /// The values the mirror let go of since the last call (``ValueTable/takeRetired()``).
+    mutating func takeRetired() -> [Any] {
+        state.values.takeRetired()
+    }
+
     /// The keyframe of the current state, after transaction `seq`.
     mutating func keyframe(seq: Int) -> String {
         let keyframe = state.keyframe(seq: seq, encoder: encoder)
