@@ -12,7 +12,10 @@ struct InspectorCommandTests {
         let output = try LogCommand.run(journal, options: .init())
         let lines = output.split(separator: "\n")
         #expect(lines.count == 9)
-        #expect(lines[3].contains("set") && lines[3].contains("TasksAtom") && lines[3].contains("@ Tasks/List.swift:12"))
+        // Each write at its own line of the fixture (RecordedSessions.small).
+        #expect(lines[3].contains("set") && lines[3].contains("TasksAtom") && lines[3].contains("@ AtomsInspectorTests/RecordedSessions.swift:50"))
+        #expect(lines[4].contains("@ AtomsInspectorTests/RecordedSessions.swift:51"))
+        #expect(lines[0].contains("@ Tasks/List.swift:12"), "a watch's initialization is at the subscriber")
         #expect(lines[6].contains("+DraftAtom[1]"))
         #expect(!output.contains("\u{1B}["), "no colour unless asked")
 

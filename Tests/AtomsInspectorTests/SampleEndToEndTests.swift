@@ -61,6 +61,60 @@ struct SampleEndToEndTests {
         }
     }
 
+    @Test func theTodoJournalAttributesEachCommandToTheLineThatWrote() throws {
+        // The lines of samples/Todo/main.swift that write, found by their text.
+        let source = try String(contentsOf: repository.appendingPathComponent("samples/Todo/main.swift"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        func line(of statement: String) throws -> String {
+            let index = try #require(source.firstIndex { $0.contains(statement) }, "\(statement) is in the sample")
+            return "sample_todo/main.swift:\(index + 1)"
+        }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("todo.jsonl")
+        let run = try BuiltProducts.run("sample-todo", ["--journal", path], stdin: "add a\ntoggle 1\nremove 1\nfilter completed\n")
+        #expect(run.status == 0)
+        let entries = try LogCommand.entries(try InspectedJournal(path: path), options: .init())
+        let writes = entries.filter { $0.cause == "set" }.map { "\($0.changed.first ?? "?") @ \($0.at ?? "-")" }
+        #expect(writes == [
+            "NextTodoIDAtom @ \(try line(of: "list[NextTodoIDAtom()] += 1"))",
+            "TodosAtom @ \(try line(of: "list[TodosAtom()].append("))",
+            "TodosAtom @ \(try line(of: "list[TodosAtom()][index].isCompleted.toggle()"))",
+            "TodosAtom @ \(try line(of: "list[TodosAtom()].remove(at: index)"))",
+            "FilterAtom @ \(try line(of: "picker[FilterAtom()] = filter"))",
+        ])
+    }
+
+    @Test func aLargeTodoSessionRestoredAtSteps1000And3000PrintsWhatTheLiveSessionPrinted() throws {
+        // 500 todos, then 3,000 toggles chosen by a fixed generator (issue 13's session).
+        var generator: UInt64 = 0x5EED
+        let adds = (1...500).map { "add Todo number \($0), as users write them" }
+        let toggles = (0..<3_000).map { _ -> String in
+            generator = generator &* 6364136223846793005 &+ 1442695040888963407
+            return "toggle \(Int(generator >> 33) % 500 + 1)"
+        }
+        let all = adds + toggles
+        let directory = try TemporaryDirectory()
+        let fullJournal = directory.path("full.jsonl")
+        let full = try BuiltProducts.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
+        #expect(full.status == 0 && full.stderr.isEmpty)
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: fullJournal)[.size] as? Int)
+        let transactions = try InspectedJournal(path: fullJournal).reader.transactionCount
+        #expect(bytes / transactions < 1_000, "a toggle records what changed, not the list (\(bytes / transactions) bytes a transaction)")
+
+        // Four transactions initialize the sample's atoms; an add is two, a toggle one.
+        for (prefix, step) in [(498, 1_000), (500 + 1_996, 3_000)] {
+            let partialJournal = directory.path("prefix-\(prefix).jsonl")
+            let live = try BuiltProducts.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
+            #expect(try InspectedJournal(path: partialJournal).reader.lastStep == step)
+            let stateFile = directory.path("state-\(step).json")
+            let restore = try BuiltProducts.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
+            #expect(restore.status == 0, "\(restore.stderr)")
+            let restored = try BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
+            #expect(restored.stderr.isEmpty)
+            #expect(restored.stdout == live.stdout, "state at step \(step)")
+        }
+    }
+
     @Test func restoredTodoKeepsHandingOutNewIDs() throws {
         let directory = try TemporaryDirectory()
         let journal = directory.path("j.jsonl")

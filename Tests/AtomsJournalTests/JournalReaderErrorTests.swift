@@ -6,8 +6,8 @@ import TestSupport
 
 @MainActor
 struct JournalReaderErrorTests {
-    /// The lines of a small recorded session: header, keyframe, the location line, then
-    /// transactions 1…n.
+    /// The lines of a small recorded session: header, keyframe, the context's location line,
+    /// transaction 1 (the watch), the write site's location line, then transactions 2…n.
     private func recordedLines(_ updates: Int = 5) -> [String] {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
@@ -68,14 +68,14 @@ struct JournalReaderErrorTests {
     @Test func corruptRecordAfterAValidPrefixIsReportedWhenRead() throws {
         var lines = recordedLines()
         // Still shaped like a transaction line (`[2,` … `]`), so indexing accepts it.
-        #expect(lines[4].hasPrefix("[2,"))
-        lines[4] = String(lines[4].prefix(8)) + "}}}broken]"
+        #expect(lines[5].hasPrefix("[2,"))
+        lines[5] = String(lines[5].prefix(8)) + "}}}broken]"
         let (journal, _) = try open(lines.joined(separator: "\n") + "\n")
         #expect(throws: JournalError.self) { try journal.state(at: journal.lastStep) }
         do {
             _ = try journal.state(at: journal.lastStep)
         } catch {
-            #expect(error.description.contains("j.jsonl:5:"))
+            #expect(error.description.contains("j.jsonl:6:"))
         }
     }
 
@@ -109,14 +109,14 @@ struct JournalReaderErrorTests {
     @Test func duplicatedAndMissingSequenceNumbers() throws {
         let lines = recordedLines()
         var duplicated = lines
-        duplicated.insert(lines[4], at: 5)
-        guard case .duplicateSequence(_, 6, 2) = try error(opening: duplicated.joined(separator: "\n") + "\n") else {
+        duplicated.insert(lines[5], at: 6)
+        guard case .duplicateSequence(_, 7, 2) = try error(opening: duplicated.joined(separator: "\n") + "\n") else {
             Issue.record("expected a duplicate")
             return
         }
         var missing = lines
-        missing.remove(at: 4)
-        guard case .missingSequence(_, 5, 2, 3) = try error(opening: missing.joined(separator: "\n") + "\n") else {
+        missing.remove(at: 5)
+        guard case .missingSequence(_, 6, 2, 3) = try error(opening: missing.joined(separator: "\n") + "\n") else {
             Issue.record("expected a gap")
             return
         }

@@ -62,6 +62,7 @@ struct RootTests {
         let context = root.viewContext(fileID: "App/Main.swift", line: 12)
         context.watch(LeftAtom())
         context[SourceAtom()] = 3
+        let writeSite = SourceLocation(fileID: #fileID, line: #line - 1)
         context.unwatch(LeftAtom())
 
         #expect(records.map(\.sequence) == [1, 2, 3])
@@ -70,7 +71,8 @@ struct RootTests {
         #expect(records[0].edgesAdded.map { "\($0.dependency.label)->\($0.dependent.label)" } == ["SourceAtom->LeftAtom"])
         #expect(records[0].subscriptionsAdded.map(\.location) == [SourceLocation(fileID: "App/Main.swift", line: 12)])
         #expect(records[1].origin?.label == "SourceAtom")
-        #expect(records[1].location == SourceLocation(fileID: "App/Main.swift", line: 12))
+        // The transaction is at the write site; the subscription stays at the context's.
+        #expect(records[1].location == writeSite)
         #expect(records[1].changedValues.map { "\($0.atom.label)=\($0.value)" } == ["SourceAtom=3", "LeftAtom=4"])
         #expect(records[2].released.map(\.label).sorted() == ["LeftAtom", "SourceAtom"])
     }

@@ -13,31 +13,31 @@ public struct AtomCurrentContext: AtomContext {
         store.engine.read(atom, in: store)
     }
 
-    /// See ``AtomContext/set(_:for:)``.
-    public func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node) {
-        store.engine.set(value, for: atom, in: store, location: nil)
+    /// See ``AtomContext/set(_:for:at:)``.
+    public func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node, at location: SourceLocation) {
+        store.engine.set(value, for: atom, in: store, location: location)
     }
 
-    /// See ``AtomContext/modify(_:body:)``.
-    public func modify<Node: StateAtom>(_ atom: Node, body: (inout Node.Produced) -> Void) {
-        store.engine.modify(atom, in: store, location: nil, body: body)
+    /// See ``AtomContext/modify(_:at:body:)``.
+    public func modify<Node: StateAtom>(_ atom: Node, at location: SourceLocation, body: (inout Node.Produced) -> Void) {
+        store.engine.modify(atom, in: store, location: location, body: body)
     }
 
-    /// See ``AtomContext/refresh(_:)-async``.
+    /// See ``AtomContext/refresh(_:at:)-async``.
     @_disfavoredOverload
     @discardableResult
-    public func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced {
-        await store.engine.refresh(atom, in: store, location: nil)
+    public func refresh<Node: AsyncAtom>(_ atom: Node, at location: SourceLocation) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: location)
     }
 
-    /// See ``AtomContext/refresh(_:)-custom``.
+    /// See ``AtomContext/refresh(_:at:)-custom``.
     @discardableResult
-    public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {
-        await store.engine.refresh(atom, in: store, location: nil)
+    public func refresh<Node: Refreshable>(_ atom: Node, at location: SourceLocation) async -> Node.Produced {
+        await store.engine.refresh(atom, in: store, location: location)
     }
 
-    /// See ``AtomContext/reset(_:)``.
-    public func reset<Node: Atom>(_ atom: Node) {
-        store.engine.reset(atom, in: store, location: nil)
+    /// See ``AtomContext/reset(_:at:)``.
+    public func reset<Node: Atom>(_ atom: Node, at location: SourceLocation) {
+        store.engine.reset(atom, in: store, location: location)
     }
 }

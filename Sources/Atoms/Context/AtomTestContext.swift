@@ -87,32 +87,32 @@ public struct AtomTestContext: AtomWatchableContext {
         state.engine.read(atom, in: store)
     }
 
-    /// See ``AtomContext/set(_:for:)``.
-    public func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node) {
-        state.engine.set(value, for: atom, in: store, location: state.location)
+    /// See ``AtomContext/set(_:for:at:)``.
+    public func set<Node: StateAtom>(_ value: Node.Produced, for atom: Node, at location: SourceLocation) {
+        state.engine.set(value, for: atom, in: store, location: location)
     }
 
-    /// See ``AtomContext/modify(_:body:)``.
-    public func modify<Node: StateAtom>(_ atom: Node, body: (inout Node.Produced) -> Void) {
-        state.engine.modify(atom, in: store, location: state.location, body: body)
+    /// See ``AtomContext/modify(_:at:body:)``.
+    public func modify<Node: StateAtom>(_ atom: Node, at location: SourceLocation, body: (inout Node.Produced) -> Void) {
+        state.engine.modify(atom, in: store, location: location, body: body)
     }
 
-    /// See ``AtomContext/refresh(_:)-async``.
+    /// See ``AtomContext/refresh(_:at:)-async``.
     @_disfavoredOverload
     @discardableResult
-    public func refresh<Node: AsyncAtom>(_ atom: Node) async -> Node.Produced {
-        await state.engine.refresh(atom, in: store, location: state.location)
+    public func refresh<Node: AsyncAtom>(_ atom: Node, at location: SourceLocation) async -> Node.Produced {
+        await state.engine.refresh(atom, in: store, location: location)
     }
 
-    /// See ``AtomContext/refresh(_:)-custom``.
+    /// See ``AtomContext/refresh(_:at:)-custom``.
     @discardableResult
-    public func refresh<Node: Refreshable>(_ atom: Node) async -> Node.Produced {
-        await state.engine.refresh(atom, in: store, location: state.location)
+    public func refresh<Node: Refreshable>(_ atom: Node, at location: SourceLocation) async -> Node.Produced {
+        await state.engine.refresh(atom, in: store, location: location)
     }
 
-    /// See ``AtomContext/reset(_:)``.
-    public func reset<Node: Atom>(_ atom: Node) {
-        state.engine.reset(atom, in: store, location: state.location)
+    /// See ``AtomContext/reset(_:at:)``.
+    public func reset<Node: Atom>(_ atom: Node, at location: SourceLocation) {
+        state.engine.reset(atom, in: store, location: location)
     }
 
     /// Watches an atom from this context.
@@ -148,7 +148,9 @@ public struct AtomTestContext: AtomWatchableContext {
     }
 
     /// Restores the values and dependency graph captured in a snapshot.
-    public func restore(_ snapshot: Snapshot) {
-        state.engine.restore(snapshot, location: state.location)
+    ///
+    /// The restore is recorded at the caller's `#fileID`/`#line`.
+    public func restore(_ snapshot: Snapshot, fileID: String = #fileID, line: UInt = #line) {
+        state.engine.restore(snapshot, location: SourceLocation(fileID: fileID, line: line))
     }
 }

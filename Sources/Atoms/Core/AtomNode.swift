@@ -164,7 +164,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
 
     /// The current value; valid once the first computation finished.
     var currentValue: Node.Produced {
-        precondition(hasValue, "\(Node.self) was read while its own value was being computed or modified (a dependency cycle, or a read inside its modify)")
+        precondition(hasValue, "\(Node.self) was read while its own value was being computed (a dependency cycle)")
         return storage.pointee
     }
 
@@ -176,14 +176,6 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
             storage.initialize(to: newValue)
             hasValue = true
         }
-    }
-
-    /// Moves the value out, leaving the node empty until ``setValue(_:)``: a mutation of the
-    /// moved-out value then needs no copy of its buffers.
-    func takeValue() -> Node.Produced {
-        precondition(hasValue, "\(Node.self) has no value to modify")
-        hasValue = false
-        return storage.move()
     }
 
     /// Runs the producer (or the override), recording the dependencies it watches.

@@ -75,7 +75,9 @@ extension StoreEngine {
             return
         }
         transact(.modify, origin: node, location: location) {
-            var value = node.takeValue()  // the only copy, so `body` mutates without copying
+            // Read, mutate a copy, set, as upstream: reads inside `body` (of this atom or of
+            // atoms derived from it) see the value before the change.
+            var value = node.currentValue
             body(&value)
             node.setValue(value)
             valueDidChange(node)
