@@ -1,3 +1,4 @@
+import Atoms
 import AtomsJournal
 import Foundation
 import Testing
@@ -159,5 +160,35 @@ struct InspectorCommandTests {
         #expect(InspectorError(JournalError.malformedLine(path: "j.jsonl", line: 4, reason: "bad")).description
             == "atoms-inspect: j.jsonl:4: error: malformed journal line: bad — the file is damaged; restore it or cut the journal before this line")
         #expect(InspectorError(.usage, "invalid step 'x' — use 0").description == "atoms-inspect: error: invalid step 'x' — use 0")
+    }
+}
+
+/// Integers past a `Double`'s precision.
+private struct BigNumbersAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> [UInt64] { [UInt64.max, 1 << 53 + 1] }
+}
+
+@MainActor
+struct ExactNumberOutputTests {
+    @Test func showAndDiffPrintNumbersAsRecorded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("big.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(BigNumbersAtom())
+        context[BigNumbersAtom()].append((1 << 53) - 1)
+        try recorder.close()
+        let journal = try InspectedJournal(path: path)
+
+        let json = try ShowCommand.run(journal, at: .fromLast(0), json: true)
+        #expect(json.contains("18446744073709551615") && json.contains("9007199254740993") && json.contains("9007199254740991"))
+        let text = try ShowCommand.run(journal, at: .fromLast(0))
+        #expect(text.contains("18446744073709551615") && text.contains("9007199254740993"))
+        let (diff, _) = try DiffCommand.run(journal, from: .number(1), to: .fromLast(0))
+        #expect(diff.contains("9007199254740991") && !diff.contains("9007199254740992"))
+        let diffJSON = try DiffCommand.run(journal, from: .number(1), to: .fromLast(0), json: true).output
+        #expect(diffJSON.contains("18446744073709551615"))
     }
 }

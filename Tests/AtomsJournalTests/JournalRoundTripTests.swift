@@ -139,7 +139,7 @@ struct JournalRoundTripTests {
         let journal = try JournalReader(path: path)
         for count in 1...200 {
             let state = try journal.state(at: journal.firstStep + 1 + count)
-            #expect(state.values[1]?.v == .object(["count": .number(Double(count))]), "step \(count)")
+            #expect(state.values[1]?.v == .object(["count": .number(JSONNumber(count))]), "step \(count)")
         }
     }
 }

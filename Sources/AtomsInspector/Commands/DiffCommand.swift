@@ -139,15 +139,13 @@ public enum DiffCommand {
 }
 
 extension JSONValue {
-    /// The value as Swift containers, so swift-custom-dump can diff it structurally. Whole
-    /// numbers become `Int` so they print as written.
+    /// The value as Swift containers, so swift-custom-dump can diff it structurally. Integers
+    /// become `Int64` or `UInt64` so they print exactly as written.
     var nativeValue: Any {
         switch self {
         case .null: return Optional<Any>.none as Any
         case .bool(let value): return value
-        case .number(let value):
-            if value.rounded() == value, abs(value) < 1e15 { return Int(value) }
-            return value
+        case .number(let value): return value.swiftValue
         case .string(let value): return value
         case .array(let values): return values.map(\.nativeValue)
         case .object(let fields): return fields.mapValues(\.nativeValue)

@@ -142,8 +142,14 @@ struct JSONScanner {
         case nil:
             throw error("unexpected end of text")
         default:
-            return .number(try double())
+            return .number(JSONNumber(validatedText: try numberText()))
         }
+    }
+
+    /// Reads a number's text, checking its grammar.
+    mutating func numberText() throws(SyntaxError) -> String {
+        let range = try numberRange()
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// Skips the next value, checking only its structure; returns the range it took.

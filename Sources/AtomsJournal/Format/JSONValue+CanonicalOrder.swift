@@ -19,7 +19,7 @@ extension JSONValue {
         case (.bool(let a), .bool(let b)):
             return a == b ? 0 : (a ? 1 : -1)
         case (.number(let a), .number(let b)):
-            return a < b ? -1 : (a > b ? 1 : 0)
+            return JSONNumber.compare(a, b)
         case (.string(let a), .string(let b)):
             return compareBytes(a, b)
         case (.array(let a), .array(let b)):

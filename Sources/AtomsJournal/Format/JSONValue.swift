@@ -1,10 +1,11 @@
 import Foundation
 
-/// Any JSON value, as read from a journal line.
+/// Any JSON value, as read from a journal line. Numbers keep their text (``JSONNumber``), so
+/// they print and restore exactly.
 public enum JSONValue: Hashable, Sendable, Codable {
     case null
     case bool(Bool)
-    case number(Double)
+    case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -15,7 +16,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
+        } else if let value = try? container.decode(JSONNumber.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
@@ -38,11 +39,37 @@ public enum JSONValue: Hashable, Sendable, Codable {
         }
     }
 
-    /// Compact JSON text with sorted keys: the same value always prints the same.
+    /// Compact JSON text with sorted keys and numbers as recorded: the same value always
+    /// prints the same.
     public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        var bytes: [UInt8] = []
+        writeJSON(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func writeJSON(into bytes: inout [UInt8]) {
+        switch self {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let value): bytes.append(contentsOf: value.text.utf8)
+        case .string(let value): bytes.appendJSONString(value)
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                value.writeJSON(into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.appendJSONString(key)
+                bytes.append(UInt8(ascii: ":"))
+                members[key]!.writeJSON(into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
     }
 
     /// Indented JSON text with sorted keys (two spaces per level; empty containers as `[]`
@@ -76,8 +103,8 @@ public enum JSONValue: Hashable, Sendable, Codable {
             text += "[]"
         case .object:
             text += "{}"
-        case .number(let value) where value.rounded() == value && abs(value) < 1e15:
-            text += String(Int(value))
+        case .number(let value):
+            text += value.text
         default:
             text += jsonText
         }

@@ -177,7 +177,7 @@ public enum ValueDelta {
 extension JSONValue {
     /// The value as an `Int`, when it is a whole number.
     var integer: Int? {
-        guard case .number(let number) = self, let whole = Int(exactly: number) else { return nil }
-        return whole
+        guard case .number(let number) = self, let whole = number.int64 else { return nil }
+        return Int(exactly: whole)
     }
 }

@@ -297,6 +297,9 @@ extension Array where Element == UInt8 {
             appendJSONString("NaN")
         } else if value.isInfinite {
             appendJSONString(value < 0 ? "-Infinity" : "Infinity")
+        } else if value == 0 && value.sign == .minus {
+            // Minus zero reads back as itself, not as 0.
+            append(contentsOf: "-0".utf8)
         } else if value == value.rounded(), abs(value) < 1e15 {
             appendDecimal(Int64(value))
         } else {
