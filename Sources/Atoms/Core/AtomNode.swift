@@ -69,12 +69,16 @@ class AnyAtomNode {
     /// propagates to dependents and subscribers.
     func recompute(in engine: StoreEngine) -> Bool { fatalError("abstract") }
     /// Ends the current computation: later results of it are dropped, and the `onTermination`
-    /// handler it registered (cancelling its task, say) runs.
-    func terminate() {
+    /// handler it registered (cancelling its task, say) runs. Writes the handler makes are
+    /// transactions of their own, after the one in progress.
+    func terminate(in engine: StoreEngine) {
         generation += 1
         if let onTermination {
             self.onTermination = nil
+            engine.writesDeferred += 1
             onTermination()
+            engine.writesDeferred -= 1
+            engine.runDeferredWrites()
         }
     }
     /// Captures the atom and its value for a snapshot.
@@ -182,7 +186,7 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     func produce(in engine: StoreEngine) -> Node.Produced {
         let oldDependencies = dependencies
         dependencies = []
-        terminate()
+        terminate(in: engine)
         isComputing = true
         let newValue: Node.Produced = engine.guardingStack {
             if let override {

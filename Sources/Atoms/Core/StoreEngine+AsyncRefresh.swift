@@ -9,7 +9,7 @@ extension StoreEngine {
         guard let node = existingNode(atom, in: store) else {
             return await refreshUncached(atom, in: store)
         }
-        node.terminate()
+        node.terminate(in: self)
         let generation = node.generation
         node.refreshWatches = []
         let value: Node.Produced
@@ -30,7 +30,7 @@ extension StoreEngine {
                 node.dependencies = watched
                 didCompute(node, oldDependencies: oldDependencies)
             }
-            node.terminate()
+            node.terminate(in: self)
             node.setValue(value)
             valueDidChange(node)
         }
@@ -51,7 +51,7 @@ extension StoreEngine {
         // Not alive: its context's watches only read, so the graph never points at it.
         node.isAlive = false
         let value = await atom.refreshProducer.compute(AtomProducerContext(store: nodeStore, node: node))
-        node.terminate()
+        node.terminate(in: self)
         return value
     }
 }

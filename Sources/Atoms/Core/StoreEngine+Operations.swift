@@ -46,7 +46,7 @@ extension StoreEngine {
                 releaseCandidates.append(dependency)
             }
             node.isAlive = false
-            node.terminate()
+            node.terminate(in: self)
             nodes[id] = nil
             freeSlots.append(id)
             return value
@@ -63,6 +63,10 @@ extension StoreEngine {
         guard let node = existingNode(atom, in: store) else {
             return
         }
+        guard writesDeferred == 0 else {
+            deferredWrites.append(({ [self] in set(value, for: atom, in: store, location: location) }, isRunningEffects))
+            return
+        }
         transact(.set, origin: node, location: location) {
             node.setValue(value)
             valueDidChange(node)
@@ -72,6 +76,13 @@ extension StoreEngine {
     /// `modify`: mutates a cached state in place, then propagates once.
     func modify<Node: StateAtom>(_ atom: Node, in store: StoreContext, location: SourceLocation?, body: (inout Node.Produced) -> Void) {
         guard let node = existingNode(atom, in: store) else {
+            return
+        }
+        guard writesDeferred == 0 else {
+            // Read and mutate now, set later: the write is its own transaction.
+            var value = node.currentValue
+            body(&value)
+            deferredWrites.append(({ [self] in set(value, for: atom, in: store, location: location) }, isRunningEffects))
             return
         }
         transact(.modify, origin: node, location: location) {
@@ -87,6 +98,10 @@ extension StoreEngine {
     /// `reset`: a ``Resettable`` atom runs its own reset; any other cached atom recomputes its
     /// own value (its dependencies keep theirs) and propagates.
     func reset<Node: Atom>(_ atom: Node, in store: StoreContext, location: SourceLocation?) {
+        guard writesDeferred == 0 else {
+            deferredWrites.append(({ [self] in reset(atom, in: store, location: location) }, isRunningEffects))
+            return
+        }
         if let resettable = atom as? any Resettable {
             transact(.reset, origin: existingNode(atom, in: store), location: location) {
                 resettable.runReset(context: AtomCurrentContext(store: store))

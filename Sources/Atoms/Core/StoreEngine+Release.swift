@@ -14,7 +14,7 @@ extension StoreEngine {
 
     private func release(_ node: AnyAtomNode) {
         node.isAlive = false
-        node.terminate()
+        node.terminate(in: self)
         for id in node.dependencies {
             if let dependency = nodes[id] {
                 dependency.children.remove(node.id)

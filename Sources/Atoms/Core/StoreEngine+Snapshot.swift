@@ -71,7 +71,7 @@ extension StoreEngine {
             var restored: [AtomIdentity] = []
             for case let node? in nodes where !node.isTransient {
                 if node.takeSeed(from: seeds) {
-                    node.terminate()
+                    node.terminate(in: self)
                     transaction.updated(node)
                     queueSubscribers(of: node)
                     restored.append(node.identity)

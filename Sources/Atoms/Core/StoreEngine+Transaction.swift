@@ -19,9 +19,15 @@ extension StoreEngine {
         guard transactionDepth == 0 else {
             return
         }
+        // Until every observer, effect and subscriber has seen this transaction, a write (from
+        // a release's `onTermination`, an observer, an effect) waits: it then commits as a
+        // transaction of its own, in order, neither merged into this one nor seen out of order.
+        writesDeferred += 1
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
             _ = transaction.finish()
+            writesDeferred -= 1
+            runDeferredWrites()
             return
         }
         sequence += 1
@@ -33,7 +39,8 @@ extension StoreEngine {
         }
         let record = transactionObservers.isEmpty ? nil : transaction.record(sequence: sequence)
         let touchedScopes = transaction.isRecording && !scopes.isEmpty ? transaction.touchedScopes : []
-        // Observers, effects and subscribers may write: those writes are new transactions.
+        // Observers, effects and subscribers may write: those writes are transactions of
+        // their own, run once every one of them has seen this one.
         let (effects, subscribers) = transaction.finish()
 
         if let record {
@@ -66,6 +73,22 @@ extension StoreEngine {
                 previous = subscriber.id
                 subscriber.onUpdate()
             }
+        }
+        writesDeferred -= 1
+        runDeferredWrites()
+    }
+
+    /// Runs the writes deferred while a commit or computation was in progress, each as its own
+    /// transaction, in the order they were made.
+    func runDeferredWrites() {
+        guard writesDeferred == 0, transactionDepth == 0 else { return }
+        while !deferredWrites.isEmpty {
+            let deferred = deferredWrites.removeFirst()
+            // A write an effect made is reported as the effect's.
+            let wasRunningEffects = isRunningEffects
+            isRunningEffects = deferred.fromEffect
+            deferred.write()
+            isRunningEffects = wasRunningEffects
         }
     }
 

@@ -22,6 +22,12 @@ final class StoreEngine {
 
     // Transaction state.
     @exclusivity(unchecked) var transactionDepth = 0
+    /// Above zero while a write would land inside another transaction's commit or
+    /// computation (a commit releasing atoms and telling the recorder, an `onTermination`
+    /// handler): writes are then queued in ``deferredWrites`` and run as transactions of their
+    /// own, in order, once the outermost commit is done.
+    @exclusivity(unchecked) var writesDeferred = 0
+    @exclusivity(unchecked) var deferredWrites: [(write: @MainActor () -> Void, fromEffect: Bool)] = []
     @exclusivity(unchecked) var transaction = OpenTransaction()
     @exclusivity(unchecked) var sequence = 0
     @exclusivity(unchecked) var releaseCandidates: [NodeID] = []
