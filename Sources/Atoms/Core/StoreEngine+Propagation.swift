@@ -57,7 +57,9 @@ extension StoreEngine {
         var postOrder: [NodeID] = []
         var stack: [(id: NodeID, children: [NodeID], next: Int)] = []
         source.visitEpoch = epoch
-        stack.append((source.id, Array(source.children), 0))
+        // Children in node order, not the set's hash order (which differs between processes):
+        // the same program updates its atoms in the same order every run.
+        stack.append((source.id, source.children.sorted(), 0))
         while !stack.isEmpty {
             let top = stack.count - 1
             if stack[top].next < stack[top].children.count {
@@ -65,7 +67,7 @@ extension StoreEngine {
                 stack[top].next += 1
                 if let node = nodes[child], node.visitEpoch != epoch {
                     node.visitEpoch = epoch
-                    stack.append((child, Array(node.children), 0))
+                    stack.append((child, node.children.sorted(), 0))
                 }
             } else {
                 postOrder.append(stack[top].id)

@@ -121,14 +121,15 @@ final class StoreEngine {
             return
         }
         if oldDependencies != node.dependencies {
-            for id in oldDependencies where !node.dependencies.contains(id) {
+            // In node order, so that edges and releases come in the same order every run.
+            for id in oldDependencies.sorted() where !node.dependencies.contains(id) {
                 if let dependency = nodes[id] {
                     dependency.children.remove(node.id)
                     transaction.edgeRemoved(from: dependency, to: node)
                     releaseCandidates.append(id)
                 }
             }
-            for id in node.dependencies where !oldDependencies.contains(id) {
+            for id in node.dependencies.sorted() where !oldDependencies.contains(id) {
                 if let dependency = nodes[id] {
                     transaction.edgeAdded(from: dependency, to: node)
                 }
