@@ -132,3 +132,16 @@ struct NodeIndex {
         }
     }
 }
+
+extension Set where Element == NodeID {
+    /// Calls `body` with each node in node order, not the set's hash order (which differs
+    /// between processes), so that the same program releases atoms and reports edges in the
+    /// same order every run. Sets of one node, the common case, are not sorted.
+    func forEachInNodeOrder(_ body: (NodeID) -> Void) {
+        if count <= 1 {
+            for id in self { body(id) }
+        } else {
+            for id in sorted() { body(id) }
+        }
+    }
+}

@@ -41,7 +41,7 @@ extension StoreEngine {
             nodes[id] = node
             let value = node.produce(in: self)
             // The transient node's dependencies lose it as a child; those it alone kept are released.
-            for dependency in node.dependencies.sorted() {
+            node.dependencies.forEachInNodeOrder { dependency in
                 nodes[dependency]?.children.remove(id)
                 releaseCandidates.append(dependency)
             }

@@ -15,7 +15,7 @@ extension StoreEngine {
     private func release(_ node: AnyAtomNode) {
         node.isAlive = false
         node.terminate(in: self)
-        for id in node.dependencies.sorted() {
+        node.dependencies.forEachInNodeOrder { id in
             if let dependency = nodes[id] {
                 dependency.children.remove(node.id)
                 transaction.edgeRemoved(from: dependency, to: node)

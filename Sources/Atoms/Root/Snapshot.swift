@@ -10,8 +10,7 @@
 /// print(snapshot.lookup(CounterAtom()) ?? 0)
 /// print(snapshot.graphDescription())
 /// ```
-public struct Snapshot: CustomStringConvertible, @unchecked Sendable {
-    // Unchecked: the captured items are immutable after the snapshot is taken.
+public struct Snapshot: CustomStringConvertible {
     let items: [AtomIdentity: AnySnapshotItem]
     /// For each atom, the atoms it watches.
     let dependencies: [AtomIdentity: Set<AtomIdentity>]

@@ -1,4 +1,7 @@
 import Foundation
+// `_forEachField` lists a type's stored fields with their declared types, which `Mirror`
+// cannot tell: an existential field holding a number now may hold an object later.
+@_spi(Reflection) import Swift
 
 /// Decides whether an atom's value may be encoded later, on the recorder's own thread, instead
 /// of on the main actor as it commits.
@@ -23,6 +26,8 @@ struct OffThreadEncodingCheck {
 
     /// Verdicts that depend only on the type.
     private var verdicts: [ObjectIdentifier: Verdict] = [:]
+    /// Whether a struct's or tuple's stored fields all have concrete declared types.
+    private var concreteLayouts: [ObjectIdentifier: Bool] = [:]
     /// The verdict looked up last.
     private var lastVerdict: (type: ObjectIdentifier, verdict: Verdict)?
 
@@ -77,6 +82,11 @@ struct OffThreadEncodingCheck {
         if Self.isPlainValueType(type) {
             return Outcome(isSafe: true, holdsForType: true)
         }
+        if value is any CustomReflectable, !(type is any ElementTypesExposing.Type) {
+            // Its mirror shows what it chooses, not its storage: judge the stored fields'
+            // declared types alone, and qualify only when they decide it.
+            return Outcome(isSafe: staticallyPlain(type), holdsForType: true)
+        }
         // A raw-representable enum has no payloads: its raw value's type decides.
         if let raw = value as? any RawRepresentable, Mirror(reflecting: value).displayStyle == .enum {
             let outcome = check(raw.rawValue, budget: &budget)
@@ -85,8 +95,10 @@ struct OffThreadEncodingCheck {
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .struct?, .tuple?:
-            // Stored properties are the same for every value of the type.
-            return combine(mirror.children.map(\.value), holdsForType: true, budget: &budget)
+            // Stored properties are the same for every value of the type, unless one is
+            // declared as an existential (or another type whose values differ in kind): then
+            // each value is checked.
+            return combine(mirror.children.map(\.value), holdsForType: hasConcreteLayout(type), budget: &budget)
         case .collection?, .set?, .dictionary?, .optional?:
             // When every element type is known to be safe, so is every value of the type.
             if let elements = type as? any ElementTypesExposing.Type,
@@ -107,6 +119,52 @@ struct OffThreadEncodingCheck {
             // A class, or a type reflection says nothing about: not safe.
             return Outcome(isSafe: false, holdsForType: mirror.displayStyle == .class)
         }
+    }
+
+    /// Whether every stored field of a struct or tuple is declared with a concrete type (no
+    /// existential, function or opaque field), so that its values' parts have the same types.
+    private mutating func hasConcreteLayout(_ type: Any.Type) -> Bool {
+        let key = ObjectIdentifier(type)
+        if let known = concreteLayouts[key] {
+            return known
+        }
+        var concrete = true
+        _forEachField(of: type) { _, _, _, kind in
+            switch kind {
+            case .existential, .existentialMetatype, .function, .opaque, .unknown, .objcClassWrapper, .foreignClass:
+                concrete = false
+                return false
+            default:
+                return true
+            }
+        }
+        concreteLayouts[key] = concrete
+        return concrete
+    }
+
+    /// Whether a type's declared stored fields are, recursively, plain values: numbers,
+    /// strings and structs or tuples of them (collections of them included). Anything else
+    /// (a class, an existential, an enum whose payloads may differ) is not decided here.
+    private func staticallyPlain(_ type: Any.Type, depth: Int = 0) -> Bool {
+        if Self.isPlainValueType(type) {
+            return true
+        }
+        guard depth < 16 else { return false }
+        if let elements = type as? any ElementTypesExposing.Type {
+            return elements.elementTypes.allSatisfy { staticallyPlain($0, depth: depth + 1) }
+        }
+        // (Enums list no fields: a type without any is not decided here either.)
+        var plain = true
+        var fields = 0
+        let isStructure = _forEachField(of: type) { _, _, fieldType, kind in
+            fields += 1
+            guard kind == .struct || kind == .tuple, staticallyPlain(fieldType, depth: depth + 1) else {
+                plain = false
+                return false
+            }
+            return true
+        }
+        return isStructure && plain && fields > 0
     }
 
     private mutating func combine(_ parts: [Any], holdsForType: Bool, budget: inout Int) -> Outcome {

@@ -71,4 +71,34 @@ struct OffThreadEncodingCheckTests {
         #expect(!allows(many))
         #expect(allows(Array(many.prefix(10))))
     }
+
+    /// A struct with an existential member: what it holds decides, value by value.
+    struct HoldsAny: Encodable {
+        var thing: any Encodable
+
+        func encode(to encoder: any Encoder) throws {
+            try thing.encode(to: encoder)
+        }
+    }
+
+    /// A struct whose mirror hides a class instance it stores.
+    struct Disguised: Codable, CustomReflectable {
+        var model = Model()
+        var customMirror: Mirror { Mirror(self, children: ["count": model.count]) }
+    }
+
+    @Test func anExistentialMemberIsCheckedForEveryValue() {
+        var check = OffThreadEncodingCheck()
+        let number = check.allowsLaterEncoding(of: HoldsAny(thing: 1))
+        let object = check.allowsLaterEncoding(of: HoldsAny(thing: Model()))
+        let text = check.allowsLaterEncoding(of: HoldsAny(thing: "text"))
+        #expect(number && text)
+        #expect(!object, "not a verdict cached from a number")
+    }
+
+    @Test func aCustomMirrorDoesNotHideAClassInstance() {
+        var check = OffThreadEncodingCheck()
+        let disguised = check.allowsLaterEncoding(of: Disguised())
+        #expect(!disguised)
+    }
 }
