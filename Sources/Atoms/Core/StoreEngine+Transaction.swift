@@ -2,7 +2,9 @@ extension StoreEngine {
     /// Opens a transaction, or joins the one already open. The outermost call decides the
     /// cause, origin and location.
     func begin(_ cause: AtomTransaction.Cause, origin: AnyAtomNode? = nil, location: SourceLocation? = nil) {
-        if transactionDepth == 0 {
+        // While a commit releases atoms and reports the transaction, work that opens a
+        // transaction (reading an uncached atom computes it) joins the one being committed.
+        if transactionDepth == 0 && !isCommitting {
             transaction.start(
                 isRunningEffects && cause != .initialize ? .effect : cause,
                 origin: origin, location: location, recording: recordsChanges
@@ -16,16 +18,18 @@ extension StoreEngine {
     /// transactions).
     func commit() {
         transactionDepth -= 1
-        guard transactionDepth == 0 else {
+        guard transactionDepth == 0, !isCommitting else {
             return
         }
         // Until every observer, effect and subscriber has seen this transaction, a write (from
         // a release's `onTermination`, an observer, an effect) waits: it then commits as a
         // transaction of its own, in order, neither merged into this one nor seen out of order.
         writesDeferred += 1
+        isCommitting = true
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
             _ = transaction.finish()
+            isCommitting = false
             writesDeferred -= 1
             runDeferredWrites()
             return
@@ -42,6 +46,7 @@ extension StoreEngine {
         // Observers, effects and subscribers may write: those writes are transactions of
         // their own, run once every one of them has seen this one.
         let (effects, subscribers) = transaction.finish()
+        isCommitting = false
 
         if let record {
             for observer in transactionObservers {

@@ -27,6 +27,8 @@ final class StoreEngine {
     /// handler): writes are then queued in ``deferredWrites`` and run as transactions of their
     /// own, in order, once the outermost commit is done.
     @exclusivity(unchecked) var writesDeferred = 0
+    /// Set from the moment the outermost transaction starts committing until it is finished.
+    @exclusivity(unchecked) var isCommitting = false
     @exclusivity(unchecked) var deferredWrites: [(write: @MainActor () -> Void, fromEffect: Bool)] = []
     @exclusivity(unchecked) var transaction = OpenTransaction()
     @exclusivity(unchecked) var sequence = 0
