@@ -71,7 +71,7 @@ struct BinaryTests {
             [1/9] initialize TaskCountAtom, VisibleTasksAtom, TasksAtom, ShowDoneTasksAtom @ Tasks/List.swift:12
             [2/9] initialize - @ Tasks/List.swift:12
             [1/9] initialize TaskCountAtom, VisibleTasksAtom, TasksAtom, ShowDoneTasksAtom @ Tasks/List.swift:12
-            step 1 of 9, 4 live atoms
+            step 1 of 9, 4 live atoms · initialize @ Tasks/List.swift:12
             ShowDoneTasksAtom = true
             TaskCountAtom = 0
             TasksAtom = []

@@ -62,7 +62,7 @@ public final class StepSession {
             case "last": return (try move(to: last), false)
             case "s", "show":
                 let atoms = try arguments.first.map { pattern throws(InspectorError) in try journal.atoms(matching: pattern, in: state) } ?? state.liveAtoms
-                return (ShowCommand.render(state, atoms: atoms, journal: journal, json: false, style: style), false)
+                return (try ShowCommand.render(state, atoms: atoms, journal: journal, json: false, style: style), false)
             case "d", "diff":
                 let from = try arguments.first.map { text throws(InspectorError) in try journal.step(StepSpec.parse(text)) } ?? previousPosition
                 let (output, _) = try DiffCommand.run(journal, from: .number(from), to: .number(position), style: style)
@@ -123,20 +123,20 @@ public final class StepSession {
         guard position > first else {
             return "\(label) before the first transaction"
         }
-        let record = try journal.transaction(position)
+        let record = try journal.transaction(position, decodingValuesOf: [])
         let names = Naming(declarations: state.declarations)
         let changed = (record.values ?? []).map { names.name($0.id) } + (record.released ?? []).map { "-" + names.name($0) }
         return "\(label) \(style.cyan(record.cause)) \(changed.isEmpty ? "-" : changed.joined(separator: ", "))\(record.at.map { " @ " + $0 } ?? "")"
     }
 
     private func find(_ pattern: String, backwards: Bool) throws(InspectorError) -> String {
-        let ids = Naming(declarations: try journal.state(at: last).declarations).matching(pattern)
+        let ids = Naming(declarations: try journal.state(at: last, decodingValuesOf: []).declarations).matching(pattern)
         guard !ids.isEmpty else {
             throw InspectorError(.usage, "no atom matches '\(pattern)' in \(journal.path)")
         }
         let steps = backwards ? Array(stride(from: position - 1, to: first, by: -1)) : Array(stride(from: position + 1, through: last, by: 1))
         for step in steps {
-            let record = try journal.transaction(step)
+            let record = try journal.transaction(step, decodingValuesOf: [])
             let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
             if touched.contains(where: ids.contains) {
                 return try move(to: step)
