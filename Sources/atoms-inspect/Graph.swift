@@ -25,7 +25,7 @@ struct Graph: ParsableCommand {
             let data = try GraphCommand.render(openJournal(journal), at: at, format: format)
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: data) else {
-                    throw InspectorError(.cannotCreate, "\(output): cannot create the output file — check that the directory exists and is writable")
+                    throw InspectorError(.cannotCreate, path: output, "cannot create the output file — check that the directory exists and is writable")
                 }
             } else {
                 FileHandle.standardOutput.write(data)

@@ -117,7 +117,9 @@ struct InspectorCommandTests {
             Issue.record("expected an error")
         } catch {
             #expect(error.status == .cannotCreate)
-            #expect(error.message.hasPrefix("/nonexistent/dir/state.json: cannot create"))
+            #expect(error.path == "/nonexistent/dir/state.json" && error.line == nil)
+            #expect(error.message.hasPrefix("cannot create"))
+            #expect(error.description.hasPrefix("atoms-inspect: /nonexistent/dir/state.json: error: cannot create"))
         }
     }
 
@@ -130,6 +132,22 @@ struct InspectorCommandTests {
         #expect(stats.atoms == 6)
         #expect(stats.causes == ["initialize": 5, "set": 4])
         #expect(stats.mostChanged.first?.atom == "TaskCountAtom" || stats.mostChanged.first?.atom == "TasksAtom")
+    }
+
+    @Test func errorsCarryTheirFileAndLineAsFields() throws {
+        let directory = try TemporaryDirectory()
+        let rules = try directory.write("bad.rules", "edge A -> B\nfrobnicate X\n")
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        do {
+            _ = try CheckCommand.run(journal, rules: rules)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.path == rules && error.line == 2 && error.status == .dataError)
+            #expect(!error.message.contains(rules), "the message does not repeat the location")
+            #expect(error.description.hasPrefix("atoms-inspect: \(rules):2: error: "))
+        }
+        // A message with a colon and no file is not taken for a location.
+        #expect(InspectorError(.usage, "goto needs a step: e.g. goto 12").description == "atoms-inspect: error: goto needs a step: e.g. goto 12")
     }
 
     @Test func logTimesAreSecondsWithThreeDecimals() {

@@ -54,7 +54,7 @@ public enum RulesParser {
             guard !line.isEmpty else { continue }
             let number = index + 1
             func fail(_ what: String) -> InspectorError {
-                InspectorError(.dataError, "\(file):\(number): \(what) — rules are: edge A -> B, no-edge A -> B, node A, no-node A, acyclic, max-depth N, max-nodes N")
+                InspectorError(.dataError, path: file, line: number, "\(what) — rules are: edge A -> B, no-edge A -> B, node A, no-node A, acyclic, max-depth N, max-nodes N")
             }
             let keyword = String(line.prefix { !$0.isWhitespace })
             let argument = line.dropFirst(keyword.count).trimmingCharacters(in: .whitespaces)

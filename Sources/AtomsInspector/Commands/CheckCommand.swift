@@ -26,7 +26,7 @@ public enum CheckCommand {
             text = try String(contentsOfFile: rulesPath, encoding: .utf8)
         } catch {
             let exists = FileManager.default.fileExists(atPath: rulesPath)
-            throw InspectorError(exists ? .dataError : .noInput, "\(rulesPath): \(exists ? "cannot read rules file as UTF-8 text" : "no such rules file") — pass a rules file with --rules (see `man atoms-inspect`)")
+            throw InspectorError(exists ? .dataError : .noInput, path: rulesPath, "\(exists ? "cannot read rules file as UTF-8 text" : "no such rules file") — pass a rules file with --rules (see `man atoms-inspect`)")
         }
         let rules = try RulesParser.parse(text, file: rulesPath)
         // Rules are about the graph: no value is decoded.
@@ -38,7 +38,7 @@ public enum CheckCommand {
                 try JUnitReport.xml(results, rulesFile: rulesPath, journal: journal.path, step: state.step)
                     .write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                throw InspectorError(.cannotCreate, "\(junit): cannot write the JUnit report: \(error.localizedDescription) — check the directory")
+                throw InspectorError(.cannotCreate, path: junit, "cannot write the JUnit report: \(error.localizedDescription) — check the directory")
             }
         }
         let failed = results.filter { !$0.passed }

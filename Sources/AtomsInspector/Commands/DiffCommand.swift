@@ -65,7 +65,7 @@ public enum DiffCommand {
         if let pattern {
             selected = names.matching(pattern)
             if selected!.isEmpty {
-                throw InspectorError(.usage, "\(journal.path): no atom matches '\(pattern)' — list atoms with `atoms-inspect show`")
+                throw InspectorError(.usage, path: journal.path, "no atom matches '\(pattern)' — list atoms with `atoms-inspect show`")
             }
         }
         func included(_ id: Int) -> Bool { selected?.contains(id) ?? true }

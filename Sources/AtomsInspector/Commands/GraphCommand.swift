@@ -64,7 +64,7 @@ public struct Graphviz: Sendable {
         do {
             try process.run()
         } catch {
-            throw InspectorError(.unavailable, "\(executable): cannot run Graphviz dot: \(error.localizedDescription) — check the installation")
+            throw InspectorError(.unavailable, path: executable, "cannot run Graphviz dot: \(error.localizedDescription) — check the installation")
         }
         // Write and read concurrently so a large graph cannot fill a pipe and deadlock.
         let writer = Thread {
@@ -77,7 +77,7 @@ public struct Graphviz: Sendable {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let reason = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw InspectorError(.unavailable, "\(executable): Graphviz dot failed (status \(process.terminationStatus)): \(reason) — check the Graphviz installation")
+            throw InspectorError(.unavailable, path: executable, "Graphviz dot failed (status \(process.terminationStatus)): \(reason) — check the Graphviz installation")
         }
         return rendered
     }

@@ -65,13 +65,13 @@ public enum LogCommand {
         let first = try options.from.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.firstStep
         let last = try options.to.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.lastStep
         guard first <= last else {
-            throw InspectorError(.usage, "\(journal.path): --from \(first) is after --to \(last) — swap them")
+            throw InspectorError(.usage, path: journal.path, "--from \(first) is after --to \(last) — swap them")
         }
         if let pattern = options.atom {
             // An atom never declared in the journal is a typo, not an empty log.
             let everyAtom = try journal.state(at: reader.lastStep, decodingValuesOf: []).declarations
             guard !Naming(declarations: everyAtom).matching(pattern).isEmpty else {
-                throw InspectorError(.usage, "\(journal.path): no atom in the journal matches '\(pattern)' — list atoms with `atoms-inspect show`")
+                throw InspectorError(.usage, path: journal.path, "no atom in the journal matches '\(pattern)' — list atoms with `atoms-inspect show`")
             }
         }
         // Step N is the state after transaction N: the transactions listed are first+1…last,

@@ -5,33 +5,43 @@ import AtomsJournal
 public struct InspectorError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The exit status to end with.
     public let status: ExitStatus
-    /// `<file>[:<line>]: <what> — <what to do>`.
+    /// The input the error is about (a journal, a rules file, an output path), when there is one.
+    public let path: String?
+    /// The line of `path` (1-based), when the error is about one.
+    public let line: Int?
+    /// `<what> — <what to do>`.
     public let message: String
 
-    /// Creates an error.
+    /// Creates an error about no file in particular.
     public init(_ status: ExitStatus, _ message: String) {
+        self.init(status, path: nil, message)
+    }
+
+    /// Creates an error about a file, or a line of it.
+    public init(_ status: ExitStatus, path: String?, line: Int? = nil, _ message: String) {
         self.status = status
+        self.path = path
+        self.line = line
         self.message = message
     }
 
     /// The error from a journal or state-file problem.
     public init(_ error: JournalError) {
-        switch error {
-        case .cannotRead: status = .noInput
-        case .cannotCreate, .writeFailed: status = .cannotCreate
-        case .stepOutOfRange: status = .usage
-        default: status = .dataError
-        }
-        message = error.description
+        let status: ExitStatus =
+            switch error {
+            case .cannotRead: .noInput
+            case .cannotCreate, .writeFailed: .cannotCreate
+            case .stepOutOfRange: .usage
+            default: .dataError
+            }
+        self.init(status, path: error.path, line: error.line, error.reason)
     }
 
     /// The line printed on stderr: `atoms-inspect: <file>[:<line>]: error: <what> — <what to do>`.
-    ///
-    /// The location is the message's text before its first `": "`, when that has no spaces.
     public var description: String {
-        if let separator = message.range(of: ": "), !message[..<separator.lowerBound].contains(" ") {
-            return "atoms-inspect: \(message[..<separator.lowerBound]): error: \(message[separator.upperBound...])"
+        guard let path else {
+            return "atoms-inspect: error: \(message)"
         }
-        return "atoms-inspect: error: \(message)"
+        return "atoms-inspect: \(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
     }
 }

@@ -61,7 +61,7 @@ public struct InspectedJournal: Sendable {
         let matches = state.atoms(matching: pattern)
         guard !matches.isEmpty else {
             let known = state.liveAtoms.map(\.displayName).prefix(8).joined(separator: ", ")
-            throw InspectorError(.usage, "\(path): no atom matches '\(pattern)' at step \(state.step) — live atoms: \(known.isEmpty ? "none" : known)")
+            throw InspectorError(.usage, path: path, "no atom matches '\(pattern)' at step \(state.step) — live atoms: \(known.isEmpty ? "none" : known)")
         }
         return matches
     }

@@ -33,7 +33,7 @@ public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
         case .fromLast(let back): step = last - back
         }
         guard step >= first, step <= last else {
-            throw InspectorError(.usage, "\(journal): step \(self) is outside the journal (steps \(first)…\(last)) — use a step in that range, last, or last-K")
+            throw InspectorError(.usage, path: journal, "step \(self) is outside the journal (steps \(first)…\(last)) — use a step in that range, last, or last-K")
         }
         return step
     }

@@ -28,31 +28,58 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// `path[:line]: message — what to do`.
     public var description: String {
+        "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
+    }
+
+    /// The file the error is about.
+    public var path: String {
         switch self {
-        case .cannotRead(let path, let reason):
-            "\(path): cannot read: \(reason) — check the path and permissions"
-        case .cannotCreate(let path, let reason):
-            "\(path): cannot create: \(reason) — check that the directory exists and is writable"
-        case .writeFailed(let path, let reason):
-            "\(path): write failed: \(reason) — check free space; lines already written are intact"
-        case .empty(let path):
-            "\(path): empty file, not a journal — record one with JournalRecorder or a sample's --journal"
-        case .notAJournal(let path, let found):
-            "\(path):1: not an atoms journal (first line starts \(found.prefix(40).debugDescription)) — pass a file written by JournalRecorder"
-        case .unsupportedVersion(let path, let version):
-            "\(path):1: journal format version \(version) is not supported (this tool reads version \(JournalFormat.majorVersion)) — use a matching atoms-inspect"
-        case .malformedLine(let path, let line, let reason):
-            "\(path):\(line): malformed journal line: \(reason) — the file is damaged; restore it or cut the journal before this line"
-        case .notUTF8(let path, let line):
-            "\(path):\(line): line is not valid UTF-8 — the file is damaged or not a journal"
-        case .duplicateSequence(let path, let line, let seq):
-            "\(path):\(line): transaction \(seq) appears twice — journals from two sessions were concatenated; split them"
-        case .missingSequence(let path, let line, let expected, let found):
-            "\(path):\(line): expected transaction \(expected) but found \(found) — transactions are missing; the journal cannot be replayed past \(expected - 1)"
-        case .stepOutOfRange(let path, let step, let first, let last):
-            "\(path): step \(step) is outside the journal (steps \(first)…\(last)) — pick a step in that range, or last / last-K"
-        case .malformedStateFile(let path, let reason):
-            "\(path): not a valid atoms state file: \(reason) — write one with `atoms-inspect restore`"
+        case .cannotRead(let path, _), .cannotCreate(let path, _), .writeFailed(let path, _), .empty(let path),
+            .notAJournal(let path, _), .unsupportedVersion(let path, _), .malformedLine(let path, _, _),
+            .notUTF8(let path, _), .duplicateSequence(let path, _, _), .missingSequence(let path, _, _, _),
+            .stepOutOfRange(let path, _, _, _), .malformedStateFile(let path, _):
+            path
+        }
+    }
+
+    /// The line the error is about (1-based), when it is about one.
+    public var line: Int? {
+        switch self {
+        case .notAJournal, .unsupportedVersion: 1
+        case .malformedLine(_, let line, _), .notUTF8(_, let line), .duplicateSequence(_, let line, _),
+            .missingSequence(_, let line, _, _):
+            line
+        default: nil
+        }
+    }
+
+    /// What is wrong and what to do, without the location.
+    public var reason: String {
+        switch self {
+        case .cannotRead(_, let reason):
+            "cannot read: \(reason) — check the path and permissions"
+        case .cannotCreate(_, let reason):
+            "cannot create: \(reason) — check that the directory exists and is writable"
+        case .writeFailed(_, let reason):
+            "write failed: \(reason) — check free space; lines already written are intact"
+        case .empty:
+            "empty file, not a journal — record one with JournalRecorder or a sample's --journal"
+        case .notAJournal(_, let found):
+            "not an atoms journal (first line starts \(found.prefix(40).debugDescription)) — pass a file written by JournalRecorder"
+        case .unsupportedVersion(_, let version):
+            "journal format version \(version) is not supported (this tool reads versions \(JournalFormat.readableMajorVersions.map(String.init).joined(separator: ", "))) — use a matching atoms-inspect"
+        case .malformedLine(_, _, let reason):
+            "malformed journal line: \(reason) — the file is damaged; restore it or cut the journal before this line"
+        case .notUTF8:
+            "line is not valid UTF-8 — the file is damaged or not a journal"
+        case .duplicateSequence(_, _, let seq):
+            "transaction \(seq) appears twice — journals from two sessions were concatenated; split them"
+        case .missingSequence(_, _, let expected, let found):
+            "expected transaction \(expected) but found \(found) — transactions are missing; the journal cannot be replayed past \(expected - 1)"
+        case .stepOutOfRange(_, let step, let first, let last):
+            "step \(step) is outside the journal (steps \(first)…\(last)) — pick a step in that range, or last / last-K"
+        case .malformedStateFile(_, let reason):
+            "not a valid atoms state file: \(reason) — write one with `atoms-inspect restore`"
         }
     }
 }
