@@ -4,7 +4,7 @@ import Foundation
 /// line by its prefix, and checks sequence numbers.
 struct JournalIndexer {
     let path: String
-    let data: Data
+    let data: MappedFile
     var header: JournalHeader?
     var warnings: [JournalWarning] = []
     var firstStep: Int?
@@ -25,13 +25,13 @@ struct JournalIndexer {
     private static let transactionPrefix = Array(#"{"type":"tx","seq":"#.utf8)
     private static let keyframePrefix = Array(#"{"type":"keyframe","seq":"#.utf8)
 
-    init(path: String, data: Data) {
+    init(path: String, data: MappedFile) {
         self.path = path
         self.data = data
     }
 
     /// The bytes of the line starting at `offset`, without the newline.
-    static func line(in data: Data, at offset: Int) -> Data {
+    static func line(in data: MappedFile, at offset: Int) -> Data {
         let end = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int in
             nextNewline(in: raw, from: offset)
         }
@@ -127,14 +127,7 @@ struct JournalIndexer {
     /// Drops the resident pages of an indexed range of the mapped file (they are re-read from
     /// the page cache if needed).
     private func releasePages(from lower: Int, to upper: Int) {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard let base = raw.baseAddress else { return }
-            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            let start = (Int(bitPattern: base) + lower + page - 1) / page * page
-            let end = (Int(bitPattern: base) + upper) / page * page
-            guard end > start else { return }
-            madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED)
-        }
+        data.releasePages(lower..<upper)
     }
 
     private mutating func readHeader(_ line: (offset: Int, end: Int)) throws(JournalError) {

@@ -29,7 +29,7 @@ public final class JournalReader: @unchecked Sendable {
     /// The file's size in bytes.
     public let fileSize: Int
 
-    private let data: Data
+    private let data: MappedFile
     /// Byte offset of each transaction's line, indexed by `seq - firstStep - 1`.
     private let transactionOffsets: [Int]
     /// Line number (1-based) of the first transaction line, for messages.
@@ -58,9 +58,9 @@ public final class JournalReader: @unchecked Sendable {
     ///   journal, has an unsupported version, or has a malformed or out-of-sequence line.
     public init(path: String, progress: ((Double) -> Void)? = nil) throws(JournalError) {
         self.path = path
-        let data: Data
+        let data: MappedFile
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            data = try MappedFile(path: path)
         } catch {
             throw .cannotRead(path: path, reason: Self.reason(for: error, path: path))
         }
@@ -228,6 +228,9 @@ public final class JournalReader: @unchecked Sendable {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return "is a directory"
+        }
+        if let error = error as? POSIXError, error.code == .EINVAL {
+            return "not a regular file"
         }
         return error.localizedDescription
     }
