@@ -28,7 +28,6 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     private var isWriting = false
     private var flushRequested = false
     private var failure: JournalError?
-    private var writer: Thread?
 
     /// Creates (or truncates) the file at `path` with mode 0600.
     ///
@@ -42,9 +41,11 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         }
         // An existing file keeps its mode on O_TRUNC: make sure it is private.
         fchmod(descriptor, 0o600)
-        let writer = Thread { [unowned self] in self.runWriter() }
+        // The thread holds the sink until `close()` lets it finish: a sink dropped before its
+        // thread started (or while it writes) stays valid until the thread is done with it.
+        let writer = Thread { [self] in self.runWriter() }
         writer.name = "atoms.journal.writer"
-        self.writer = writer
+        // Not stored: a `Thread` keeps its block, so the sink holding it would never be freed.
         writer.start()
     }
 
@@ -175,8 +176,7 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     }
 
     deinit {
-        // The writer thread keeps `self` alive until `close()`, so this only runs after it;
-        // closing again is a no-op.
-        try? close()
+        // The writer thread holds the sink until it finished after `close()`: there is nothing
+        // left to stop here.
     }
 }

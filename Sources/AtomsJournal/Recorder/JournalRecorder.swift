@@ -114,6 +114,14 @@ public final class JournalRecorder {
         try sink.close()
     }
 
+    // The store it records keeps a recorder alive; when the store goes away without `close()`,
+    // the journal is completed here and the recorder's threads end, rather than leaking.
+    isolated deinit {
+        if !isClosed {
+            try? close()
+        }
+    }
+
     private func writeHeader() {
         var line = JSONLine()
         line.field("format", JournalFormat.name)
