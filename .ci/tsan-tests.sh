@@ -9,6 +9,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 limit_seconds=${TSAN_TEST_LIMIT_SECONDS:-900}
+# The model test's 20 seeds run in the plain `swift test`; under the sanitizer 5 cover races.
+export ATOMS_MODEL_SEEDS=${ATOMS_MODEL_SEEDS:-5}
 
 timeout --kill-after=30 "$limit_seconds" swift test --sanitize=thread --scratch-path .build-tsan
 status=$?

@@ -150,6 +150,16 @@ struct InspectorCommandTests {
         #expect(InspectorError(.usage, "goto needs a step: e.g. goto 12").description == "atoms-inspect: error: goto needs a step: e.g. goto 12")
     }
 
+    @Test func aBackwardDiffNamesAtomsTheEarlierStepHeld() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
+        // Step 6 has atoms that step 0 (empty) does not: backwards, they are released.
+        let difference = try DiffCommand.difference(journal, from: .fromLast(0), to: .number(0))
+        #expect(!difference.released.isEmpty)
+        #expect(difference.released.allSatisfy { !$0.hasPrefix("#") }, "named, not numbered: \(difference.released)")
+        #expect(difference.released.contains("TasksAtom"))
+    }
+
     @Test func logTimesAreSecondsWithThreeDecimals() {
         #expect(LogCommand.seconds(milliseconds: 1234.5678) == "1.235")
         #expect(LogCommand.seconds(milliseconds: 999.6) == "1.000")

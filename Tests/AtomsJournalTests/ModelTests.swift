@@ -84,7 +84,9 @@ struct ModelCleanupAtom: ValueAtom, Hashable {
 /// subscriptions). A failing seed prints its program.
 @MainActor
 struct ModelTests {
-    nonisolated static let seeds: [UInt64] = Array(1...20)
+    /// 20 seeds; fewer when `ATOMS_MODEL_SEEDS` says so (the ThreadSanitizer run, ten times
+    /// slower, checks races, not the model, and runs 5).
+    nonisolated static let seeds: [UInt64] = Array(1...UInt64(max(1, ProcessInfo.processInfo.environment["ATOMS_MODEL_SEEDS"].flatMap(Int.init) ?? 20)))
     static let operations = 2_000
 
     /// The atoms a program watches, by number.
