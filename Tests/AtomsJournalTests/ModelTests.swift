@@ -89,32 +89,21 @@ struct ModelTests {
     nonisolated static let seeds: [UInt64] = Array(1...UInt64(max(1, ProcessInfo.processInfo.environment["ATOMS_MODEL_SEEDS"].flatMap(Int.init) ?? 20)))
     static let operations = 2_000
 
-    /// The atoms a program watches, by number.
-    private static func watch(_ choice: Int, from context: AtomViewContext) {
-        switch choice {
-        case 0..<6: context.watch(ModelNumberAtom(id: choice))
-        case 6: context.watch(ModelPairSumAtom(a: 0, b: 1))
-        case 7: context.watch(ModelPairSumAtom(a: 2, b: 5))
-        case 8: context.watch(ModelListAtom())
-        case 9: context.watch(ModelTagsAtom())
-        case 10: context.watch(ModelMapAtom())
-        case 11: context.watch(ModelSummaryAtom())
-        case 12: context.watch(ModelEchoAtom())
-        default: context.watch(ModelCleanupAtom())
+    /// Watches (or stops watching) one of the graph's atoms, by number.
+    private static func watch(_ choice: Int, _ watching: Bool, from context: AtomViewContext) {
+        func act(_ atom: some Atom) {
+            if watching { context.watch(atom) } else { context.unwatch(atom) }
         }
-    }
-
-    private static func unwatch(_ choice: Int, from context: AtomViewContext) {
         switch choice {
-        case 0..<6: context.unwatch(ModelNumberAtom(id: choice))
-        case 6: context.unwatch(ModelPairSumAtom(a: 0, b: 1))
-        case 7: context.unwatch(ModelPairSumAtom(a: 2, b: 5))
-        case 8: context.unwatch(ModelListAtom())
-        case 9: context.unwatch(ModelTagsAtom())
-        case 10: context.unwatch(ModelMapAtom())
-        case 11: context.unwatch(ModelSummaryAtom())
-        case 12: context.unwatch(ModelEchoAtom())
-        default: context.unwatch(ModelCleanupAtom())
+        case 0..<6: act(ModelNumberAtom(id: choice))
+        case 6: act(ModelPairSumAtom(a: 0, b: 1))
+        case 7: act(ModelPairSumAtom(a: 2, b: 5))
+        case 8: act(ModelListAtom())
+        case 9: act(ModelTagsAtom())
+        case 10: act(ModelMapAtom())
+        case 11: act(ModelSummaryAtom())
+        case 12: act(ModelEchoAtom())
+        default: act(ModelCleanupAtom())
         }
     }
 
@@ -148,11 +137,11 @@ struct ModelTests {
                 if contexts[slot] == nil {
                     contexts[slot] = root.viewContext(fileID: "Model/View\(slot).swift", line: UInt(10 + slot))
                 }
-                Self.watch(choice, from: contexts[slot]!)
+                Self.watch(choice, true, from: contexts[slot]!)
                 program.append("watch \(choice) from \(slot)")
             case 1:
                 if let context = contexts[slot] {
-                    Self.unwatch(choice, from: context)
+                    Self.watch(choice, false, from: context)
                     program.append("unwatch \(choice) from \(slot)")
                 }
             case 2:

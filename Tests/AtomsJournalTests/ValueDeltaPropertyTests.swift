@@ -206,19 +206,11 @@ struct FlatItem: HistoryValue {
 }
 
 /// A seeded generator, so that a failing history can be run again.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
+typealias SplitMix = SeededGenerator
 
+extension SeededGenerator {
     init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        self.init(state: seed)
     }
 
     /// A number in `0..<bound` (0 when `bound` is 0).
