@@ -11,6 +11,6 @@ public enum JournalFormat {
     /// The minor version this library writes. Minor versions only add optional fields; readers
     /// ignore fields they do not know.
     public static let minorVersion = 0
-    /// Keyframes are written every this many transactions unless configured otherwise.
+    /// The fewest transactions between keyframes unless configured otherwise.
     public static let defaultKeyframeInterval = 256
 }

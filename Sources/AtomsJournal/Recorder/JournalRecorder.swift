@@ -2,11 +2,12 @@ import Atoms
 import Foundation
 
 /// Records every transaction of a store into a journal: a header, an initial keyframe, one
-/// line per transaction holding only what changed, and a keyframe every `keyframeInterval`
-/// transactions.
+/// line per transaction holding only what changed, and now and then a keyframe of the whole
+/// state (after at least `keyframeInterval` transactions, once they weigh twice the last one).
 ///
 /// As a transaction commits, the recorder only captures it; its own thread numbers the atoms,
-/// encodes the values and builds the lines, and the sink writes them. Values with a class
+/// compares each value with the previous one, encodes what changed and builds the lines, and
+/// the sink writes them. Values with a class
 /// instance inside (which the main actor could change meanwhile), asynchronous phases and
 /// values that are not `Codable` are encoded on the main actor at commit instead.
 ///
@@ -37,8 +38,9 @@ public final class JournalRecorder {
     ///
     /// - Parameters:
     ///   - sink: Where lines go (a file, memory).
-    ///   - keyframeInterval: Transactions between keyframes; a step is reached by replaying at
-    ///     most this many deltas.
+    ///   - keyframeInterval: The fewest transactions between keyframes (more when the state
+    ///     is large and its changes small: a keyframe waits until the transactions since the
+    ///     last one weigh twice as much as it did).
     ///   - redacting: Atom types whose values are never written (besides atoms conforming to
     ///     ``JournalRedacted``).
     ///   - program: A name for the recording program, stored in the header.

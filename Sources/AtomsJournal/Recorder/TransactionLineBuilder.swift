@@ -2,8 +2,7 @@ import Atoms
 import Foundation
 
 /// Turns captured transactions into journal lines (format 3): a location line the first time a
-/// location appears, one compact transaction line, and a keyframe every `keyframeInterval`
-/// transactions. Runs on the recorder's thread; owns the mirror of the recorded state.
+/// location appears, one compact transaction line, and keyframes (see `appendLines`). Runs on the recorder's thread; owns the mirror of the recorded state.
 struct TransactionLineBuilder: Sendable {
     private var state = RecordedState()
     private let keyframeInterval: Int
@@ -50,9 +49,12 @@ struct TransactionLineBuilder: Sendable {
         state.values.takeRetired()
     }
 
-    /// The keyframe of the current state, after transaction `seq`.
+    /// The keyframe of the current state, after transaction `seq`; the next one is weighed
+    /// against it.
     mutating func keyframe(seq: Int) -> String {
         let keyframe = state.keyframe(seq: seq, encoder: encoder)
+        transactionsSinceKeyframe = 0
+        bytesSinceKeyframe = 0
         keyframeBytes = keyframe.utf8.count
         return keyframe
     }
@@ -178,12 +180,8 @@ struct TransactionLineBuilder: Sendable {
         // (keyframes stay at most a third of the journal), and reaching a step still decodes
         // at most about three keyframes' worth of bytes.
         if transactionsSinceKeyframe >= keyframeInterval && bytesSinceKeyframe >= 2 * keyframeBytes {
-            let keyframe = state.keyframe(seq: transaction.sequence, encoder: encoder)
-            output.append(contentsOf: keyframe.utf8)
+            output.append(contentsOf: keyframe(seq: transaction.sequence).utf8)
             output.append(0x0A)
-            transactionsSinceKeyframe = 0
-            bytesSinceKeyframe = 0
-            keyframeBytes = keyframe.utf8.count
         }
     }
 
