@@ -373,21 +373,6 @@ struct ObjectDeltaWriter {
         removed.appendJSONString(key)
     }
 
-    /// Sets a member whose key is already a JSON string literal.
-    mutating func set(quotedKey: [UInt8], _ json: [UInt8]) {
-        setCount += 1
-        if !set.isEmpty { set.append(UInt8(ascii: ",")) }
-        set.append(contentsOf: quotedKey)
-        set.append(UInt8(ascii: ":"))
-        set.append(contentsOf: json)
-    }
-
-    /// Removes a member whose key is already a JSON string literal.
-    mutating func remove(quotedKey: [UInt8]) {
-        if !removed.isEmpty { removed.append(UInt8(ascii: ",")) }
-        removed.append(contentsOf: quotedKey)
-    }
-
     private static func member(_ key: String, _ json: [UInt8], into bytes: inout [UInt8]) {
         if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
         bytes.appendJSONString(key)
