@@ -36,7 +36,7 @@ let package = Package(
                 ),
             ]
         ),
-        .testTarget(name: "AtomsTests", dependencies: ["Atoms"]),
+        .testTarget(name: "AtomsTests", dependencies: ["Atoms", "TestSupport"]),
 
         // The journal: records transactions to a versioned JSON Lines file and reads them back.
         .target(
@@ -49,7 +49,7 @@ let package = Package(
             resources: [.copy("Journals")]
         ),
 
-        // What the journal and inspector tests share: temporary files, running built executables.
+        // What the test targets share: temporary files, running built executables, gates.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         // The inspector: everything atoms-inspect does, as plain functions.

@@ -33,6 +33,28 @@ public enum AsyncPhase<Success, Failure: Error> {
         }
     }
 
+    /// Runs an operation on the caller's actor and captures its outcome: a value as
+    /// `.success`, a thrown error as `.failure`.
+    ///
+    /// The operation inherits the caller's isolation, so a main-actor or actor-isolated body
+    /// runs there and may use that actor's state without sending it.
+    ///
+    /// ```swift
+    /// @MainActor func load() async {
+    ///     let phase = await AsyncPhase(catching: { () throws(FetchError) in try await model.fetch() })
+    /// }
+    /// ```
+    public init(
+        isolation: isolated (any Actor)? = #isolation,
+        catching body: () async throws(Failure) -> Success
+    ) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+
     /// Whether the operation is still running.
     public var isSuspending: Bool {
         if case .suspending = self { return true }

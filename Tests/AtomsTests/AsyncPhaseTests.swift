@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import Atoms
 
 struct AsyncPhaseTests {
@@ -31,5 +32,49 @@ struct AsyncPhaseTests {
         #expect(failure.flatMapError { _ in AsyncPhase<Int, Failure>.success(0) } == .success(0))
         #expect(AsyncPhase<Int, Failure>.suspending.map { $0 + 1 } == .suspending)
         #expect(AsyncPhase<Int, Failure>.suspending.flatMapError { _ in AsyncPhase<Int, Failure>.success(1) } == .suspending)
+    }
+}
+
+/// An actor whose state an `AsyncPhase(catching:)` body uses without sending it.
+actor PhaseCounter {
+    private var count = 0
+
+    func nextPhase(failing: Bool) async -> AsyncPhase<Int, PhaseCounterError> {
+        await AsyncPhase(catching: { () throws(PhaseCounterError) in
+            count += 1
+            if failing {
+                throw PhaseCounterError.failed(count)
+            }
+            return count
+        })
+    }
+}
+
+enum PhaseCounterError: Error, Equatable {
+    case failed(Int)
+}
+
+@MainActor
+struct AsyncPhaseIsolationTests {
+    @Test func aCatchingBodyRunsOnTheCallersActor() async {
+        let counter = PhaseCounter()
+        #expect(await counter.nextPhase(failing: false) == .success(1))
+        #expect(await counter.nextPhase(failing: true) == .failure(.failed(2)))
+    }
+
+    @Test func aMainActorBodyUsesMainActorState() async {
+        let probe = Probe()
+        let phase = await AsyncPhase(catching: { () throws(PhaseCounterError) -> Int in
+            probe.record("ran")
+            return probe.count("ran")
+        })
+        #expect(phase == .success(1))
+    }
+
+    @Test func anUntypedCatchingBodyFailsWithAnyError() async {
+        let phase: AsyncPhase<Int, any Error> = await AsyncPhase(catching: { () async throws -> Int in
+            throw URLError(.badURL)
+        })
+        #expect((phase.error as? URLError)?.code == .badURL)
     }
 }

@@ -7,6 +7,13 @@ struct JustAtom: PublisherAtom, Hashable {
     }
 }
 
+/// Sends 1, 2 and 3 while being subscribed, then finishes.
+struct SequencePublisherAtom: PublisherAtom, Hashable {
+    func publisher(context: Context) -> Publishers.Sequence<[Int], Never> {
+        Publishers.Sequence(sequence: [1, 2, 3])
+    }
+}
+
 enum StreamError: Error, Equatable { case broken }
 
 @MainActor
@@ -46,9 +53,54 @@ struct ContactAtom: ObservableObjectAtom, Hashable {
 
 @MainActor
 struct CombineAtomTests {
-    @Test func publisherSendingWhileSubscribingGivesTheFirstValue() {
+    @Test func aPublisherAtomStartsSuspendingEvenWhenThePublisherSendsWhileSubscribing() async {
         let context = AtomTestContext()
+        #expect(context.watch(JustAtom()) == .suspending)
+        #expect(await context.waitForUpdate(timeout: 60))
         #expect(context.watch(JustAtom()) == .success(7))
+    }
+
+    @Test func valuesSentWhileSubscribingArriveAsUpdatesInOrder() async throws {
+        let context = AtomTestContext()
+        var seen: [AsyncPhase<Int, Never>] = []
+        context.onUpdate = { seen.append(context.read(SequencePublisherAtom())) }
+        #expect(context.watch(SequencePublisherAtom()) == .suspending)
+        try await context.wait(for: SequencePublisherAtom(), within: 60) { $0 == .success(3) }
+        #expect(seen == [.success(1), .success(2), .success(3)])
+    }
+
+    @Test func aRefreshLosesNoValueSentBeforeItFirstAwaits() async {
+        let context = AtomTestContext()
+        let subject = Subjects.subject(#function)
+        let atom = SubjectAtom(name: #function)
+        context.watch(atom)
+        let refresh = Task { await context.refresh(atom) }
+        await Task.yield()
+        // Sent in one main-actor turn: a reader asking for one element at a time would miss 2.
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(await refresh.value == .success(2))
+        #expect(context.watch(atom) == .success(2))
+    }
+
+    @Test func severalChangesBeforeTheUpdateRunsGiveOneUpdate() async {
+        let context = AtomTestContext()
+        let contact = context.watch(ContactAtom())
+        var updates = 0
+        context.onUpdate = { updates += 1 }
+        contact.name = "Ada"
+        contact.haveBirthday()
+        contact.haveBirthday()
+        #expect(await context.waitForUpdate(timeout: 60))
+        #expect(!(await context.waitForUpdate(timeout: 0.1)), "no second update follows")
+        #expect(updates == 1)
+        #expect(context.watch(ContactAtom()).age == 22)
+        #expect(context.watch(ContactAtom()).name == "Ada")
+
+        contact.haveBirthday()
+        #expect(await context.waitForUpdate(timeout: 60), "a change after the update gets one of its own")
+        #expect(updates == 2)
     }
 
     @Test func publisherValuesAndFailure() async throws {

@@ -55,8 +55,31 @@ struct MirrorAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { -1 }
 }
 
+/// Does work in `effect(context:)` and returns no effect, which upstream still calls.
+struct EmptyEffectWorkAtom: StateAtom, Hashable {
+    var probe: String
+
+    func defaultValue(context: Context) -> Int { 0 }
+
+    func effect(context: CurrentContext) -> EmptyEffect {
+        Probes.named(probe).record("effect(context:)")
+        return EmptyEffect()
+    }
+}
+
 @MainActor
 struct EffectTests {
+    @Test func effectIsCalledOnCreationEvenWhenItIsEmpty() {
+        let probe = Probes.make()
+        let context = AtomTestContext()
+        context.watch(EmptyEffectWorkAtom(probe: #function))
+        context[EmptyEffectWorkAtom(probe: #function)] = 1
+        #expect(probe.events == ["effect(context:)"], "once per creation, not per update")
+        context.unwatch(EmptyEffectWorkAtom(probe: #function))
+        context.watch(EmptyEffectWorkAtom(probe: #function))
+        #expect(probe.count("effect(context:)") == 2)
+    }
+
     @Test func lifecycleEventsInOrder() {
         let probe = Probes.make()
         let context = AtomTestContext()

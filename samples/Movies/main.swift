@@ -11,6 +11,9 @@ func runMovies() async {
     screen.watch(SearchResultsAtom())
     screen.watch(QueryAtom())
     screen.watch(PageAtom())
+    // Watched from the start, not by the first `wait`: a watch is a transaction, and one made
+    // while the first search is in flight would race with its result.
+    screen.watch(QueryAtom().debounce(for: SearchMoviesAtom.debounce))
 
     /// Whether the debounced query caught up and its results arrived.
     func isSettled() -> Bool {
@@ -44,7 +47,6 @@ func runMovies() async {
             _ = await screen.refresh(SearchMoviesAtom().phase)
         case "wait":
             let deadline = ContinuousClock.now + .seconds(10)
-            screen.watch(QueryAtom().debounce(for: SearchMoviesAtom.debounce))
             while !isSettled() {
                 guard ContinuousClock.now < deadline else { throw SampleError("the search did not settle within 10 s") }
                 try await Task.sleep(for: .milliseconds(5))

@@ -34,10 +34,14 @@ public extension AsyncPhaseAtom {
         }
     }
 
-    /// Runs the work afresh and returns its outcome.
+    /// Runs the work afresh and returns its outcome; `.suspending` when the refresh was
+    /// superseded or cancelled before the work finished.
     var refreshProducer: AtomRefreshProducer<Produced> {
         AtomRefreshProducer { context in
-            await phase(context: context.transactionContext)
+            let transaction = context.transactionContext
+            return await RefreshWork.run(initial: .suspending, context: context) { work in
+                work.record(await phase(context: transaction))
+            }
         }
     }
 

@@ -39,19 +39,20 @@ public extension AsyncSequenceAtom {
     }
 
     /// Iterates a fresh sequence to its end and returns the phase of its last element or
-    /// error (`.suspending` when it finished without elements).
+    /// error (`.suspending` when it finished without elements, or was cancelled before the
+    /// first).
     var refreshProducer: AtomRefreshProducer<Produced> {
         AtomRefreshProducer { context in
             let sequence = sequence(context: context.transactionContext)
-            var phase = Produced.suspending
-            do {
-                for try await element in sequence {
-                    phase = .success(element)
+            return await RefreshWork.run(initial: .suspending, context: context) { work in
+                do {
+                    for try await element in sequence {
+                        work.record(.success(element))
+                    }
+                } catch {
+                    work.record(.failure(error))
                 }
-            } catch {
-                phase = .failure(error)
             }
-            return phase
         }
     }
 }

@@ -25,27 +25,54 @@ public protocol ObservableObjectAtom: Atom where Produced == ObjectType {
 }
 
 public extension ObservableObjectAtom {
-    /// Creates the object and re-delivers it after each change it announces.
+    /// Creates the object. The object, created here or given by an override, is observed:
+    /// watchers are updated after the changes it announces, once for any number announced
+    /// before the update runs.
     var producer: AtomProducer<Produced> {
         AtomProducer { context in
-            let object = object(context: context.transactionContext)
+            object(context: context.transactionContext)
+        } manage: { object, context in
             let cancellable = observeChanges(of: object, delivering: MainActorTransfer(value: (context, object)))
             context.onTermination { cancellable.cancel() }
-            return object
         }
     }
 }
 
 /// Subscribes to `objectWillChange` with a `@Sendable` callback formed outside the main actor
 /// (the object may announce changes from any thread). `objectWillChange` fires before the
-/// change, so the object is re-delivered on a later main-actor turn, when the change is in place.
+/// change, so the object is re-delivered on a later main-actor turn, when the change is in
+/// place; changes announced while that delivery is pending join it (as upstream coalesces).
 private func observeChanges<Object: AtomsObservableObject>(
     of object: Object,
     delivering transfer: MainActorTransfer<(AtomProducerContext<Object>, Object)>
 ) -> AtomsCancellable {
-    object.objectWillChange.sink { @Sendable _ in
+    let pending = PendingDelivery()
+    return object.objectWillChange.sink { @Sendable _ in
+        guard pending.schedule() else {
+            return
+        }
         Task { @MainActor in
+            pending.clear()
             transfer.value.0.update(with: transfer.value.1)
         }
+    }
+}
+
+/// Whether a delivery is scheduled and has not run yet; set from any thread.
+final class PendingDelivery: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isScheduled = false
+
+    /// Marks a delivery as scheduled; returns `false` when one already was.
+    func schedule() -> Bool {
+        lock.withLock {
+            defer { isScheduled = true }
+            return !isScheduled
+        }
+    }
+
+    /// Marks the scheduled delivery as running: later changes need a delivery of their own.
+    func clear() {
+        lock.withLock { isScheduled = false }
     }
 }

@@ -19,13 +19,13 @@ public protocol TaskAtom: AsyncAtom where Produced == Task<Success, Never> {
 }
 
 public extension TaskAtom {
-    /// Starts the task.
+    /// Starts the task; it is cancelled when the atom recomputes or is released.
     var producer: AtomProducer<Produced> {
         AtomProducer { context in
             let transaction = context.transactionContext
-            let task = ImmediateTask.start { await value(context: transaction) }
-            context.onTermination { task.cancel() }
-            return task
+            return ImmediateTask.start { await value(context: transaction) }
+        } manage: { task, context in
+            TaskValueManagement.manage(task, context: context)
         }
     }
 
@@ -33,10 +33,9 @@ public extension TaskAtom {
     var refreshProducer: AtomRefreshProducer<Produced> {
         AtomRefreshProducer { context in
             let transaction = context.transactionContext
-            let task = ImmediateTask.start { await value(context: transaction) }
-            context.onTermination { task.cancel() }
-            _ = await task.value
-            return task
+            return ImmediateTask.start { await value(context: transaction) }
+        } complete: { task, context in
+            await TaskValueManagement.complete(task, context: context)
         }
     }
 }

@@ -19,13 +19,13 @@ public protocol ThrowingTaskAtom: AsyncAtom where Produced == Task<Success, any 
 }
 
 public extension ThrowingTaskAtom {
-    /// Starts the task.
+    /// Starts the task; it is cancelled when the atom recomputes or is released.
     var producer: AtomProducer<Produced> {
         AtomProducer { context in
             let transaction = context.transactionContext
-            let task = ImmediateTask.start { try await value(context: transaction) }
-            context.onTermination { task.cancel() }
-            return task
+            return ImmediateTask.start { try await value(context: transaction) }
+        } manage: { task, context in
+            TaskValueManagement.manage(task, context: context)
         }
     }
 
@@ -33,10 +33,9 @@ public extension ThrowingTaskAtom {
     var refreshProducer: AtomRefreshProducer<Produced> {
         AtomRefreshProducer { context in
             let transaction = context.transactionContext
-            let task = ImmediateTask.start { try await value(context: transaction) }
-            context.onTermination { task.cancel() }
-            _ = await task.result
-            return task
+            return ImmediateTask.start { try await value(context: transaction) }
+        } complete: { task, context in
+            await TaskValueManagement.complete(task, context: context)
         }
     }
 }

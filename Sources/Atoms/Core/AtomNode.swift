@@ -42,6 +42,8 @@ class AnyAtomNode {
     /// State that a modifier keeps across recomputations (e.g. `.previous`).
     var modifierStorage: AnyObject?
     /// While a refresh runs: the nodes it watched, which become the dependencies when it ends.
+    /// Only these pass updates on to the node meanwhile (upstream detaches a refreshing atom
+    /// from its dependencies until it watches them again).
     var refreshWatches: Set<NodeID>?
     /// Whether the node's computation is running right now.
     var isComputing = false
@@ -73,6 +75,7 @@ class AnyAtomNode {
     /// transactions of their own, after the one in progress.
     func terminate(in engine: StoreEngine) {
         generation += 1
+        refreshWatches = nil
         if let onTermination {
             self.onTermination = nil
             engine.writesDeferred += 1
@@ -114,8 +117,10 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     /// The store context the atom's own computation runs in.
     let store: StoreContext
     let info: AtomTypeInfo<Node>
-    /// The override that replaces the atom's producer, if any.
-    let override: (@MainActor (Node) -> Node.Produced)?
+    /// The overrides that apply to the atom, consulted each time it produces a value (as
+    /// upstream: an override added after the atom was first used applies from its next
+    /// recomputation, reset or refresh on).
+    let overrides: OverrideContainer
     /// Made on first use (only when someone records or snapshots the store).
     private var cachedIdentity: AtomIdentity?
 
@@ -127,13 +132,13 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         indexKey: NodeIndexKey,
         store: StoreContext,
         info: AtomTypeInfo<Node>,
-        override: (@MainActor (Node) -> Node.Produced)?
+        overrides: OverrideContainer
     ) {
         self.atom = atom
         self.storage = .allocate(capacity: 1)
         self.store = store
         self.info = info
-        self.override = override
+        self.overrides = overrides
         super.init(
             id: id, serial: serial, scope: scope, indexKey: indexKey,
             isKeepAlive: info.isKeepAlive, hasEffect: info.hasEffect
@@ -182,17 +187,29 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         }
     }
 
-    /// Runs the producer (or the override), recording the dependencies it watches.
+    /// The override that applies to the atom now, if any.
+    var override: (@MainActor (Node) -> Node.Produced)? {
+        overrides.override(for: atom)
+    }
+
+    /// Runs the producer (or the override), recording the dependencies it watches. The atom
+    /// kind takes charge of the value either way: an overridden task is still cancelled when
+    /// the atom is released, an overridden object still observed.
     func produce(in engine: StoreEngine) -> Node.Produced {
         let oldDependencies = dependencies
         dependencies = []
         terminate(in: engine)
         isComputing = true
         let newValue: Node.Produced = engine.guardingStack {
-            if let override {
-                return override(atom)
+            let producer = atom.producer
+            let context = AtomProducerContext<Node.Produced>(store: store, node: self)
+            // The emptiness test comes first: the generic lookup returns an optional closure
+            // whose type metadata is looked up at run time on every call.
+            let value = if !overrides.isEmpty, let override { override(atom) } else { producer.compute(context) }
+            if let manage = producer.manage {
+                manage(value, context)
             }
-            return atom.producer.compute(AtomProducerContext(store: store, node: self))
+            return value
         }
         isComputing = false
         engine.didCompute(self, oldDependencies: oldDependencies)
@@ -245,11 +262,15 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     }
 
     /// Creates the effect and runs its `initializing` event, before the first computation.
+    ///
+    /// `effect(context:)` is called even when it returns ``EmptyEffect``, as upstream does: an
+    /// atom may do work there. Only a real effect is kept.
     func startEffect() {
+        let context = effectContext
         guard hasEffect else {
+            _ = atom.effect(context: context)
             return
         }
-        let context = effectContext
         let effect = atom.effect(context: context)
         self.effect = EffectBox(effect: effect)
         effect.initializing(context: context)

@@ -17,6 +17,12 @@ struct AtomProducerContext<Value> {
         AtomTransactionContext(store: store, owner: node, generation: generation)
     }
 
+    /// Whether this computation was superseded (a recomputation, reset or refresh began) or
+    /// the atom released.
+    var isTerminated: Bool {
+        !node.isAlive || node.generation != generation
+    }
+
     /// Cleanup run when this computation is superseded or the atom released.
     func onTermination(_ handler: @escaping @MainActor () -> Void) {
         if node.generation == generation {

@@ -41,7 +41,7 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
         let store = StoreContext(engine: engine, scope: scope.flatMap { engine.scopeState(for: $0) })
         let node = AtomNode(
             id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
-            store: store, info: engine.typeInfo(for: Node.self), override: nil
+            store: store, info: engine.typeInfo(for: Node.self), overrides: store.overrides
         )
         node.setValue(value)
         engine.index.insert(node)

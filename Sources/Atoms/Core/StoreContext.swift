@@ -10,21 +10,27 @@ struct StoreContext {
         scope?.overrides ?? engine.rootOverrides
     }
 
-    /// Decides where an atom is stored when used from this context and which override applies.
+    /// Decides where an atom is stored when used from this context and which overrides apply.
     ///
-    /// - Returns: The scope key to store the atom under (`nil`: the root), the override, and
-    ///   the context the atom's own computation runs in.
-    func resolve<Node: Atom>(_ atom: Node) -> (scope: ScopeKey?, override: (@MainActor (Node) -> Node.Produced)?, store: StoreContext) {
+    /// An atom that a scope overrides is stored in that scope; a ``Scoped`` atom in the scope
+    /// its ID names; any other at the root, where the root's overrides apply (to scoped atoms
+    /// too, as upstream).
+    ///
+    /// - Returns: The scope key to store the atom under (`nil`: the root), the overrides the
+    ///   atom consults each time it produces a value, and the context the atom's own
+    ///   computation runs in.
+    func resolve<Node: Atom>(_ atom: Node) -> (scope: ScopeKey?, overrides: OverrideContainer, store: StoreContext) {
         if let scope {
-            if let override = scope.overrides.override(for: atom) {
-                return (scope.key, override, self)
+            // (A scope that inherits the root shares the root's overrides: its atoms stay at
+            // the root.)
+            if scope.overrides !== engine.rootOverrides, scope.overrides.override(for: atom) != nil {
+                return (scope.key, scope.overrides, self)
             }
             if let scoped = atom as? any Scoped, let owner = scope.nearest(matching: scoped.anyScopeID) {
-                return (owner.key, nil, StoreContext(engine: engine, scope: owner))
+                return (owner.key, engine.rootOverrides, StoreContext(engine: engine, scope: owner))
             }
         }
-        let root = StoreContext(engine: engine, scope: nil)
-        return (nil, engine.rootOverrides.override(for: atom), root)
+        return (nil, engine.rootOverrides, StoreContext(engine: engine, scope: nil))
     }
 }
 

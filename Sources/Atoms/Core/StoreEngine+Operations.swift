@@ -31,11 +31,11 @@ extension StoreEngine {
             return node.currentValue
         }
         return transact(.initialize) {
-            let (scope, override, nodeStore) = store.resolve(atom)
+            let (scope, overrides, nodeStore) = store.resolve(atom)
             let (id, serial) = allocateSlot()
             let node = AtomNode(
                 id: id, serial: serial, atom: atom, scope: scope,
-                indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope), store: nodeStore, info: typeInfo(for: Node.self), override: override
+                indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope), store: nodeStore, info: typeInfo(for: Node.self), overrides: overrides
             )
             node.isTransient = true
             nodes[id] = node

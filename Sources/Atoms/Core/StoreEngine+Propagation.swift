@@ -29,17 +29,27 @@ extension StoreEngine {
         if node.recompute(in: self) {
             transaction.updated(node)
             queueSubscribers(of: node)
-            for child in node.children {
-                nodes[child]?.dirtyEpoch = epoch
+            markChildrenDirty(of: node)
+        }
+    }
+
+    /// Marks the nodes that watch `node` for recomputation in this pass; a node being
+    /// refreshed takes updates only from what the refresh has watched.
+    private func markChildrenDirty(of node: AnyAtomNode) {
+        for child in node.children {
+            guard let childNode = nodes[child] else {
+                continue
             }
+            if let watches = childNode.refreshWatches, !watches.contains(node.id) {
+                continue
+            }
+            childNode.dirtyEpoch = epoch
         }
     }
 
     private func propagate(from source: AnyAtomNode) {
         epoch += 1
-        for child in source.children {
-            nodes[child]?.dirtyEpoch = epoch
-        }
+        markChildrenDirty(of: source)
         for id in topologicalOrder(below: source) {
             guard let node = nodes[id], node.dirtyEpoch == epoch, node.doneEpoch != epoch else {
                 continue

@@ -1,9 +1,9 @@
 extension StoreEngine {
     /// Runs a ``Refreshable`` atom's own refresh and, when the atom is cached, stores the new
-    /// value and propagates it.
+    /// value and propagates it; a refresh whose task was cancelled meanwhile commits nothing.
     func refresh<Node: Refreshable>(_ atom: Node, in store: StoreContext, location: SourceLocation?) async -> Node.Produced {
         let value = await atom.refresh(context: AtomCurrentContext(store: store))
-        if let node = existingNode(atom, in: store) {
+        if !Task.isCancelled, let node = existingNode(atom, in: store) {
             transact(.refresh, origin: node, location: location) {
                 node.setValue(value)
                 valueDidChange(node)

@@ -89,7 +89,7 @@ final class StoreEngine {
     /// node whose dependencies changed but which has not been recomputed yet is brought up to
     /// date first, so a watch never returns a stale value.
     func node<Node: Atom>(for atom: Node, in store: StoreContext) -> AtomNode<Node> {
-        let (scope, override, nodeStore) = store.resolve(atom)
+        let (scope, overrides, nodeStore) = store.resolve(atom)
         let indexKey = NodeIndex.key(for: atom.key, of: Node.self, scope: scope)
         if let node = index.node(at: indexKey, key: atom.key, of: Node.self) {
             if isPropagating && node.dirtyEpoch == epoch && node.doneEpoch != epoch {
@@ -100,14 +100,12 @@ final class StoreEngine {
         let (id, serial) = allocateSlot()
         let node = AtomNode(
             id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
-            store: nodeStore, info: typeInfo(for: Node.self), override: override
+            store: nodeStore, info: typeInfo(for: Node.self), overrides: overrides
         )
         index.insert(node)
         nodes[id] = node
         transaction.created(node)
-        if node.hasEffect {
-            node.startEffect()
-        }
+        node.startEffect()
         node.setValue(node.produce(in: self))
         if hasSeeds, let seeds {
             _ = node.takeSeed(from: seeds)
