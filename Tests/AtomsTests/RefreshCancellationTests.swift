@@ -133,6 +133,30 @@ struct RefreshCancellationTests {
         #expect(context.watch(atom) == first, "the cached task stays")
     }
 
+    @Test func aThrowingTaskAtomsRefreshSupersededByANewerOneCommitsOnlyTheNewer() async throws {
+        let context = AtomTestContext()
+        let gate = Gates.make()
+        let atom = GatedThrowingTaskAtom(name: gate.name)
+        let first = context.watch(atom)
+        #expect(await gate.waitForArrivals(1))
+        var updates = 0
+        context.onUpdate = { updates += 1 }
+
+        let earlier = Task { await context.refresh(atom) }
+        #expect(await gate.waitForArrivals(2))
+        let later = Task { await context.refresh(atom) }
+        #expect(await gate.waitForArrivals(3))
+        gate.open()
+        let superseded = await earlier.value
+        #expect(superseded.isCancelled)
+        await #expect(throws: CancellationError.self) { try await superseded.value }
+        let refreshed = await later.value
+        #expect(try await refreshed.value == 3)
+        #expect(first.isCancelled, "the first computation ended when the refresh began")
+        #expect(updates == 1)
+        #expect(context.watch(atom) == refreshed)
+    }
+
     @Test func anAsyncSequenceRefreshOfAReleasedAtomCommitsNothing() async throws {
         let context = AtomTestContext()
         let gate = Gates.make()

@@ -30,6 +30,17 @@ struct GatedTaskAtom: TaskAtom, Hashable {
     }
 }
 
+/// A throwing task that waits at its gate; its value is the arrival's number.
+struct GatedThrowingTaskAtom: ThrowingTaskAtom, Hashable {
+    let name: String
+
+    func value(context: Context) async throws -> Int {
+        let arrival = await Gates.named(name).pass()
+        try Task.checkCancellation()
+        return arrival
+    }
+}
+
 /// A sequence that yields the arrival's number, waits at its gate, then ends.
 struct GatedSequenceAtom: AsyncSequenceAtom, Hashable {
     let name: String
