@@ -24,11 +24,9 @@ struct Graph: ParsableCommand {
         try runInspector { () throws(InspectorError) in
             let data = try GraphCommand.render(openJournal(journal), at: at, format: format)
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: data) else {
-                    throw InspectorError(.cannotCreate, path: output, "cannot create the output file — check that the directory exists and is writable")
-                }
+                try OutputPath.write(data, to: output)
             } else {
-                FileHandle.standardOutput.write(data)
+                writeOutput(data)
             }
         }
     }

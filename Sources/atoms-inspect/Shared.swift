@@ -22,7 +22,7 @@ func runInspector(_ body: () throws(InspectorError) -> Void) throws {
     do {
         try body()
     } catch {
-        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        StandardStream.error.write(error.description + "\n")
         throw ExitCode(error.status.rawValue)
     }
 }
@@ -31,7 +31,7 @@ func runInspector(_ body: () throws(InspectorError) -> Void) throws {
 func openJournal(_ path: String) throws(InspectorError) -> InspectedJournal {
     let journal = try InspectedJournal(path: path, showProgress: isatty(STDERR_FILENO) != 0)
     for warning in journal.warnings {
-        FileHandle.standardError.write(Data((warning + "\n").utf8))
+        StandardStream.error.write(warning + "\n")
     }
     return journal
 }
@@ -39,7 +39,15 @@ func openJournal(_ path: String) throws(InspectorError) -> InspectedJournal {
 /// Prints text on stdout, ending with one newline.
 func printOutput(_ text: String) {
     guard !text.isEmpty else { return }
-    FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    writeOutput((text.hasSuffix("\n") ? text : text + "\n").utf8)
+}
+
+/// Writes bytes on stdout. When stdout cannot be written (closed, a full disk, a pipe whose
+/// reader is gone while SIGPIPE is ignored), says so in one line on stderr and exits 74.
+func writeOutput(_ bytes: some Collection<UInt8>) {
+    guard let code = StandardStream.output.write(bytes) else { return }
+    StandardStream.error.write("atoms-inspect: cannot write to standard output: \(String(cString: strerror(code))) — check where the output goes (a closed pipe or a full disk)\n")
+    exit(ExitStatus.ioError.rawValue)
 }
 
 /// Lines for stdout, written in blocks of about 64 KB.
@@ -56,7 +64,7 @@ struct BufferedOutput {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        writeOutput(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

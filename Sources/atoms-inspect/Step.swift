@@ -26,7 +26,7 @@ struct Step: ParsableCommand {
             printOutput(try session.describePosition())
             while true {
                 if interactive {
-                    FileHandle.standardOutput.write(Data(session.prompt.utf8))
+                    writeOutput(session.prompt.utf8)
                 }
                 guard let line = readLine() else { break }
                 let (output, quit) = session.handle(line)

@@ -1,13 +1,20 @@
 /// Builds Graphviz DOT text in the upstream `graphDescription()` layout.
 public enum DOT {
-    /// `name` in double quotes, with `"` and `\` escaped.
+    /// `name` in double quotes, with `"` and `\` escaped, and control characters (a NUL, a
+    /// line break) written as a visible `\u{…}`, so that no name can end the string, break
+    /// the line or cut the file short for the tools that read it.
     public static func quoted(_ name: String) -> String {
         var result = "\""
-        for character in name {
-            if character == "\"" || character == "\\" {
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"", "\\":
                 result.append("\\")
+                result.unicodeScalars.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{7F}":
+                result.append("\\\\u{\(String(scalar.value, radix: 16, uppercase: true))}")
+            default:
+                result.unicodeScalars.append(scalar)
             }
-            result.append(character)
         }
         result.append("\"")
         return result

@@ -49,7 +49,9 @@ public enum RulesParser {
     /// - Throws: ``InspectorError`` (status 65) naming `file:line` for the first malformed rule.
     public static func parse(_ text: String, file: String) throws(InspectorError) -> [RuleLine] {
         var rules: [RuleLine] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on any line break: in Swift "\r\n" is one Character, so a CRLF file split on
+        // "\n" alone would be one long line.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = strippingComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
             let number = index + 1
@@ -83,6 +85,10 @@ public enum RulesParser {
                 throw fail("unknown rule '\(keyword)'")
             }
             rules.append(RuleLine(rule: rule, line: number))
+        }
+        guard !rules.isEmpty else {
+            // A check of nothing would pass: almost always the wrong file.
+            throw InspectorError(.dataError, path: file, "holds no rules — write one rule per line: edge A -> B, no-edge A -> B, node A, no-node A, acyclic, max-depth N, max-nodes N")
         }
         return rules
     }

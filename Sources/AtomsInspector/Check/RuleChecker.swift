@@ -31,8 +31,13 @@ public struct RuleChecker {
         return state.liveAtoms.filter { [$0.displayName, $0.label, $0.type].contains(where: glob.matches) }.map(\.id)
     }
 
+    /// The atom's distinct name; `#id` for an atom the journal never declared.
+    private func name(of id: Int) -> String {
+        names[id] ?? "#\(id)"
+    }
+
     private func list(_ ids: some Sequence<Int>) -> String {
-        let listed = ids.map { names[$0] ?? "#\($0)" }.sorted()
+        let listed = ids.map(name(of:)).sorted()
         return listed.isEmpty ? "none" : listed.prefix(10).joined(separator: ", ") + (listed.count > 10 ? ", …" : "")
     }
 
@@ -54,7 +59,7 @@ public struct RuleChecker {
         case .noEdge(let from, let to):
             let targets = Set(matching(to))
             let edges = matching(from).flatMap { source in (dependents[source] ?? []).filter(targets.contains).map { (source, $0) } }
-            return (edges.isEmpty, "found " + edges.map { "\(names[$0.0]!) -> \(names[$0.1]!)" }.sorted().joined(separator: ", "))
+            return (edges.isEmpty, "found " + edges.map { "\(name(of: $0.0)) -> \(name(of: $0.1))" }.sorted().joined(separator: ", "))
         case .node(let pattern):
             return (!matching(pattern).isEmpty, "no live atom matches; live atoms: \(list(state.liveIDs))")
         case .noNode(let pattern):
@@ -62,10 +67,10 @@ public struct RuleChecker {
             return (found.isEmpty, "found \(list(found))")
         case .acyclic:
             let cycle = findCycle()
-            return (cycle == nil, "cycle: " + (cycle ?? []).map { names[$0]! }.joined(separator: " -> "))
+            return (cycle == nil, "cycle: " + (cycle ?? []).map(name(of:)).joined(separator: " -> "))
         case .maxDepth(let limit):
             let (depth, chain) = longestChain()
-            return (depth <= limit, "longest chain has \(depth) atoms: " + chain.map { names[$0]! }.joined(separator: " -> "))
+            return (depth <= limit, "longest chain has \(depth) atoms: " + chain.map(name(of:)).joined(separator: " -> "))
         case .maxNodes(let limit):
             return (state.liveIDs.count <= limit, "\(state.liveIDs.count) live atoms")
         }
@@ -84,7 +89,7 @@ public struct RuleChecker {
                     let child = children[top.next]
                     if color[child] == 1 {
                         let path = stack.map(\.id)
-                        return Array(path[path.firstIndex(of: child)!...]) + [child]
+                        return Array(path.drop { $0 != child }) + [child]
                     }
                     if color[child] == nil {
                         color[child] = 1
@@ -128,8 +133,10 @@ public struct RuleChecker {
             return (0, [])
         }
         var chain = [start.key]
-        while let next = memo[chain.last!]?.1 {
+        var current = start.key
+        while let next = memo[current]?.1 {
             chain.append(next)
+            current = next
         }
         return (start.value.0, chain)
     }

@@ -34,12 +34,7 @@ public enum CheckCommand {
         let checker = RuleChecker(state: state)
         let results = rules.map(checker.check)
         if let junit {
-            do {
-                try JUnitReport.xml(results, rulesFile: rulesPath, journal: journal.path, step: state.step)
-                    .write(toFile: junit, atomically: true, encoding: .utf8)
-            } catch {
-                throw InspectorError(.cannotCreate, path: junit, "cannot write the JUnit report: \(error.localizedDescription) — check the directory")
-            }
+            try OutputPath.write(JUnitReport.xml(results, rulesFile: rulesPath, journal: journal.path, step: state.step).utf8, to: junit)
         }
         let failed = results.filter { !$0.passed }
         if json {
@@ -95,6 +90,8 @@ enum JUnitReport {
             case "'": result += "&apos;"
             case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r":
                 result += "?"  // not allowed in XML 1.0
+            case "\u{FFFE}", "\u{FFFF}":
+                result += "?"  // not characters in XML 1.0 either
             default: result.unicodeScalars.append(scalar)
             }
         }

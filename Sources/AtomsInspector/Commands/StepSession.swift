@@ -53,8 +53,9 @@ public final class StepSession {
         let arguments = Array(words.dropFirst())
         do {
             switch command {
-            case "n", "next": return (try move(to: position + count(arguments)), false)
-            case "p", "prev", "previous": return (try move(to: position - count(arguments)), false)
+            // Saturating: a count as large as Int.max moves to the last (or first) step.
+            case "n", "next": return (try move(to: position.saturatingAdd(count(arguments))), false)
+            case "p", "prev", "previous": return (try move(to: position.saturatingAdd(-count(arguments))), false)
             case "g", "goto":
                 guard let text = arguments.first else { throw InspectorError(.usage, "goto needs a step — e.g. goto 12, goto last-3") }
                 return (try move(to: journal.step(StepSpec.parse(text))), false)
@@ -143,5 +144,13 @@ public final class StepSession {
             }
         }
         return "no \(backwards ? "earlier" : "later") step changes '\(pattern)'"
+    }
+}
+
+extension Int {
+    /// `self + other`, or `Int.max`/`Int.min` where that overflows.
+    func saturatingAdd(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

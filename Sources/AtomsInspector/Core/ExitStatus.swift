@@ -14,4 +14,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case unavailable = 69
     /// An output file cannot be created.
     case cannotCreate = 73
+    /// Standard output (or an output file) could not be written: closed, full, or a broken pipe.
+    case ioError = 74
 }

@@ -30,7 +30,8 @@ public struct InspectorError: Error, Equatable, Sendable, CustomStringConvertibl
         let status: ExitStatus =
             switch error {
             case .cannotRead: .noInput
-            case .cannotCreate, .writeFailed: .cannotCreate
+            case .cannotCreate: .cannotCreate
+            case .writeFailed: .ioError
             case .stepOutOfRange: .usage
             default: .dataError
             }

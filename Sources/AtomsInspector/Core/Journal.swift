@@ -13,15 +13,15 @@ public struct InspectedJournal: Sendable {
     public init(path: String, showProgress: Bool = false) throws(InspectorError) {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let progress: ((Double) -> Void)? = showProgress && size > 64 << 20 ? { fraction in
-            FileHandle.standardError.write(Data("\rloading \(path) \(Int(fraction * 100))%".utf8))
+            StandardStream.error.write("\rloading \(path) \(Int(fraction * 100))%")
         } : nil
         do {
             reader = try JournalReader(path: path, progress: progress)
         } catch {
-            if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if progress != nil { StandardStream.error.write("\r\u{1B}[K") }
             throw InspectorError(error)
         }
-        if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if progress != nil { StandardStream.error.write("\r\u{1B}[K") }
     }
 
     /// The path.

@@ -30,7 +30,7 @@ public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .number(0): step = first
         case .number(let number): step = number
-        case .fromLast(let back): step = last - back
+        case .fromLast(let back): step = last.saturatingAdd(-back)
         }
         guard step >= first, step <= last else {
             throw InspectorError(.usage, path: journal, "step \(self) is outside the journal (steps \(first)…\(last)) — use a step in that range, last, or last-K")

@@ -11,6 +11,9 @@ public enum JournalFormat {
     /// The minor version this library writes. Minor versions only add optional fields; readers
     /// ignore fields they do not know.
     public static let minorVersion = 0
+    /// The steps a journal may hold: from 0 to 2^53 − 1, exact as JSON numbers in any reader,
+    /// and far enough from `Int.max` that step arithmetic (`last-K`, `next N`) cannot overflow.
+    public static let stepRange = 0...((1 << 53) - 1)
     /// The fewest transactions between keyframes unless configured otherwise.
     public static let defaultKeyframeInterval = 256
 }

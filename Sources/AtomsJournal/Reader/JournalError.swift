@@ -61,9 +61,9 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotCreate(_, let reason):
             "cannot create: \(reason) — check that the directory exists and is writable"
         case .writeFailed(_, let reason):
-            "write failed: \(reason) — check free space; lines already written are intact"
+            "write failed: \(reason) — check free space and where the path leads (what was written before stays intact)"
         case .empty:
-            "empty file, not a journal — record one with JournalRecorder or a sample's --journal"
+            "empty file, not a journal (a recording stopped before it began writes nothing) — record one with JournalRecorder or a sample's --journal"
         case .notAJournal(_, let found):
             "not an atoms journal (first line starts \(found.prefix(40).debugDescription)) — pass a file written by JournalRecorder"
         case .unsupportedVersion(_, let version):

@@ -20,6 +20,14 @@ struct JournalIndexer {
         case transaction(seq: Int)
         case keyframe(seq: Int)
         case location
+
+        /// The step of a transaction or keyframe line.
+        var seq: Int? {
+            switch self {
+            case .transaction(let seq), .keyframe(let seq): seq
+            case .location: nil
+            }
+        }
     }
 
     private static let transactionPrefix = Array(#"{"type":"tx","seq":"#.utf8)
@@ -39,11 +47,12 @@ struct JournalIndexer {
     }
 
     /// The offset of the next newline at or after `start`, or the end of the buffer.
-    static func nextNewline(in raw: UnsafeRawBufferPointer, from start: Int) -> Int {
-        guard let base = raw.baseAddress, start < raw.count,
-            let found = memchr(base + start, 0x0A, raw.count - start)
+    static func nextNewline(in raw: UnsafeRawBufferPointer, from start: Int, within limit: Int = .max) -> Int {
+        let end = limit >= raw.count - start ? raw.count : start + limit
+        guard let base = raw.baseAddress, start < end,
+            let found = memchr(base + start, 0x0A, end - start)
         else {
-            return raw.count
+            return end
         }
         return UnsafeRawPointer(found) - base
     }
@@ -59,7 +68,10 @@ struct JournalIndexer {
         var start = 0
         var released = 0
         while start < count {
-            let end = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Self.nextNewline(in: raw, from: start) }
+            // The header is searched for its end no further than it may be long: a large file
+            // of something else is rejected without being read.
+            let limit = lineNumber == 0 ? Self.maximumHeaderLength + 1 : .max
+            let end = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Self.nextNewline(in: raw, from: start, within: limit) }
             lineNumber += 1
             let line = (offset: start, end: end)
             let isLast = end + 1 >= count
@@ -80,6 +92,9 @@ struct JournalIndexer {
                     break
                 }
                 throw error
+            }
+            if let seq = kind.seq, !JournalFormat.stepRange.contains(seq) {
+                throw .malformedLine(path: path, line: lineNumber, reason: "step \(seq) is out of range (steps are 0…\(JournalFormat.stepRange.upperBound))")
             }
             switch kind {
             case .transaction(let seq):
@@ -130,9 +145,17 @@ struct JournalIndexer {
         data.releasePages(lower..<upper)
     }
 
+    /// The longest header line read: a real one is about 150 bytes; a longer first line is not
+    /// copied, so a large file of something else is rejected at once.
+    private static let maximumHeaderLength = 64 << 10
+
     private mutating func readHeader(_ line: (offset: Int, end: Int)) throws(JournalError) {
+        let shown = data.subdata(in: line.offset ..< min(line.end, line.offset + 80))
+        let text = String(decoding: shown, as: UTF8.self)
+        guard shown.first == UInt8(ascii: "{"), line.end - line.offset <= Self.maximumHeaderLength else {
+            throw .notAJournal(path: path, found: text)
+        }
         let bytes = data.subdata(in: data.startIndex + line.offset ..< data.startIndex + line.end)
-        let text = String(decoding: bytes.prefix(80), as: UTF8.self)
         guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
             object["format"] as? String == JournalFormat.name
         else {

@@ -96,11 +96,14 @@ public final class JournalReader: @unchecked Sendable {
         let position = seq - firstStep - 1
         let line = Int(transactionLines[position])
         guard header.version >= 2 else {
-            var record = try decode(TransactionRecord.self, offset: transactionOffsets[position], line: line)
-            if let atoms {
-                record.values = record.values?.map { atoms.contains($0.id) ? $0 : ValueEntry(id: $0.id) }
+            return try scan(offset: transactionOffsets[position], line: line) { bytes, range in
+                let object = try ObjectLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
+                var record = try JSONDecoder().decode(TransactionRecord.self, from: Data(object.envelope))
+                if let values = object.values {
+                    record.values = values + object.undecoded.map { ValueEntry(id: $0) }
+                }
+                return record
             }
-            return record
         }
         let version = header.version
         let locations = locations
@@ -155,13 +158,16 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     private func keyframeState(_ keyframe: (step: Int, offset: Int, line: Int), decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> JournalState {
-        if header.version < 3 && atoms == nil {
-            return JournalState(keyframe: try decode(KeyframeRecord.self, offset: keyframe.offset, line: keyframe.line))
-        }
         let line = try scan(offset: keyframe.offset, line: keyframe.line) { bytes, range in
             try KeyframeLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
         }
-        return JournalState(keyframe: line.record, undecoded: line.undecoded)
+        let state = JournalState(keyframe: line.record, undecoded: line.undecoded)
+        do {
+            try state.checkReferences()
+        } catch {
+            throw .malformedLine(path: path, line: keyframe.line, reason: "the keyframe \(error.message)")
+        }
+        return state
     }
 
     private func apply(_ seq: Int, to state: inout JournalState, decodingValuesOf atoms: Set<Int>?) throws(JournalError) {
@@ -206,32 +212,17 @@ public final class JournalReader: @unchecked Sendable {
         return low
     }
 
-    private func decode<Record: Decodable>(_ type: Record.Type, offset: Int, line: Int) throws(JournalError) -> Record {
-        let bytes = JournalIndexer.line(in: data, at: offset)
-        do {
-            return try JSONDecoder().decode(type, from: bytes)
-        } catch {
-            if String(validating: bytes, as: UTF8.self) == nil {
-                throw .notUTF8(path: path, line: line)
-            }
-            throw .malformedLine(path: path, line: line, reason: JournalIndexer.describe(error))
-        }
-    }
-
     private static func reason(for error: any Error, path: String) -> String {
-        if !FileManager.default.fileExists(atPath: path) {
-            return "no such file"
+        guard let error = error as? POSIXError else {
+            return "\(error)"
         }
-        if !FileManager.default.isReadableFile(atPath: path) {
-            return "permission denied"
+        switch error.code {
+        case .ENOENT: return "no such file"
+        case .EACCES, .EPERM: return "permission denied"
+        case .EISDIR: return "it is a directory"
+        case .ELOOP: return "too many levels of symbolic links (a link loop)"
+        case .ENOTDIR: return "a part of the path is not a directory"
+        default: return String(cString: strerror(error.code.rawValue)).lowercased()
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return "is a directory"
-        }
-        if let error = error as? POSIXError, error.code == .EINVAL {
-            return "not a regular file"
-        }
-        return error.localizedDescription
     }
 }

@@ -31,6 +31,28 @@ public struct JournalState: Sendable, Equatable {
         subscriptions = Set(keyframe.subs)
     }
 
+    /// Checks that every atom the state refers to (live atoms, edges, subscriptions) is
+    /// declared, as ``apply(_:decoding:)`` checks each transaction.
+    ///
+    /// - Throws: A description of the first reference to an undeclared atom.
+    public func checkReferences() throws(StateError) {
+        func check(_ id: Int, _ role: String) throws(StateError) {
+            guard declarations[id] != nil else {
+                throw StateError(message: "\(role) atom \(id), which is not declared")
+            }
+        }
+        for id in liveIDs.sorted() {
+            try check(id, "holds a value of")
+        }
+        for edge in edges.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
+            try check(edge.from, "has an edge from")
+            try check(edge.to, "has an edge to")
+        }
+        for subscription in subscriptions.sorted(by: { $0.atom < $1.atom }) {
+            try check(subscription.atom, "has a subscription to")
+        }
+    }
+
     /// Applies one transaction's changes.
     ///
     /// - Parameters:
@@ -120,8 +142,9 @@ public struct JournalState: Sendable, Equatable {
     /// Live atoms matching a name: the display name (`label[key]`), the label, or the
     /// module-qualified type; `*` matches any run of characters.
     public func atoms(matching pattern: String) -> [AtomDeclaration] {
-        liveAtoms.filter { atom in
-            [atom.displayName, atom.label, atom.type].contains { Glob(pattern).matches($0) }
+        let glob = Glob(pattern)
+        return liveAtoms.filter { atom in
+            [atom.displayName, atom.label, atom.type].contains(where: glob.matches)
         }
     }
 
@@ -152,7 +175,7 @@ public struct JournalState: Sendable, Equatable {
             guard let atom = names[subscription.atom] else { continue }
             let (file, line) = Self.split(location: subscription.at)
             statements.insert("\(DOT.quoted(file)) [style=filled]")
-            statements.insert("\(DOT.quoted(atom)) -> \(DOT.quoted(file)) [label=\"line:\(line)\"]")
+            statements.insert("\(DOT.quoted(atom)) -> \(DOT.quoted(file)) [label=\(DOT.quoted("line:\(line)"))]")
         }
         return DOT.digraph(statements: statements)
     }
@@ -166,24 +189,42 @@ public struct JournalState: Sendable, Equatable {
 
 /// A name pattern where `*` matches any run of characters (and nothing else is special).
 public struct Glob: Sendable {
-    private let parts: [Substring]
+    private let pattern: [Character]
 
     /// Creates a pattern.
     public init(_ pattern: String) {
-        parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+        self.pattern = Array(pattern)
     }
 
     /// Whether `text` matches the whole pattern.
+    ///
+    /// Compares characters as `String` does, without Foundation (whose searches mishandle a
+    /// NUL in the pattern); backtracks to the last `*` only.
+    /// - Complexity: O(*n*·*m*) for a text of *n* and a pattern of *m* characters.
     public func matches(_ text: String) -> Bool {
-        guard parts.count > 1 else { return text == String(parts[0]) }
-        var rest = Substring(text)
-        guard rest.hasPrefix(parts[0]) else { return false }
-        rest = rest.dropFirst(parts[0].count)
-        let last = parts[parts.count - 1]
-        for part in parts.dropFirst().dropLast() where !part.isEmpty {
-            guard let range = rest.range(of: part) else { return false }
-            rest = rest[range.upperBound...]
+        let text = Array(text)
+        var textIndex = 0
+        var patternIndex = 0
+        var lastStar: (pattern: Int, text: Int)?
+        while textIndex < text.count {
+            if patternIndex < pattern.count, pattern[patternIndex] == "*" {
+                lastStar = (patternIndex, textIndex)
+                patternIndex += 1
+            } else if patternIndex < pattern.count, pattern[patternIndex] == text[textIndex] {
+                patternIndex += 1
+                textIndex += 1
+            } else if let star = lastStar {
+                // Let the last `*` take one more character and retry from there.
+                lastStar = (star.pattern, star.text + 1)
+                patternIndex = star.pattern + 1
+                textIndex = star.text + 1
+            } else {
+                return false
+            }
         }
-        return rest.count >= last.count && rest.hasSuffix(last)
+        while patternIndex < pattern.count, pattern[patternIndex] == "*" {
+            patternIndex += 1
+        }
+        return patternIndex == pattern.count
     }
 }

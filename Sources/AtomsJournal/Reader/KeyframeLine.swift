@@ -20,11 +20,34 @@ struct KeyframeLine {
     ///
     /// - Throws: A description of what is malformed.
     init(bytes: UnsafeRawBufferPointer, range: Range<Int>, decoding: (Int) -> Bool) throws {
+        let line = try ObjectLine(bytes: bytes, range: range, decoding: decoding)
+        guard let values = line.values else {
+            throw JSONScanner.SyntaxError(offset: range.lowerBound, message: "a keyframe has no values")
+        }
+        let decoded = try JSONDecoder().decode(Envelope.self, from: Data(line.envelope))
+        record = KeyframeRecord(type: decoded.type, seq: decoded.seq, atoms: decoded.atoms, values: values, edges: decoded.edges, subs: decoded.subs)
+        undecoded = line.undecoded
+    }
+}
+
+/// An object line (a keyframe, or a version-1 transaction) split in two: its `values` member,
+/// read with ``JSONScanner`` (values may nest deeply, and `JSONDecoder` takes time that grows
+/// with the cube of the depth), and everything else, copied into an object for `JSONDecoder`.
+struct ObjectLine {
+    /// The line's other members, as a JSON object.
+    var envelope: [UInt8]
+    /// The value entries (`nil` when the line has no `values` member).
+    var values: [ValueEntry]?
+    /// Live atoms whose values were not decoded.
+    var undecoded: [Int]
+
+    /// Scans an object line, decoding the values of the atoms `decoding` accepts.
+    ///
+    /// - Throws: A description of what is malformed.
+    init(bytes: UnsafeRawBufferPointer, range: Range<Int>, decoding: (Int) -> Bool) throws {
         var scanner = JSONScanner(bytes, range: range)
-        var values: [ValueEntry] = []
+        var values: [ValueEntry]?
         var undecoded: [Int] = []
-        var sawValues = false
-        // Everything but `values` is copied into an object decoded on its own.
         var envelope: [UInt8] = [UInt8(ascii: "{")]
         try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
             guard key == "values" else {
@@ -35,7 +58,7 @@ struct KeyframeLine {
                 envelope.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[member]))
                 return
             }
-            sawValues = true
+            var entries: [ValueEntry] = []
             try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
                 let start = scanner.position
                 let id = try Self.leadingID(&scanner)
@@ -47,21 +70,19 @@ struct KeyframeLine {
                 scanner.position = start
                 let json = try scanner.value()
                 do {
-                    values.append(try ValueEntry(json: json))
+                    entries.append(try ValueEntry(json: json))
                 } catch let error as JSONScanner.SyntaxError {
                     throw JSONScanner.SyntaxError(offset: start, message: error.message)
                 } catch {
                     throw scanner.error("a bad value entry")
                 }
             }
+            values = entries
         }
         try scanner.expectEnd()
-        guard sawValues else {
-            throw JSONScanner.SyntaxError(offset: range.lowerBound, message: "a keyframe has no values")
-        }
         envelope.append(UInt8(ascii: "}"))
-        let decoded = try JSONDecoder().decode(Envelope.self, from: Data(envelope))
-        record = KeyframeRecord(type: decoded.type, seq: decoded.seq, atoms: decoded.atoms, values: values, edges: decoded.edges, subs: decoded.subs)
+        self.envelope = envelope
+        self.values = values
         self.undecoded = undecoded
     }
 

@@ -95,6 +95,10 @@ public final class JournalRecorder {
             }
         )
         sink.write(line: builder.keyframe(seq: store.committedTransactions))
+        // On disk before the program goes on: a program killed a moment later leaves a journal
+        // that opens (empty of transactions), not an empty file. A failure here is reported by
+        // the next flush or close, as any write failure.
+        try? sink.flush()
         pipeline = RecordingPipeline(sink: sink, builder: builder)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.

@@ -98,19 +98,21 @@ public struct StateFile: Codable, Sendable, Equatable {
         return file
     }
 
-    /// Writes the state file (pretty-printed JSON, mode 0600).
+    /// Writes the state file (pretty-printed JSON; a new file gets mode 0600, since values may
+    /// be private), where the path points: see ``OutputFile``.
     ///
-    /// - Throws: ``JournalError/cannotCreate(path:reason:)``.
+    /// - Throws: ``JournalError/cannotCreate(path:reason:)`` or
+    ///   ``JournalError/writeFailed(path:reason:)``.
     public func write(to path: String) throws(JournalError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data: Data
         do {
-            var data = try encoder.encode(self)
-            data.append(0x0A)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            data = try encoder.encode(self)
         } catch {
-            throw .cannotCreate(path: path, reason: error.localizedDescription)
+            throw .cannotCreate(path: path, reason: "the state cannot be encoded: \(error)")
         }
+        data.append(0x0A)
+        try OutputFile.write(data, to: path, permissions: 0o600)
     }
 }

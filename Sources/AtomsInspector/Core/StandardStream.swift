@@ -1,0 +1,46 @@
+import Foundation
+
+/// Standard output or standard error, written with `write(2)`.
+///
+/// `FileHandle.write(_:)` traps when a write fails (a closed stream, a full disk, a pipe whose
+/// reader is gone while SIGPIPE is ignored); these writes report the failure instead, so the
+/// caller can exit with a message and a status.
+public enum StandardStream: Sendable {
+    case output
+    case error
+
+    private var descriptor: Int32 {
+        switch self {
+        case .output: STDOUT_FILENO
+        case .error: STDERR_FILENO
+        }
+    }
+
+    /// Writes every byte, retrying short and interrupted writes.
+    ///
+    /// - Returns: `nil` on success, or the `errno` of the failed write.
+    @discardableResult
+    public func write(_ bytes: some Collection<UInt8>) -> Int32? {
+        let bytes = Array(bytes)
+        return bytes.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR {
+                        continue
+                    }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    /// Writes a string's UTF-8 bytes; see ``write(_:)-(Collection<UInt8>)``.
+    @discardableResult
+    public func write(_ text: String) -> Int32? {
+        write(text.utf8)
+    }
+}
