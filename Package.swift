@@ -67,6 +67,14 @@ let package = Package(
             resources: [.copy("Golden")]
         ),
 
+        // Fuzzing: what each target does with an input (replayed by the tests), and thin
+        // executables that libFuzzer drives when built by Fuzz/run.sh (docs/FUZZING.md).
+        .target(name: "AtomsFuzzTargets", dependencies: ["AtomsInspector", "AtomsJournal"]),
+        .executableTarget(name: "fuzz-journal-reader", dependencies: ["AtomsFuzzTargets"]),
+        .executableTarget(name: "fuzz-rules", dependencies: ["AtomsFuzzTargets"]),
+        .executableTarget(name: "fuzz-step-commands", dependencies: ["AtomsFuzzTargets"]),
+        .testTarget(name: "AtomsFuzzTargetsTests", dependencies: ["AtomsFuzzTargets"]),
+
         // Samples: small programs written the way a user writes atoms.
         .target(name: "SampleSupport", dependencies: ["Atoms", "AtomsJournal"], path: "samples/SampleSupport"),
         .executableTarget(name: "sample-counter", dependencies: ["Atoms", "SampleSupport"], path: "samples/Counter"),

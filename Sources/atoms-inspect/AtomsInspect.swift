@@ -13,7 +13,8 @@ struct AtomsInspect: ParsableCommand {
             EXIT STATUS: 0 ok; 1 a check failed, or diff --exit-code found differences; \
             64 usage error (unknown option, bad step, unknown atom); 65 malformed journal, \
             state file or rules file; 66 missing or unreadable file; 69 Graphviz dot \
-            unavailable; 73 output file cannot be created.
+            unavailable; 73 output file cannot be created; 74 output cannot be written \
+            (stdout closed or full, a write to an output file failed).
             RULES FILE (check --rules): one rule per line, # starts a comment, * in a name \
             matches any run of characters, names may be double-quoted: \
             edge A -> B; no-edge A -> B; node A; no-node A; acyclic; \

@@ -110,8 +110,13 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
                     flushRequested = false
                     condition.broadcast()
                 }
-                isWriterWaiting = true
+                // A flush asked for before this thread came to wait (right after the sink
+                // was created, say) must not wait for a wakeup that already happened.
+                let flushIsWaiting = policy == .onClose && flushRequested && !pending.isEmpty
+                isWriterWaiting = !flushIsWaiting
                 switch policy {
+                case _ where flushIsWaiting:
+                    break
                 case .interval(let milliseconds):
                     _ = condition.wait(until: Date(timeIntervalSinceNow: Double(max(1, milliseconds)) / 1000))
                 default:

@@ -21,6 +21,26 @@ struct JournalSinkTests {
         #expect(sink.lines == ["[1,0,\"set\",0,0,[]]", "", "{\"type\":\"loc\"}"])
     }
 
+    @Test(arguments: [FlushPolicy.onClose, .everyTransaction, .interval(milliseconds: 50)])
+    func aFlushRightAfterCreationReturnsWithTheLinesWritten(policy: FlushPolicy) throws {
+        let directory = try TemporaryDirectory()
+        for attempt in 0..<30 {
+            let path = directory.path("flush-\(attempt).jsonl")
+            let sink = try FileJournalSink(path: path, flush: policy)
+            sink.write(line: "first")
+            // On a thread of its own, so that a lost wakeup fails the test instead of hanging it.
+            let flushed = DispatchSemaphore(value: 0)
+            let transfer = UncheckedSink(sink: sink)
+            Thread {
+                try? transfer.sink.flush()
+                flushed.signal()
+            }.start()
+            #expect(flushed.wait(timeout: .now() + 60) == .success, "attempt \(attempt)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "first\n")
+            try sink.close()
+        }
+    }
+
     @Test func aFileSinkWritesBatchesAndLinesInOrder() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("sink.jsonl")
@@ -32,4 +52,9 @@ struct JournalSinkTests {
         try sink.close()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "first\nsecond\nthird\nfourth\n")
     }
+}
+
+/// Hands a sink to a thread in a test.
+private struct UncheckedSink: @unchecked Sendable {
+    let sink: FileJournalSink
 }

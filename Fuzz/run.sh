@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds a fuzz target with libFuzzer and AddressSanitizer and runs it.
+# Usage: Fuzz/run.sh TARGET [SECONDS] [libFuzzer options…]
+#   TARGET: journal-reader, rules or step-commands. SECONDS: how long to run (default 60).
+# New inputs go to .build-fuzz/corpus/TARGET (kept between runs); a crash is written to
+# .build-fuzz/crashes/TARGET/ and the script fails. See docs/FUZZING.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${1:?usage: Fuzz/run.sh TARGET [SECONDS] [libFuzzer options…]}
+seconds=${2:-60}
+shift $(( $# >= 2 ? 2 : 1 ))
+[ -d "Fuzz/corpus/$target" ] || { echo "Fuzz/run.sh: no target '$target' (journal-reader, rules, step-commands)" >&2; exit 64; }
+
+# The driver is looked up at run time (FuzzDriver), so the linker must export it.
+swift build -c release --build-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+    -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver \
+    --product "fuzz-$target" 2>&1 | grep -v "Cannot export local symbol" | tail -1
+
+corpus=".build-fuzz/corpus/$target"
+crashes=".build-fuzz/crashes/$target"
+mkdir -p "$corpus" "$crashes"
+# The Swift runtime's own crash reporter would wait on libFuzzer's: let libFuzzer report.
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+    ".build-fuzz/release/fuzz-$target" "$corpus" "Fuzz/corpus/$target" "Fuzz/regressions/$target" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$crashes/" -print_final_stats=1 "$@"

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Runs inputs through a fuzz target without libFuzzer: how a fuzzer executable behaves when
+/// built normally (to reproduce a crash: `swift run fuzz-rules crash-…`).
+public enum FuzzReplay {
+    /// Runs every file named on the command line (or found in a named folder) through the
+    /// target, and prints how many it ran. Exits 66 when an argument cannot be read.
+    public static func main(_ target: (UnsafeRawBufferPointer) -> Void, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        guard !arguments.isEmpty else {
+            FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) FILE|FOLDER… (replays inputs; built with Fuzz/run.sh it fuzzes)\n".utf8))
+            exit(64)
+        }
+        var count = 0
+        for argument in arguments {
+            for file in files(at: argument) {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    FileHandle.standardError.write(Data("\(file): cannot read\n".utf8))
+                    exit(66)
+                }
+                data.withUnsafeBytes(target)
+                count += 1
+            }
+        }
+        print("replayed \(count) inputs")
+        exit(0)
+    }
+
+    /// The file itself, or the files in a folder, sorted.
+    public static func files(at path: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return [path]
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+    }
+}

@@ -1,0 +1,67 @@
+import AtomsInspector
+import AtomsJournal
+import Foundation
+
+/// What each fuzz target does with one input. The fuzzers (`Fuzz/run.sh`) call these for
+/// every input libFuzzer makes; the tests replay the seed corpora and every crash ever found
+/// through the same functions. An input may make them throw, never trap.
+public enum FuzzTargets {
+    /// The targets by name, as `Fuzz/run.sh` and the corpus folders name them.
+    public static let all: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
+        "journal-reader": journalReader,
+        "rules": rules,
+        "step-commands": stepCommands,
+    ]
+
+    /// Opens the input as a journal, then reads the transactions and states at its first,
+    /// middle and last steps, and what the inspector derives from the last state (the graph,
+    /// names, a rules check).
+    public static func journalReader(_ input: UnsafeRawBufferPointer) {
+        let path = FuzzScratch.path("journal.jsonl")
+        guard FuzzScratch.write(input, to: path), let reader = try? JournalReader(path: path) else {
+            return
+        }
+        let first = reader.firstStep
+        let last = reader.lastStep
+        for step in [first, first + (last - first) / 2, last] {
+            if step > first {
+                _ = try? reader.transaction(step)
+                _ = try? reader.transaction(step, decodingValuesOf: [])
+            }
+            _ = try? reader.state(at: step, decodingValuesOf: [])
+            guard let state = try? reader.state(at: step) else {
+                continue
+            }
+            _ = state.graphDescription(distinguishingFamilies: true)
+            _ = state.distinctNames()
+            _ = state.atoms(matching: "*Atom*")
+            let checker = RuleChecker(state: state)
+            for rule in FuzzFixtures.everyRule {
+                _ = checker.check(rule)
+            }
+        }
+    }
+
+    /// Parses the input as a rules file and checks its rules against a small recorded state.
+    public static func rules(_ input: UnsafeRawBufferPointer) {
+        let text = String(decoding: input, as: UTF8.self)
+        guard let state = FuzzFixtures.state, let rules = try? RulesParser.parse(text, file: "fuzz.rules") else {
+            return
+        }
+        let checker = RuleChecker(state: state)
+        for rule in rules {
+            _ = checker.check(rule)
+        }
+    }
+
+    /// Feeds the input, line by line, to a `step` session over a small recorded journal.
+    public static func stepCommands(_ input: UnsafeRawBufferPointer) {
+        guard let journal = FuzzFixtures.journal, let session = try? StepSession(journal: journal) else {
+            return
+        }
+        let text = String(decoding: input, as: UTF8.self)
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).prefix(64) {
+            _ = session.handle(String(line))
+        }
+    }
+}
