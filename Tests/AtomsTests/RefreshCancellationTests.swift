@@ -22,14 +22,13 @@ struct RefreshCancellationTests {
         let context = AtomTestContext()
         let gate = Gates.make()
         let atom = try await settledPhaseAtom(context, gate)
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         let refresh = Task { await context.refresh(atom) }
         #expect(await gate.waitForArrivals(2))
         context.unwatch(atom)
         #expect(await refresh.value == .suspending)
-        #expect(updates == 0)
+        #expect(updates.value == 0)
         #expect(context.lookup(atom) == nil)
     }
 
@@ -37,8 +36,7 @@ struct RefreshCancellationTests {
         let context = AtomTestContext()
         let gate = Gates.make()
         let atom = try await settledPhaseAtom(context, gate)
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         let first = Task { await context.refresh(atom) }
         #expect(await gate.waitForArrivals(2))
@@ -47,7 +45,7 @@ struct RefreshCancellationTests {
         gate.open()
         #expect(await first.value == .suspending)
         #expect(await second.value == .success(300))
-        #expect(updates == 1, "only the newer refresh commits")
+        #expect(updates.value == 1, "only the newer refresh commits")
         #expect(context.watch(atom) == .success(300))
     }
 
@@ -71,14 +69,13 @@ struct RefreshCancellationTests {
         let context = AtomTestContext()
         let gate = Gates.make()
         let atom = try await settledPhaseAtom(context, gate)
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         let refresh = Task { await context.refresh(atom) }
         #expect(await gate.waitForArrivals(2))
         refresh.cancel()
         #expect(await refresh.value == .suspending)
-        #expect(updates == 0)
+        #expect(updates.value == 0)
         #expect(context.watch(atom) == .success(100), "the value before the refresh stays")
     }
 
@@ -86,12 +83,11 @@ struct RefreshCancellationTests {
         let context = AtomTestContext()
         let gate = Gates.make()
         let atom = try await settledPhaseAtom(context, gate)
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         gate.open()
         #expect(await context.refresh(atom) == .success(200))
-        #expect(updates == 1)
+        #expect(updates.value == 1)
         #expect(context.watch(atom) == .success(200))
     }
 
@@ -103,8 +99,7 @@ struct RefreshCancellationTests {
         gate.open()
         #expect(await first.value == 1)
         gate.close()
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         let refresh = Task { await context.refresh(atom) }
         #expect(await gate.waitForArrivals(2))
@@ -112,7 +107,7 @@ struct RefreshCancellationTests {
         let refreshed = await refresh.value
         #expect(refreshed.isCancelled)
         #expect(refreshed != first)
-        #expect(updates == 0)
+        #expect(updates.value == 0)
         #expect(context.lookup(atom) == nil)
     }
 
@@ -139,8 +134,7 @@ struct RefreshCancellationTests {
         let atom = GatedThrowingTaskAtom(name: gate.name)
         let first = context.watch(atom)
         #expect(await gate.waitForArrivals(1))
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         let earlier = Task { await context.refresh(atom) }
         #expect(await gate.waitForArrivals(2))
@@ -153,7 +147,7 @@ struct RefreshCancellationTests {
         let refreshed = await later.value
         #expect(try await refreshed.value == 3)
         #expect(first.isCancelled, "the first computation ended when the refresh began")
-        #expect(updates == 1)
+        #expect(updates.value == 1)
         #expect(context.watch(atom) == refreshed)
     }
 
@@ -163,14 +157,13 @@ struct RefreshCancellationTests {
         let atom = GatedSequenceAtom(name: gate.name)
         context.watch(atom)
         try await context.wait(for: atom, within: 60) { $0.value == 1 }
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         let refresh = Task { await context.refresh(atom) }
         #expect(await gate.waitForArrivals(2))
         context.unwatch(atom)
         _ = await refresh.value
-        #expect(updates == 0)
+        #expect(updates.value == 0)
         #expect(context.lookup(atom) == nil)
         gate.open()
     }
@@ -180,8 +173,7 @@ struct RefreshCancellationTests {
         let subject = Subjects.subject(#function)
         let atom = SubjectAtom(name: #function)
         context.watch(atom)
-        var updates = 0
-        context.onUpdate = { updates += 1 }
+        let updates = UpdateCount(context)
 
         var finished = false
         let refresh = Task {
@@ -193,7 +185,17 @@ struct RefreshCancellationTests {
         #expect(!finished, "a refresh waits until the publisher completes")
         context.unwatch(atom)
         _ = await refresh.value
-        #expect(updates == 0)
+        #expect(updates.value == 0)
         #expect(context.lookup(atom) == nil)
+    }
+}
+
+/// Counts the updates a test context is told about from now on.
+@MainActor
+final class UpdateCount {
+    private(set) var value = 0
+
+    init(_ context: AtomTestContext) {
+        context.onUpdate = { [weak self] in self?.value += 1 }
     }
 }
