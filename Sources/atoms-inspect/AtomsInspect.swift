@@ -10,7 +10,8 @@ struct AtomsInspect: ParsableCommand {
             A STEP is 0 (before the first transaction), N (after transaction N), last, or \
             last-K. Every command that prints facts takes --json for the same facts as JSON. \
             Colours are used only on a terminal and never when NO_COLOR is set.
-            EXIT STATUS: 0 ok; 1 a check failed, or diff --exit-code found differences; \
+            EXIT STATUS: 0 ok; 1 a check failed, diff --exit-code found differences, find \
+            found no step, or compare found the journals diverge; \
             64 usage error (unknown option, bad step, unknown atom); 65 malformed journal, \
             state file or rules file; 66 missing or unreadable file; 69 Graphviz dot \
             unavailable; 73 output file cannot be created; 74 output cannot be written \
@@ -23,6 +24,6 @@ struct AtomsInspect: ParsableCommand {
             completion script (see README.md).
             """,
         version: "1.0.0",
-        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Step.self, Restore.self, Check.self, Stats.self]
+        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, Step.self, Restore.self, Check.self, Stats.self]
     )
 }

@@ -40,6 +40,9 @@ public final class StepSession {
         graph             the dependency graph here, as DOT
         l, log            the transactions around here
         f, find ATOM      move to the next step that changes ATOM; find -b ATOM searches back
+        blame ATOM        the step that last changed ATOM, its write site and dependency path
+        w, where EXPR     move to the next step where EXPR becomes true (as find --where);
+                          where -b EXPR moves to the previous one
         h, help           this list
         q, quit           leave
         """
@@ -78,6 +81,21 @@ public final class StepSession {
                     throw InspectorError(.usage, "find needs an atom — e.g. find CounterAtom, find -b Todo*")
                 }
                 return (try find(pattern, backwards: backwards), false)
+            case "blame":
+                guard let pattern = arguments.first else {
+                    throw InspectorError(.usage, "blame needs an atom — e.g. blame StatsAtom, blame 'Draft*'")
+                }
+                let blames = try BlameCommand.blame(journal, atom: pattern, at: .number(position))
+                return (blames.map { BlameCommand.render($0, journal: journal, style: style) }.joined(separator: "\n\n"), false)
+            case "w", "where":
+                // The expression is the rest of the line as typed: its strings keep their spaces.
+                var rest = line.drop(while: \.isWhitespace).dropFirst(command.count).drop(while: \.isWhitespace)
+                let backwards = rest.hasPrefix("-b") && (rest.count == 2 || rest.dropFirst(2).first!.isWhitespace)
+                if backwards { rest = rest.dropFirst(2).drop(while: \.isWhitespace) }
+                guard !rest.isEmpty else {
+                    throw InspectorError(.usage, "where needs a condition — e.g. where StatsAtom.total > 3, where -b FilterAtom == \"all\"")
+                }
+                return (try moveWhere(String(rest), backwards: backwards), false)
             case "h", "help", "?": return (Self.help, false)
             case "q", "quit", "exit": return ("", true)
             default:
@@ -128,6 +146,23 @@ public final class StepSession {
         let names = Naming(declarations: state.declarations)
         let changed = (record.values ?? []).map { names.name($0.id) } + (record.released ?? []).map { "-" + names.name($0) }
         return "\(label) \(style.cyan(record.cause)) \(changed.isEmpty ? "-" : changed.joined(separator: ", "))\(record.at.map { " @ " + $0 } ?? "")"
+    }
+
+    /// Moves to the next (or previous) step where `expression` becomes true.
+    private func moveWhere(_ expression: String, backwards: Bool) throws(InspectorError) -> String {
+        let bound = try FindCommand.bind(expression, in: journal)
+        let scan = ExpressionScan(journal: journal, expression: bound)
+        var target: Int?
+        if backwards {
+            // The last step before here where it becomes true: one pass from the start.
+            try scan.steps(from: first, through: position - 1) { state throws(InspectorError) in target = state.step }
+        } else {
+            try scan.steps(from: position + 1, through: last, limit: 1) { state throws(InspectorError) in target = state.step }
+        }
+        guard let target else {
+            return "no \(backwards ? "earlier" : "later") step where \(bound.expression) becomes true"
+        }
+        return try move(to: target)
     }
 
     private func find(_ pattern: String, backwards: Bool) throws(InspectorError) -> String {

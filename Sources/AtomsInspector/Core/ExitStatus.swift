@@ -2,7 +2,8 @@
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Success.
     case ok = 0
-    /// A check failed, or `diff --exit-code` found differences.
+    /// A check failed, `diff --exit-code` found differences, `find` found no step, or
+    /// `compare` found the journals diverge.
     case failed = 1
     /// Bad usage: unknown option, bad step number, unknown atom.
     case usage = 64

@@ -79,7 +79,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible, Expressib
 
     /// -1, 0 or 1 as `lhs` is below, equal to or above `rhs`: integers of 64-bit range exactly,
     /// anything else as `Double`s.
-    static func compare(_ lhs: JSONNumber, _ rhs: JSONNumber) -> Int {
+    package static func compare(_ lhs: JSONNumber, _ rhs: JSONNumber) -> Int {
         if let a = lhs.int64, let b = rhs.int64 {
             return a < b ? -1 : (a > b ? 1 : 0)
         }

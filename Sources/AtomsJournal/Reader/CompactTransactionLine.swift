@@ -154,7 +154,9 @@ struct CompactTransactionLine {
         entries.reserveCapacity(values.count)
         for value in values {
             guard decoding(value.id) else {
-                entries.append(ValueEntry(id: value.id))
+                // An equal write stays recognizable without decoding (blame skips it).
+                let unchanged: Bool? = if case .unchanged = value.kind { true } else { nil }
+                entries.append(ValueEntry(id: value.id, unchanged: unchanged))
                 continue
             }
             entries.append(try value.entry(in: bytes))

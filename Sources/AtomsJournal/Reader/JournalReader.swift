@@ -86,7 +86,8 @@ public final class JournalReader: @unchecked Sendable {
     /// - Parameters:
     ///   - seq: The transaction's number.
     ///   - decodingValuesOf: The atoms whose values to decode (all when `nil`). The value
-    ///     entries of the others carry only their `id`: commands that list transactions read
+    ///     entries of the others carry only their `id` (and `unchanged` for an equal write):
+    ///     commands that list transactions read
     ///     the envelope alone and never parse a value.
     /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
     public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> TransactionRecord {
@@ -170,13 +171,26 @@ public final class JournalReader: @unchecked Sendable {
         return state
     }
 
-    private func apply(_ seq: Int, to state: inout JournalState, decodingValuesOf atoms: Set<Int>?) throws(JournalError) {
+    /// Moves a state one transaction forward: reads transaction `seq` (which must follow the
+    /// state's step) and applies it.
+    ///
+    /// For scans that visit every step, such as `find`: each step costs one line, and only
+    /// the values of `atoms` are decoded.
+    /// - Parameters:
+    ///   - seq: The transaction after `state.step`.
+    ///   - state: The state to move, read with the same `decodingValuesOf`.
+    ///   - atoms: The atoms whose values to decode (all when `nil`).
+    /// - Returns: The transaction applied, with the values of `atoms` only.
+    /// - Throws: ``JournalError`` when the line is malformed or does not fit the state.
+    @discardableResult
+    public func apply(_ seq: Int, to state: inout JournalState, decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> TransactionRecord {
         let record = try transaction(seq, decodingValuesOf: atoms)
         do {
             try state.apply(record, decoding: { atoms?.contains($0) ?? true })
         } catch {
             throw .malformedLine(path: path, line: Int(transactionLines[seq - firstStep - 1]), reason: error.message)
         }
+        return record
     }
 
     /// Reads the line at `offset` in place with `body`.

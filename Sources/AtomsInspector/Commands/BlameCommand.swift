@@ -1,0 +1,161 @@
+import AtomsJournal
+
+/// `atoms-inspect blame`: why an atom has its value — the transaction that last changed it,
+/// its write site, and the dependency path that carried the change from the origin atom.
+public enum BlameCommand {
+    /// One change of an atom.
+    public struct Change: Encodable, Equatable, Sendable {
+        /// The step (the transaction that made the change).
+        public let step: Int
+        /// The transaction's cause.
+        public let cause: String
+        /// Its write site (`fileID:line`), or the location an older journal records.
+        public let at: String?
+        /// The atom whose operation started the transaction.
+        public let origin: String?
+        /// The atoms from the origin to this one along dependency edges; empty when no edge
+        /// path joins them at that step.
+        public let path: [String]
+        /// Whether the atom was released (it has no value after this step).
+        public let released: Bool
+        /// The value after the change (JSON, or dump text).
+        public let value: JSONValue?
+    }
+
+    /// The blame of one atom at one step.
+    public struct Blame: Encodable, Equatable, Sendable {
+        /// The atom (`Label[key]` for a family member).
+        public let atom: String
+        /// The step asked about.
+        public let step: Int
+        /// The last change at or before `step`; `nil` when the atom has not changed since the
+        /// journal's first step.
+        public let change: Change?
+        /// With `--history`: every change up to `step`, newest first.
+        public let history: [Change]?
+    }
+
+    /// Blames every atom matching `pattern` (display name, label or type; `*` globs) at `step`.
+    ///
+    /// - Complexity: Without `history`, reads transaction envelopes back from `step` to the
+    ///   atom's last change; with it, one pass from the start decoding only the atom's values.
+    /// - Throws: ``InspectorError`` (usage) when no atom declared by `step` matches.
+    public static func blame(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec = .fromLast(0), history: Bool = false) throws(InspectorError) -> [Blame] {
+        let step = try journal.step(step)
+        let declarations = try journal.state(at: step, decodingValuesOf: []).declarations
+        let names = Naming(declarations: declarations)
+        let atoms = names.matching(pattern).sorted { (names.name($0), $0) < (names.name($1), $1) }
+        guard !atoms.isEmpty else {
+            throw InspectorError(.usage, path: journal.path, "no atom declared by step \(step) matches '\(pattern)' — list atoms with `atoms-inspect show`")
+        }
+        if history {
+            let changes = try self.history(journal, of: Set(atoms), through: step)
+            return atoms.map { Blame(atom: names.name($0), step: step, change: changes[$0]?.last, history: (changes[$0] ?? []).reversed()) }
+        }
+        var blames: [Blame] = []
+        for atom in atoms {
+            let change = try lastChange(journal, of: atom, atOrBefore: step)
+            blames.append(Blame(atom: names.name(atom), step: step, change: change, history: nil))
+        }
+        return blames
+    }
+
+    /// Whether a transaction changed an atom: a new value (not an equal write), creation or
+    /// release.
+    static func changes(_ record: TransactionRecord, _ atom: Int) -> Bool {
+        record.values?.contains { $0.id == atom && $0.unchanged != true } == true
+            || record.created?.contains(atom) == true
+            || record.released?.contains(atom) == true
+    }
+
+    private static func lastChange(_ journal: InspectedJournal, of atom: Int, atOrBefore step: Int) throws(InspectorError) -> Change? {
+        let first = journal.reader.firstStep
+        var seq = step
+        while seq > first {
+            let record = try journal.transaction(seq, decodingValuesOf: [])
+            if changes(record, atom) {
+                return change(atom, record, in: try journal.state(at: seq, decodingValuesOf: [atom]))
+            }
+            seq -= 1
+        }
+        return nil
+    }
+
+    private static func history(_ journal: InspectedJournal, of atoms: Set<Int>, through step: Int) throws(InspectorError) -> [Int: [Change]] {
+        let first = journal.reader.firstStep
+        var state = try journal.state(at: first, decodingValuesOf: atoms)
+        var changes: [Int: [Change]] = [:]
+        guard step > first else { return changes }
+        for seq in (first + 1)...step {
+            let record: TransactionRecord
+            do {
+                record = try journal.reader.apply(seq, to: &state, decodingValuesOf: atoms)
+            } catch {
+                throw InspectorError(error)
+            }
+            for atom in atoms where Self.changes(record, atom) {
+                changes[atom, default: []].append(change(atom, record, in: state))
+            }
+        }
+        return changes
+    }
+
+    /// The change `record` made to `atom`, described with the state right after it.
+    private static func change(_ atom: Int, _ record: TransactionRecord, in state: JournalState) -> Change {
+        let names = Naming(declarations: state.declarations)
+        let changed = Set((record.values ?? []).map(\.id) + (record.created ?? []))
+        let path = ChangePath.path(from: record.origin, to: atom, edges: state.edges, changed: changed) ?? []
+        return Change(
+            step: record.seq, cause: record.cause, at: record.at, origin: record.origin.map(names.name),
+            path: path.map(names.name), released: record.released?.contains(atom) == true,
+            value: state.values[atom].map(DiffCommand.display)
+        )
+    }
+
+    /// The text or JSON for `blame`.
+    public static func run(_ journal: InspectedJournal, atom: String, at step: StepSpec = .fromLast(0), history: Bool = false, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
+        let blames = try blame(journal, atom: atom, at: step, history: history)
+        if json {
+            return JSONOutput.encode(blames)
+        }
+        return blames.map { render($0, journal: journal, style: style) }.joined(separator: "\n\n")
+    }
+
+    static func render(_ blame: Blame, journal: InspectedJournal, style: Style) -> String {
+        let title = style.bold(blame.atom) + style.dim(" at step \(blame.step)")
+        if let history = blame.history {
+            var lines = ["\(title): \(history.count) change\(history.count == 1 ? "" : "s"), newest first"]
+            for change in history {
+                lines.append("  \(style.bold("step \(change.step)"))  \(describe(change, style: style))")
+                lines.append("    \(change.released ? style.red("released") : "= " + summary(change.value))")
+            }
+            return lines.joined(separator: "\n")
+        }
+        guard let change = blame.change else {
+            return "\(title): unchanged since the journal's first step (\(journal.reader.firstStep))"
+        }
+        var lines = ["\(title): \(change.released ? "released" : "changed") at \(style.bold("step \(change.step)")) by \(describe(change, style: style))"]
+        if !change.released {
+            lines.append("  value  \(summary(change.value))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `set @ File.swift:12 via Origin → Derived`.
+    private static func describe(_ change: Change, style: Style) -> String {
+        var text = style.cyan(change.cause) + (change.at.map { " @ " + $0 } ?? "")
+        if change.path.count > 1 {
+            text += "  via " + change.path.joined(separator: " → ")
+        } else if change.path.isEmpty, let origin = change.origin {
+            text += "  from \(origin) (no dependency path at that step)"
+        }
+        return text
+    }
+
+    /// A value on one line, shortened past 160 characters.
+    static func summary(_ value: JSONValue?) -> String {
+        guard let value else { return "(no value)" }
+        let text = value.jsonText
+        return text.count > 160 ? String(text.prefix(159)) + "…" : text
+    }
+}

@@ -1,0 +1,107 @@
+import AtomsJournal
+
+/// `atoms-inspect find`: the steps where a condition on atom values becomes true (or holds).
+public enum FindCommand {
+    /// Which steps to report.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Every step where the expression becomes true.
+        case becomesTrue
+        /// Only the first such step.
+        case first
+        /// Every step where the expression holds.
+        case all
+    }
+
+    /// A step found, with the transaction that led to it and the values the expression read.
+    public struct Match: Encodable, Equatable, Sendable {
+        /// The step.
+        public let step: Int
+        /// The transaction's cause (`nil` at the journal's first step).
+        public let cause: String?
+        /// Its write site.
+        public let at: String?
+        /// The atoms it changed.
+        public let changed: [String]
+        /// Each path of the expression as written, and its value at this step.
+        public let values: [String: JSONValue]
+    }
+
+    /// The result: the expression as parsed and the steps found.
+    public struct Result: Encodable, Equatable, Sendable {
+        /// The expression, written back.
+        public let expression: String
+        /// The steps found, in order.
+        public let steps: [Match]
+    }
+
+    /// Parses `expression` and binds it to the journal's atoms.
+    ///
+    /// - Throws: ``InspectorError`` (usage) for a malformed expression (naming the column) or
+    ///   an atom the journal never declares.
+    public static func bind(_ expression: String, in journal: InspectedJournal) throws(InspectorError) -> BoundExpression {
+        let parsed = try WhereExpression.parse(expression)
+        let declarations = try journal.state(at: journal.reader.lastStep, decodingValuesOf: []).declarations
+        return try BoundExpression(parsed, declarations: declarations, journal: journal.path)
+    }
+
+    /// The steps where `expression` becomes true (or, with `.all`, holds).
+    ///
+    /// - Complexity: One pass over the transaction envelopes; only the values of the atoms the
+    ///   expression names are decoded, and it is evaluated only where they change. `.first`
+    ///   stops at the first match.
+    public static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue) throws(InspectorError) -> Result {
+        let bound = try bind(expression, in: journal)
+        var matches: [Match] = []
+        try forEachMatch(journal, bound, mode: mode) { matches.append($0) }
+        return Result(expression: bound.expression.description, steps: matches)
+    }
+
+    /// Calls `body` with each match in step order, as it is found.
+    public static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, _ body: (Match) -> Void) throws(InspectorError) {
+        let reader = journal.reader
+        let scan = ExpressionScan(journal: journal, expression: bound)
+        var names: Naming?
+        try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max) { state throws(InspectorError) in
+            let step = state.step
+            let record = step > reader.firstStep ? try journal.transaction(step, decodingValuesOf: []) : nil
+            if names == nil || record?.declare != nil {
+                names = Naming(declarations: state.declarations)
+            }
+            var values: [String: JSONValue] = [:]
+            for path in bound.expression.paths {
+                values[path.description] = bound.value(of: path, in: state.values)
+            }
+            body(Match(
+                step: step, cause: record?.cause, at: record?.at,
+                changed: (record?.values ?? []).map { names!.name($0.id) }, values: values
+            ))
+        }
+    }
+
+    /// The text or JSON for `find`; `found` tells whether any step matched (exit 1 otherwise).
+    public static func run(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, found: Bool) {
+        let result = try find(journal, where: expression, mode: mode)
+        if json {
+            return (JSONOutput.encode(result), !result.steps.isEmpty)
+        }
+        guard !result.steps.isEmpty else {
+            let what = mode == .all ? "holds" : "becomes true"
+            return (style.dim("no step of \(journal.reader.firstStep)…\(journal.reader.lastStep) where \(result.expression) \(what)"), false)
+        }
+        var lines: [String] = []
+        for match in result.steps {
+            lines.append(line(match, style: style))
+            lines += match.values.sorted { $0.key < $1.key }.map { "  \($0.key) = \(BlameCommand.summary($0.value))" }
+        }
+        return (lines.joined(separator: "\n"), true)
+    }
+
+    static func line(_ match: Match, style: Style) -> String {
+        let step = style.bold("step \(match.step)")
+        guard let cause = match.cause else {
+            return "\(step)  \(style.dim("(the journal's first step)"))"
+        }
+        let changed = match.changed.isEmpty ? "-" : match.changed.joined(separator: ", ")
+        return "\(step)  \(style.cyan(cause)) \(changed)\(match.at.map { "  " + style.dim("@ " + $0) } ?? "")"
+    }
+}

@@ -1,0 +1,145 @@
+import AtomsJournal
+
+/// A ``WhereExpression`` whose paths are bound to atoms of one journal, ready to evaluate
+/// against the values of a state.
+///
+/// A path's value is null where it leads nowhere at a step: the atom is not live, a member
+/// is absent, an index is past the end. An atom's value is its recorded JSON; a value recorded
+/// only as a dump (not `Codable`) is that text, and a redacted value is null.
+public struct BoundExpression: Sendable {
+    /// The expression as parsed.
+    public let expression: WhereExpression
+    /// For each path as written: the atom it reads and the components inside its value (a
+    /// family key written as the first subscript, `Family[key]`, is part of the atom).
+    private let bindings: [ValuePath: (atom: Int, components: [ValuePath.Component])]
+
+    /// The atoms the expression reads: the only values a scan needs to decode.
+    public let atomIDs: Set<Int>
+
+    /// Binds each path of `expression` to an atom declared in the journal.
+    ///
+    /// - Parameters:
+    ///   - declarations: Every atom the journal declares.
+    ///   - journal: The journal's path, for messages.
+    /// - Throws: ``InspectorError`` (usage) for a name that matches no atom, or several.
+    public init(_ expression: WhereExpression, declarations: [Int: AtomDeclaration], journal: String) throws(InspectorError) {
+        self.expression = expression
+        let atoms = declarations.values.sorted { $0.id < $1.id }
+        var bindings: [ValuePath: (atom: Int, components: [ValuePath.Component])] = [:]
+        for path in expression.paths {
+            bindings[path] = try Self.bind(path, among: atoms, journal: journal)
+        }
+        self.bindings = bindings
+        atomIDs = Set(bindings.values.map(\.atom))
+    }
+
+    private static func bind(_ path: ValuePath, among atoms: [AtomDeclaration], journal: String) throws(InspectorError) -> (atom: Int, components: [ValuePath.Component]) {
+        let named = candidates(path.atom, among: atoms)
+        if named.count == 1 {
+            return (named[0].id, path.components)
+        }
+        // `Family[key]` unquoted: the first subscript names a family member.
+        if !path.quoted, let first = path.components.first {
+            let key = switch first {
+            case .member(let name): name
+            case .index(let index): String(index)
+            }
+            let members = atoms.filter { $0.displayName == "\(path.atom)[\(key)]" }
+            if members.count == 1 {
+                return (members[0].id, Array(path.components.dropFirst()))
+            }
+        }
+        if named.isEmpty {
+            let known = Set(atoms.map(\.label)).sorted().prefix(8).joined(separator: ", ")
+            throw InspectorError(.usage, path: journal, "no atom in the journal is named '\(path.atom)' (column \(path.column)) — atoms: \(known.isEmpty ? "none" : known)")
+        }
+        let names = named.map { "'\($0.displayName)'" }.prefix(4).joined(separator: ", ")
+        throw InspectorError(.usage, path: journal, "'\(path.atom)' (column \(path.column)) names \(named.count) atoms — name one: \(names)")
+    }
+
+    /// Atoms whose display name, else label, else module-qualified type is `name`.
+    private static func candidates(_ name: String, among atoms: [AtomDeclaration]) -> [AtomDeclaration] {
+        for key in [\AtomDeclaration.displayName, \.label, \.type] {
+            let found = atoms.filter { $0[keyPath: key] == name }
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
+    /// Whether the expression is `true` with these values (of at least ``atomIDs``).
+    public func holds(in values: [Int: ValueEntry]) -> Bool {
+        evaluate(expression, values) == .bool(true)
+    }
+
+    /// The value a path reads with these values.
+    public func value(of path: ValuePath, in values: [Int: ValueEntry]) -> JSONValue {
+        guard let binding = bindings[path], let entry = values[binding.atom] else {
+            return .null
+        }
+        var value: JSONValue
+        if entry.redacted == true {
+            value = .null
+        } else if let v = entry.v {
+            value = v
+        } else {
+            value = entry.dump.map(JSONValue.string) ?? .null
+        }
+        for component in binding.components {
+            value = Self.step(into: value, component)
+        }
+        return value
+    }
+
+    private static func step(into value: JSONValue, _ component: ValuePath.Component) -> JSONValue {
+        switch (component, value) {
+        case (.member(let name), .object(let members)):
+            if let member = members[name] { return member }
+            return name == "count" ? .number(JSONNumber(members.count)) : .null
+        case (.member("count"), .array(let elements)):
+            return .number(JSONNumber(elements.count))
+        case (.member("count"), .string(let text)):
+            return .number(JSONNumber(text.count))
+        case (.index(let index), .array(let elements)):
+            let position = index < 0 ? elements.count + index : index
+            return elements.indices.contains(position) ? elements[position] : .null
+        default:
+            return .null
+        }
+    }
+
+    private func evaluate(_ expression: WhereExpression, _ values: [Int: ValueEntry]) -> JSONValue {
+        switch expression {
+        case .literal(let value):
+            return value
+        case .path(let path):
+            return value(of: path, in: values)
+        case .not(let operand):
+            return .bool(evaluate(operand, values) != .bool(true))
+        case .and(let lhs, let rhs):
+            return .bool(evaluate(lhs, values) == .bool(true) && evaluate(rhs, values) == .bool(true))
+        case .or(let lhs, let rhs):
+            return .bool(evaluate(lhs, values) == .bool(true) || evaluate(rhs, values) == .bool(true))
+        case .compare(let comparison, let lhs, let rhs):
+            return .bool(Self.compare(comparison, evaluate(lhs, values), evaluate(rhs, values)))
+        }
+    }
+
+    /// `==` and `!=` compare any two values (numbers by value: `1 == 1.0`); the orderings
+    /// compare two numbers (integers exactly) or two strings, and are false otherwise.
+    static func compare(_ comparison: WhereExpression.Comparison, _ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        let order: Int?
+        switch (lhs, rhs) {
+        case (.number(let a), .number(let b)): order = JSONNumber.compare(a, b)
+        case (.string(let a), .string(let b)): order = a == b ? 0 : (a < b ? -1 : 1)
+        default: order = nil
+        }
+        switch comparison {
+        case .equal: return lhs == rhs
+        case .notEqual: return lhs != rhs
+        case .less: return order.map { $0 < 0 } ?? false
+        case .lessOrEqual: return order.map { $0 <= 0 } ?? false
+        case .greater: return order.map { $0 > 0 } ?? false
+        case .greaterOrEqual: return order.map { $0 >= 0 } ?? false
+        }
+    }
+}

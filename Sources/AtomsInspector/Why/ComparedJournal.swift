@@ -1,0 +1,68 @@
+import AtomsJournal
+
+/// One side of a comparison: a journal walked transaction by transaction, with its atoms
+/// named by identity (type, key, scope) rather than by the numbers this journal gave them.
+struct ComparedJournal {
+    let journal: InspectedJournal
+    private(set) var state: JournalState
+    private let ignore: [Glob]
+
+    init(_ journal: InspectedJournal, ignoring ignore: [Glob]) throws(InspectorError) {
+        self.journal = journal
+        self.ignore = ignore
+        state = try journal.state(at: journal.reader.firstStep)
+    }
+
+    /// The number of transactions.
+    var count: Int { journal.reader.transactionCount }
+
+    /// Applies the journal's `index`-th transaction (1-based) and returns it.
+    mutating func advance(to index: Int) throws(InspectorError) -> TransactionRecord {
+        do {
+            return try journal.reader.apply(journal.reader.firstStep + index, to: &state, decodingValuesOf: nil)
+        } catch {
+            throw InspectorError(error)
+        }
+    }
+
+    func identity(_ id: Int) -> String {
+        state.declarations[id]?.identityKey ?? "#\(id)"
+    }
+
+    func name(_ id: Int) -> String {
+        state.declarations[id]?.displayName ?? "#\(id)"
+    }
+
+    /// Whether `--ignore` leaves the atom out.
+    func isIgnored(_ id: Int) -> Bool {
+        guard let atom = state.declarations[id] else { return false }
+        return ignore.contains { glob in [atom.displayName, atom.label, atom.type].contains(where: glob.matches) }
+    }
+
+    /// The live atoms that are not ignored, by identity.
+    var liveByIdentity: [String: Int] {
+        Dictionary(state.liveIDs.filter { !isIgnored($0) }.map { (identity($0), $0) }, uniquingKeysWith: min)
+    }
+
+    /// The atoms a transaction wrote, created or released, by identity (ignored ones left out).
+    func touched(_ record: TransactionRecord) -> [String: Int] {
+        let ids = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
+        return Dictionary(ids.filter { !isIgnored($0) }.map { (identity($0), $0) }, uniquingKeysWith: min)
+    }
+
+    /// Dependency edges as `identity -> identity`, with display names, ignored atoms left out.
+    func edges(_ edges: [EdgeEntry]) -> [String: String] {
+        Dictionary(edges.filter { !isIgnored($0.from) && !isIgnored($0.to) }.map {
+            ("\(identity($0.from)) -> \(identity($0.to))", "\(name($0.from)) -> \(name($0.to))")
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Subscriptions as `identity @ location` (location left out when ignored), with display
+    /// names.
+    func subscriptions(_ subscriptions: [SubscriptionEntry], locations: Bool) -> [String: String] {
+        Dictionary(subscriptions.filter { !isIgnored($0.atom) }.map {
+            let at = locations ? " @ \($0.at)" : ""
+            return ("\(identity($0.atom))\(at)", "\(name($0.atom))\(at)")
+        }, uniquingKeysWith: { first, _ in first })
+    }
+}
