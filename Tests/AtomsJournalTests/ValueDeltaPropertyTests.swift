@@ -208,17 +208,6 @@ struct FlatItem: HistoryValue {
 /// A seeded generator, so that a failing history can be run again.
 typealias SplitMix = SeededGenerator
 
-extension SeededGenerator {
-    init(seed: UInt64) {
-        self.init(state: seed)
-    }
-
-    /// A number in `0..<bound` (0 when `bound` is 0).
-    mutating func next(_ bound: Int) -> Int {
-        bound <= 0 ? 0 : Int(next() % UInt64(bound))
-    }
-}
-
 enum Color: String, Codable, CaseIterable, Hashable, Sendable {
     case red, green, blue, cyan, magenta
 }

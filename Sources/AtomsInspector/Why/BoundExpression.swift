@@ -34,11 +34,7 @@ public struct BoundExpression: Sendable {
     }
 
     private static func bind(_ path: ValuePath, among atoms: [AtomDeclaration], journal: String) throws(InspectorError) -> (atom: Int, components: [ValuePath.Component]) {
-        let named = candidates(path.atom, among: atoms)
-        if named.count == 1 {
-            return (named[0].id, path.components)
-        }
-        // `Family[key]` unquoted: the first subscript names a family member.
+        // `Family[key]` unquoted: the first subscript names a family member, when there is one.
         if !path.quoted, let first = path.components.first {
             let key = switch first {
             case .member(let name): name
@@ -48,6 +44,10 @@ public struct BoundExpression: Sendable {
             if members.count == 1 {
                 return (members[0].id, Array(path.components.dropFirst()))
             }
+        }
+        let named = candidates(path.atom, among: atoms)
+        if named.count == 1 {
+            return (named[0].id, path.components)
         }
         if named.isEmpty {
             let known = Set(atoms.map(\.label)).sorted().prefix(8).joined(separator: ", ")

@@ -29,6 +29,15 @@ public struct AtomDeclaration: Codable, Sendable, Hashable {
     /// The scope the atom is stored in (`nil` at the root).
     public var scope: Int?
 
+    /// Creates a declaration.
+    public init(id: Int, label: String, type: String, key: String? = nil, scope: Int? = nil) {
+        self.id = id
+        self.label = label
+        self.type = type
+        self.key = key
+        self.scope = scope
+    }
+
     /// `label`, with `[key]` for an atom-family member: unique among the journal's atoms
     /// unless two atoms share type, key description and scope.
     public var displayName: String {

@@ -1,6 +1,7 @@
 import Atoms
 import AtomsJournal
 import Foundation
+import TestSupport
 
 /// A scripted session: a few hundred operations over a fixed set of atoms, including atoms
 /// created and released mid-session and an atom family. It records what the store showed live

@@ -1,5 +1,6 @@
 import Atoms
 import AtomsJournal
+import TestSupport
 
 struct CountAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }
@@ -50,20 +51,6 @@ struct OpaqueAtom: ValueAtom, Hashable {
 
 struct SecretAtom: StateAtom, JournalRedacted, Hashable {
     func defaultValue(context: Context) -> String { "hunter2" }
-}
-
-/// A deterministic pseudo-random sequence.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    /// splitmix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// A struct whose members change one at a time: recorded as patches.
