@@ -152,6 +152,26 @@ enum InspectorSuite {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    /// `find --first` where the answer is near the end: the first step where counter 0 holds
+    /// the value it ends with (its last change), against `stats` on the same file. Both read
+    /// every transaction's envelope; find also decodes and tests the one atom it names.
+    static func findFirst(path: String) throws -> (find: Double, stats: Double, step: Int) {
+        let journal = try InspectedJournal(path: path)
+        let last = try journal.state(at: journal.reader.lastStep)
+        guard let counter = last.liveAtoms.first(where: { $0.displayName == "BenchCounterAtom[0]" }), let final = last.values[counter.id]?.v?.jsonText else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the generated journal has no BenchCounterAtom[0]"])
+        }
+        let expression = "'BenchCounterAtom[0]' == \(final)"
+        var step = 0
+        let find = median(try (0..<3).map { _ in
+            try seconds { step = try FindCommand.find(try InspectedJournal(path: path), where: expression, mode: .first).steps.first?.step ?? -1 }
+        })
+        let stats = median(try (0..<3).map { _ in
+            try seconds { _ = try StatsCommand.stats(try InspectedJournal(path: path)) }
+        })
+        return (find, stats, step)
+    }
+
     static func median(_ values: [Double]) -> Double {
         values.sorted()[values.count / 2]
     }

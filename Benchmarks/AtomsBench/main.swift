@@ -111,6 +111,10 @@ func runBenchmarks() {
             report("inspector", "log-over-wc-l", listing.log / listing.wc, "ratio",
                    text: "  log \(String(format: "%.3f", listing.log)) s, stats \(String(format: "%.3f", listing.stats)) s; wc -l (less a process start) \(String(format: "%.3f", listing.wc)) s: log \(String(format: "%.1f", listing.log / listing.wc))×, stats \(String(format: "%.1f", listing.stats / listing.wc))× wc -l")
             figures.append(Figure(suite: "inspector", name: "stats-over-wc-l", value: listing.stats / listing.wc, unit: "ratio", target: nil, meetsTarget: nil))
+            let find = try InspectorSuite.findFirst(path: f.path)
+            let findRatio = find.find / find.stats
+            report("find", "find-first-over-stats", findRatio, "ratio", target: "≤ 2.0", meets: findRatio <= 2.0,
+                   text: "  find --first (match at step \(find.step) of \(f.transactions)) \(String(format: "%.3f", find.find)) s; stats \(String(format: "%.3f", find.stats)) s; ratio \(String(format: "%.2f", findRatio)) (target ≤ 2.0)")
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: inspector suite failed: \(error)\n".utf8))
         }
