@@ -86,7 +86,7 @@ public enum CompareCommand {
             )
         }
         // The states the journals start from.
-        let startDifferences = compareLive(left, right, identities: Set(left.liveByIdentity.keys).union(right.liveByIdentity.keys))
+        let startDifferences = compareLive(left, right, identities: left.liveIdentities.union(right.liveIdentities))
             + compareSets("edges", left.edges(Array(left.state.edges)), right.edges(Array(right.state.edges)))
             + compareSets("subscriptions", left.subscriptions(Array(left.state.subscriptions), locations: !options.ignoreLocations),
                           right.subscriptions(Array(right.state.subscriptions), locations: !options.ignoreLocations))
@@ -143,11 +143,9 @@ public enum CompareCommand {
 
     /// Liveness and values of the atoms with these identities, on both sides.
     private static func compareLive(_ left: ComparedJournal, _ right: ComparedJournal, identities: Set<String>) -> [Difference] {
-        let liveA = left.liveByIdentity
-        let liveB = right.liveByIdentity
         var differences: [Difference] = []
         for identity in identities.sorted() {
-            switch (liveA[identity], liveB[identity]) {
+            switch (left.liveAtom(identity), right.liveAtom(identity)) {
             case (nil, nil):
                 continue
             case (let a?, let b?):

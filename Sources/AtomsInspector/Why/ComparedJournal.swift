@@ -6,11 +6,21 @@ struct ComparedJournal {
     let journal: InspectedJournal
     private(set) var state: JournalState
     private let ignore: [Glob]
+    /// Each declared atom's number by identity, kept up to date as transactions declare atoms
+    /// (the smallest number where two atoms share an identity).
+    private var byIdentity: [String: Int] = [:]
 
     init(_ journal: InspectedJournal, ignoring ignore: [Glob]) throws(InspectorError) {
         self.journal = journal
         self.ignore = ignore
         state = try journal.state(at: journal.reader.firstStep)
+        declare(Array(state.declarations.values))
+    }
+
+    private mutating func declare(_ atoms: [AtomDeclaration]) {
+        for atom in atoms {
+            byIdentity[atom.identityKey] = min(atom.id, byIdentity[atom.identityKey] ?? .max)
+        }
     }
 
     /// The number of transactions.
@@ -18,11 +28,16 @@ struct ComparedJournal {
 
     /// Applies the journal's `index`-th transaction (1-based) and returns it.
     mutating func advance(to index: Int) throws(InspectorError) -> TransactionRecord {
+        let record: TransactionRecord
         do {
-            return try journal.reader.apply(journal.reader.firstStep + index, to: &state, decodingValuesOf: nil)
+            record = try journal.reader.apply(journal.reader.firstStep + index, to: &state, decodingValuesOf: nil)
         } catch {
             throw InspectorError(error)
         }
+        if let declared = record.declare {
+            declare(declared)
+        }
+        return record
     }
 
     func identity(_ id: Int) -> String {
@@ -39,9 +54,15 @@ struct ComparedJournal {
         return ignore.contains { glob in [atom.displayName, atom.label, atom.type].contains(where: glob.matches) }
     }
 
-    /// The live atoms that are not ignored, by identity.
-    var liveByIdentity: [String: Int] {
-        Dictionary(state.liveIDs.filter { !isIgnored($0) }.map { (identity($0), $0) }, uniquingKeysWith: min)
+    /// The identities of the live atoms that are not ignored.
+    var liveIdentities: Set<String> {
+        Set(state.liveIDs.filter { !isIgnored($0) }.map(identity))
+    }
+
+    /// The live atom with this identity, unless it is ignored.
+    func liveAtom(_ identity: String) -> Int? {
+        guard let id = byIdentity[identity], state.liveIDs.contains(id), !isIgnored(id) else { return nil }
+        return id
     }
 
     /// The atoms a transaction wrote, created or released, by identity (ignored ones left out).
