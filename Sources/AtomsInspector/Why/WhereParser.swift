@@ -15,6 +15,16 @@ import AtomsJournal
 struct WhereParser {
     private let characters: [Character]
     private var position = 0
+    /// Open parentheses and `!`s around the current position: each is a level of recursion
+    /// here and when evaluating, so hostile input cannot exhaust the stack.
+    private var depth = 0
+    /// Values read so far: `&&`/`||` chains nest the tree one level per operand.
+    private var operands = 0
+
+    /// The deepest nesting of parentheses and `!` accepted.
+    static let maximumDepth = 64
+    /// The most values (atom paths and literals) one expression may hold.
+    static let maximumOperands = 256
 
     init(_ text: String) {
         characters = Array(text)
@@ -63,6 +73,8 @@ struct WhereParser {
         skipSpaces()
         if peek("!") && !peek("!=") {
             position += 1
+            try enter()
+            defer { depth -= 1 }
             return .not(try parseUnary())
         }
         return try parseComparison()
@@ -87,8 +99,14 @@ struct WhereParser {
         }
         let start = position
         let character = characters[position]
+        operands += 1
+        guard operands <= Self.maximumOperands else {
+            throw failure("the expression has more than \(Self.maximumOperands) values")
+        }
         if character == "(" {
             position += 1
+            try enter()
+            defer { depth -= 1 }
             let inner = try parseOr()
             guard take(")") else {
                 throw failure("expected ')' to close the '(' at column \(start + 1)")
@@ -147,6 +165,13 @@ struct WhereParser {
             }
         }
         return components
+    }
+
+    private mutating func enter() throws(InspectorError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw failure("parentheses and '!' nest more than \(Self.maximumDepth) deep")
+        }
     }
 
     // MARK: Tokens

@@ -57,6 +57,20 @@ struct WhereExpressionTests {
         }
     }
 
+    @Test func hostileNestingIsRefusedNotRecursedInto() {
+        for text in [String(repeating: "(", count: 100_000) + "A", String(repeating: "!", count: 100_000) + "A",
+                     Array(repeating: "A", count: 10_000).joined(separator: " && ")] {
+            #expect {
+                try WhereExpression.parse(text)
+            } throws: { error in
+                guard let error = error as? InspectorError else { return false }
+                return error.status == .usage && (error.message.contains("nest more than 64 deep") || error.message.contains("more than 256 values"))
+            }
+        }
+        let deepest = String(repeating: "(", count: 64) + "A == 1" + String(repeating: ")", count: 64)
+        #expect(throws: Never.self) { try WhereExpression.parse(deepest) }
+    }
+
     private let declarations: [Int: AtomDeclaration] = [
         1: AtomDeclaration(id: 1, label: "TodosAtom", type: "App.TodosAtom"),
         2: AtomDeclaration(id: 2, label: "DraftAtom", type: "App.DraftAtom", key: "1"),
