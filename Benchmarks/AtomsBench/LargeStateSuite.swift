@@ -57,6 +57,7 @@ enum LargeStateSuite {
         var logSeconds = 0.0
         var statsSeconds = 0.0
         var showSeconds = 0.0
+        var findSeconds = 0.0
     }
 
     static func run(repetitions: Int, directory: URL) throws -> Figures {
@@ -72,6 +73,7 @@ enum LargeStateSuite {
         let journal = try InspectedJournal(path: path)
         figures.transactions = journal.reader.transactionCount
         let measured = try inspect(path: path)
+        figures.findSeconds = try findWithoutMatch(path: path)
         figures.wcSeconds = measured.wc
         figures.logSeconds = measured.log
         figures.statsSeconds = measured.stats
@@ -99,6 +101,16 @@ enum LargeStateSuite {
             try InspectorSuite.seconds { _ = try StatsCommand.stats(try InspectedJournal(path: path)) }
         })
         return (wc, log, stats)
+    }
+
+    /// `find --first` for a condition that never holds (the list never passes 500 todos): a
+    /// scan of every step that keeps the 500-todo array current, applying each delta.
+    static func findWithoutMatch(path: String) throws -> Double {
+        InspectorSuite.median(try (0..<3).map { _ in
+            try InspectorSuite.seconds {
+                _ = try FindCommand.find(try InspectedJournal(path: path), where: "BenchTodosAtom.count > \(todos)", mode: .first)
+            }
+        })
     }
 
     /// Seconds for one session: in all (the journal closed and synced), and before closing.

@@ -82,6 +82,8 @@ func runBenchmarks() {
                    text: "  log \(String(format: "%.3f", f.logSeconds)) s, stats \(String(format: "%.3f", f.statsSeconds)) s, show at the middle \(String(format: "%.3f", f.showSeconds)) s; wc -l (less a process start) \(String(format: "%.4f", f.wcSeconds)) s: log \(String(format: "%.1f", f.logSeconds / f.wcSeconds))×, stats \(String(format: "%.1f", f.statsSeconds / f.wcSeconds))× wc -l")
             figures.append(Figure(suite: "large", name: "stats-over-wc-l", value: f.statsSeconds / f.wcSeconds, unit: "ratio", target: nil, meetsTarget: nil))
             figures.append(Figure(suite: "large", name: "show-seconds", value: f.showSeconds, unit: "s", target: nil, meetsTarget: nil))
+            report("large", "find-first-over-stats", f.findSeconds / f.statsSeconds, "ratio",
+                   text: "  find --first with no match (every step, the 500-todo array kept current) \(String(format: "%.3f", f.findSeconds)) s; stats \(String(format: "%.3f", f.statsSeconds)) s; ratio \(String(format: "%.2f", f.findSeconds / f.statsSeconds))")
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: large-state suite failed: \(error)\n".utf8))
         }

@@ -61,9 +61,8 @@ public enum FindCommand {
         let reader = journal.reader
         let scan = ExpressionScan(journal: journal, expression: bound)
         var names: Naming?
-        try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max) { state throws(InspectorError) in
+        try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max) { state, record throws(InspectorError) in
             let step = state.step
-            let record = step > reader.firstStep ? try journal.transaction(step, decodingValuesOf: []) : nil
             if names == nil || record?.declare != nil {
                 names = Naming(declarations: state.declarations)
             }

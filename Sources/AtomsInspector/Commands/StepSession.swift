@@ -155,9 +155,9 @@ public final class StepSession {
         var target: Int?
         if backwards {
             // The last step before here where it becomes true: one pass from the start.
-            try scan.steps(from: first, through: position - 1) { state throws(InspectorError) in target = state.step }
+            try scan.steps(from: first, through: position - 1) { state, _ throws(InspectorError) in target = state.step }
         } else {
-            try scan.steps(from: position + 1, through: last, limit: 1) { state throws(InspectorError) in target = state.step }
+            try scan.steps(from: position + 1, through: last, limit: 1) { state, _ throws(InspectorError) in target = state.step }
         }
         guard let target else {
             return "no \(backwards ? "earlier" : "later") step where \(bound.expression) becomes true"

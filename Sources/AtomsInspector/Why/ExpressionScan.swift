@@ -8,12 +8,13 @@ struct ExpressionScan {
 
     /// Calls `found` with each step in `from...through` where the expression becomes true (it
     /// holds there and not at the step before; at the journal's first step, where it holds)
-    /// and the state there, in order. With `holding`, every step where it holds.
+    /// with the state there and the transaction that led to it (`nil` at the journal's first
+    /// step), in order. With `holding`, every step where it holds.
     ///
     /// - Parameter limit: Stop after this many steps.
     /// - Complexity: One transaction envelope per step; the expression is evaluated only at
     ///   steps that write, create or release one of its atoms.
-    func steps(from: Int, through: Int, holding: Bool = false, limit: Int = .max, _ found: (_ state: JournalState) throws(InspectorError) -> Void) throws(InspectorError) {
+    func steps(from: Int, through: Int, holding: Bool = false, limit: Int = .max, _ found: (_ state: JournalState, _ record: TransactionRecord?) throws(InspectorError) -> Void) throws(InspectorError) {
         guard from <= through, limit > 0 else { return }
         let atoms = expression.atomIDs
         // Start a step early so that whether it becomes true at `from` is known.
@@ -22,7 +23,7 @@ struct ExpressionScan {
         var holds = expression.holds(in: state.values)
         var count = 0
         if start == from, holds {
-            try found(state)
+            try found(state, nil)
             count += 1
         }
         guard start < through else { return }
@@ -38,7 +39,7 @@ struct ExpressionScan {
                 holds = expression.holds(in: state.values)
             }
             if holds && (holding || !before) {
-                try found(state)
+                try found(state, record)
                 count += 1
             }
         }
