@@ -27,6 +27,6 @@ struct CorpusReplayTests {
         let state = try #require(FuzzFixtures.state)
         #expect(state.liveIDs == [1, 2, 3, 4])
         #expect(FuzzFixtures.everyRule.count == 7)
-        #expect(try #require(FuzzFixtures.journal).reader.lastStep == 5)
+        #expect(try #require(FuzzFixtures.journal).reader.lastStep == 5, "\(String(describing: FuzzFixtures.journal?.reader.warnings))")
     }
 }

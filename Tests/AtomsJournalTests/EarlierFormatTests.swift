@@ -8,11 +8,14 @@ import Testing
 struct EarlierFormatTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func aFormat2JournalReadsTheSameStatesAsTheCurrentFormat() throws {
-        let fixture = try #require(Bundle.module.path(forResource: "format2-todo", ofType: "jsonl", inDirectory: "Journals"))
+    /// Format 2 (patches) and format 3 (deltas, no locations in keyframes): both open by
+    /// reading every line's start, and read the states the current format records.
+    @Test(arguments: [("format2-todo", 2), ("format3-todo", 3)])
+    func anEarlierJournalReadsTheSameStatesAsTheCurrentFormat(fixture name: String, version: Int) throws {
+        let fixture = try #require(Bundle.module.path(forResource: name, ofType: "jsonl", inDirectory: "Journals"))
         let old = try JournalReader(path: fixture)
         let current = try JournalReader(path: Self.repository.appendingPathComponent("samples/journals/todo.jsonl").path)
-        #expect(old.header.version == 2)
+        #expect(old.header.version == version)
         #expect(current.header.version == JournalFormat.majorVersion)
         #expect(old.firstStep == current.firstStep && old.lastStep == current.lastStep)
 

@@ -115,7 +115,8 @@ struct HostileJournalTests {
         #expect(throws: JournalError.cannotRead(path: loop, reason: "too many levels of symbolic links (a link loop)")) {
             try JournalReader(path: loop)
         }
-        #expect(throws: JournalError.cannotRead(path: directory.url.path, reason: "it is a directory")) {
+        // A folder is read as a bounded journal's segments; one without any says so.
+        #expect(throws: JournalError.cannotRead(path: directory.url.path, reason: "the folder holds no journal segments (it is not a bounded journal, or its recording has not started)")) {
             try JournalReader(path: directory.url.path)
         }
 

@@ -20,6 +20,12 @@ public enum StatsCommand {
         public let causes: [String: Int]
         /// The atoms that changed most, with how often (up to 10).
         public let mostChanged: [Changed]
+        /// Files: a bounded journal's segments, or 1.
+        public let segments: Int
+        /// Transactions deleted by a bounded journal's size limit (before its first step).
+        public let droppedTransactions: Int
+        /// Whether the recorder closed the journal (it ends with an end line).
+        public let ended: Bool
 
         /// An atom and its number of value changes.
         public struct Changed: Encodable, Equatable, Sendable {
@@ -36,34 +42,30 @@ public enum StatsCommand {
     public static func stats(_ journal: InspectedJournal) throws(InspectorError) -> Stats {
         let reader = journal.reader
         let last = try journal.state(at: reader.lastStep, decodingValuesOf: [])
-        var causes: [String: Int] = [:]
-        var changes: [Int: Int] = [:]
-        var firstTime: Double?
-        var lastTime = 0.0
-        if reader.lastStep > reader.firstStep {
-            for seq in (reader.firstStep + 1)...reader.lastStep {
-                let record = try journal.transaction(seq, decodingValuesOf: [])
-                causes[record.cause, default: 0] += 1
-                for value in record.values ?? [] {
-                    changes[value.id, default: 0] += 1
-                }
-                firstTime = firstTime ?? record.t
-                lastTime = record.t
-            }
+        let summary: JournalSummary
+        do {
+            summary = try reader.summary()
+        } catch {
+            throw InspectorError(error)
         }
+        let changes = summary.valueWrites
+        let causes = summary.causes
         let names = Naming(declarations: last.declarations)
         let mostChanged = changes.sorted { ($0.value, names.name($1.key)) > ($1.value, names.name($0.key)) }
             .prefix(10)
             .map { Stats.Changed(atom: names.name($0.key), changes: $0.value) }
         return Stats(
             transactions: reader.transactionCount,
-            keyframes: reader.keyframeSteps.count,
+            keyframes: summary.keyframes,
             atoms: last.declarations.count,
             liveAtoms: last.liveAtoms.count,
-            timeSpanMilliseconds: lastTime - (firstTime ?? lastTime),
+            timeSpanMilliseconds: (summary.lastTime ?? 0) - (summary.firstTime ?? summary.lastTime ?? 0),
             fileBytes: reader.fileSize,
             causes: causes,
-            mostChanged: Array(mostChanged)
+            mostChanged: Array(mostChanged),
+            segments: reader.segmentCount,
+            droppedTransactions: reader.droppedTransactions,
+            ended: reader.isEnded
         )
     }
 
@@ -75,11 +77,13 @@ public enum StatsCommand {
         }
         var lines = [
             "\(style.bold("journal"))       \(journal.path)",
-            "\(style.bold("transactions"))  \(stats.transactions) (steps \(journal.reader.firstStep)…\(journal.reader.lastStep))",
+            "\(style.bold("transactions"))  \(stats.transactions) (steps \(journal.reader.firstStep)…\(journal.reader.lastStep))"
+                + (stats.droppedTransactions > 0 ? ", \(stats.droppedTransactions) earlier ones dropped by the size limit" : "")
+                + (stats.ended ? "" : journal.reader.header.version >= 4 ? ", still being recorded or cut short (no end line)" : ""),
             "\(style.bold("keyframes"))     \(stats.keyframes) (every \(journal.reader.header.keyframeInterval) transactions)",
             "\(style.bold("atoms"))         \(stats.atoms) declared, \(stats.liveAtoms) live at the end",
             "\(style.bold("time span"))     \(LogCommand.seconds(milliseconds: stats.timeSpanMilliseconds)) s",
-            "\(style.bold("file size"))     \(stats.fileBytes) bytes",
+            "\(style.bold("file size"))     \(stats.fileBytes) bytes" + (journal.reader.isBounded ? " in \(stats.segments) segments (limit \(journal.reader.header.limit ?? 0) bytes)" : ""),
             "\(style.bold("causes"))        " + stats.causes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
             style.bold("most changed"),
         ]

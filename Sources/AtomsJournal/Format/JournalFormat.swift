@@ -3,11 +3,16 @@ public enum JournalFormat {
     /// The `format` field of the header line.
     public static let name = "atoms-journal"
     /// The major version this library writes. A new major version changes the shape of lines.
-    public static let majorVersion = 3
+    public static let majorVersion = 4
     /// The major versions this library reads: version 1 (self-describing transaction objects),
-    /// version 2 (compact transaction arrays, location lines, member patches) and version 3
-    /// (value deltas at any depth, canonical order of sets and dictionaries).
-    public static let readableMajorVersions = [1, 2, 3]
+    /// version 2 (compact transaction arrays, location lines, member patches), version 3
+    /// (value deltas at any depth, canonical order of sets and dictionaries) and version 4
+    /// (keyframes that list locations, so reading starts at any keyframe without scanning;
+    /// an end line; bounded journals of segments).
+    public static let readableMajorVersions = [1, 2, 3, 4]
+    /// The first major version read without scanning the whole file: its keyframes carry
+    /// everything needed to read on from them.
+    public static let firstSeekableVersion = 4
     /// The minor version this library writes. Minor versions only add optional fields; readers
     /// ignore fields they do not know.
     public static let minorVersion = 0

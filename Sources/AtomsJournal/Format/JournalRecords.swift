@@ -14,6 +14,14 @@ public struct JournalHeader: Codable, Sendable, Equatable {
     public var keyframeInterval: Int
     /// The recording program, when known.
     public var program: String?
+    /// Format 4, bounded journals: the size limit in bytes the recorder keeps the journal's
+    /// segments within.
+    public var limit: Int?
+    /// Format 4, bounded journals: this segment's number, from 1, in recording order.
+    public var segment: Int?
+    /// Format 4, bounded journals: the step recording started at (the first segment's
+    /// keyframe), so a reader can tell how many transactions the size limit dropped.
+    public var startStep: Int?
 }
 
 /// An atom, declared once per journal and referred to by its number afterwards.
@@ -179,6 +187,26 @@ public struct KeyframeRecord: Codable, Sendable, Equatable {
     public var edges: [EdgeEntry]
     /// Every subscription.
     public var subs: [SubscriptionEntry]
+    /// Format 4: every source location numbered so far, so reading can start here.
+    public var locs: [LocationDeclaration]?
+}
+
+/// A source location's number, as a format 4 keyframe lists it.
+public struct LocationDeclaration: Codable, Sendable, Equatable {
+    /// The location's number in this journal.
+    public var id: Int
+    /// `fileID:line`.
+    public var at: String
+}
+
+/// The last line of a journal whose recorder closed it (format 4).
+public struct EndRecord: Codable, Sendable, Equatable {
+    /// Always `"end"`.
+    public var type: String
+    /// The last transaction's `seq` (the last keyframe's when there was none).
+    public var seq: Int
+    /// Milliseconds since recording started, when the journal was closed.
+    public var t: Double
 }
 
 /// A source location's number (format 2): transactions refer to locations by number.

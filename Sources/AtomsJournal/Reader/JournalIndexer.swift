@@ -150,12 +150,22 @@ struct JournalIndexer {
     private static let maximumHeaderLength = 64 << 10
 
     private mutating func readHeader(_ line: (offset: Int, end: Int)) throws(JournalError) {
-        let shown = data.subdata(in: line.offset ..< min(line.end, line.offset + 80))
+        header = try Self.header(in: data, path: path, line: line.offset..<line.end)
+    }
+
+    /// The header of a journal: the first line of `data`, which must be one.
+    static func header(in data: MappedFile, path: String) throws(JournalError) -> (header: JournalHeader, end: Int) {
+        let end = data.withUnsafeBytes { nextNewline(in: $0, from: 0, within: maximumHeaderLength + 1) }
+        return (try header(in: data, path: path, line: 0..<end), end)
+    }
+
+    private static func header(in data: MappedFile, path: String, line: Range<Int>) throws(JournalError) -> JournalHeader {
+        let shown = data.subdata(in: line.lowerBound ..< min(line.upperBound, line.lowerBound + 80))
         let text = String(decoding: shown, as: UTF8.self)
-        guard shown.first == UInt8(ascii: "{"), line.end - line.offset <= Self.maximumHeaderLength else {
+        guard shown.first == UInt8(ascii: "{"), line.count <= Self.maximumHeaderLength else {
             throw .notAJournal(path: path, found: text)
         }
-        let bytes = data.subdata(in: data.startIndex + line.offset ..< data.startIndex + line.end)
+        let bytes = data.subdata(in: line)
         guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
             object["format"] as? String == JournalFormat.name
         else {
@@ -168,7 +178,7 @@ struct JournalIndexer {
             throw .unsupportedVersion(path: path, version: version)
         }
         do {
-            header = try JSONDecoder().decode(JournalHeader.self, from: bytes)
+            return try JSONDecoder().decode(JournalHeader.self, from: bytes)
         } catch {
             throw .malformedLine(path: path, line: 1, reason: Self.describe(error))
         }

@@ -1,11 +1,15 @@
 import Foundation
 
-/// Opens a journal for reading: indexes it once, then decodes lines on demand.
+/// Opens a journal for reading, then decodes lines on demand.
 ///
-/// Opening maps the file and looks only at the start of each line (`{"type":"tx","seq":N`) to
-/// index transactions and keyframes, so it runs at close to the speed of counting lines. The
-/// state at any step is the nearest keyframe at or before it plus at most `keyframeInterval`
-/// transactions.
+/// A journal is a file, or for a bounded journal a folder of segments (each a journal file
+/// that starts with a keyframe); both open by the path the recorder was given.
+///
+/// A format 4 journal opens without reading the whole file: opening reads the header, the
+/// first keyframe's start and the last lines, and a step is found by binary search over the
+/// file (lines are in step order). Older formats open by reading the start of every line once.
+/// The state at any step is the nearest keyframe at or before it plus the transactions after
+/// it (at least `keyframeInterval`, and about twice the keyframe's bytes).
 ///
 /// ## Example
 /// ```swift
@@ -13,12 +17,10 @@ import Foundation
 /// let state = try journal.state(at: journal.lastStep)
 /// print(state.graphDescription())
 /// ```
-public final class JournalReader: @unchecked Sendable {
-    // Unchecked: every stored property is immutable after `init`.
-
+public final class JournalReader: Sendable {
     /// The journal's path, as given.
     public let path: String
-    /// The header line.
+    /// The header line (of the oldest segment, for a bounded journal).
     public let header: JournalHeader
     /// Recoverable problems found while opening (a torn last line, say).
     public let warnings: [JournalWarning]
@@ -26,38 +28,85 @@ public final class JournalReader: @unchecked Sendable {
     public let firstStep: Int
     /// The step after the last recorded transaction.
     public let lastStep: Int
-    /// The file's size in bytes.
+    /// The journal's size in bytes (of all its segments).
     public let fileSize: Int
+    /// Whether the journal ends with the end line its recorder writes when it closes it; a
+    /// journal still being recorded (or cut short by a crash, or of format 3 or earlier)
+    /// does not.
+    public let isEnded: Bool
+    /// Whether the journal is a folder of segments kept within a size limit.
+    public let isBounded: Bool
+    /// For a bounded journal: the number of its oldest segment (from 1); the segments before
+    /// it were deleted by the size limit.
+    public let firstSegment: Int
+    /// For a bounded journal: transactions recorded before the oldest segment kept, deleted
+    /// by the size limit (0 for an unbounded journal).
+    public let droppedTransactions: Int
 
-    private let data: MappedFile
-    /// Byte offset of each transaction's line, indexed by `seq - firstStep - 1`.
-    private let transactionOffsets: [Int]
-    /// Line number (1-based) of the first transaction line, for messages.
-    private let transactionLines: [Int32]
-    /// Keyframes in step order: step, byte offset, line number.
-    private let keyframes: [(step: Int, offset: Int, line: Int)]
-    /// Source locations by number (format 2).
-    private let locations: [Int: String]
+    private let segments: [any JournalSegment]
+
+    /// The files, oldest first.
+    var allSegments: [any JournalSegment] { segments }
 
     /// The number of transactions recorded.
     public var transactionCount: Int {
         lastStep - firstStep
     }
 
-    /// The steps of the keyframes, in order.
-    public var keyframeSteps: [Int] {
-        keyframes.map(\.step)
+    /// The number of files: segments of a bounded journal, or 1.
+    public var segmentCount: Int {
+        segments.count
     }
 
-    /// Opens and indexes a journal.
+    /// The steps of the keyframes, in order.
+    ///
+    /// - Complexity: Reads the start of every line of a format 4 journal.
+    public var keyframeSteps: [Int] {
+        get throws(JournalError) {
+            var steps: [Int] = []
+            for segment in segments {
+                let own = try segment.keyframeSteps()
+                // A segment's first keyframe repeats the step the previous segment ended at.
+                steps += own.drop { $0 <= (steps.last ?? -1) }
+            }
+            return steps
+        }
+    }
+
+    /// Opens a journal: a file, or a bounded journal's folder.
     ///
     /// - Parameters:
-    ///   - path: The journal file.
-    ///   - progress: Called now and then with the fraction of the file indexed.
+    ///   - path: The journal file or folder.
+    ///   - progress: Called now and then with the fraction of the file indexed (only journals
+    ///     of format 3 and earlier are read whole when they open).
     /// - Throws: ``JournalError`` naming the file (and line) when it cannot be read, is not a
     ///   journal, has an unsupported version, or has a malformed or out-of-sequence line.
     public init(path: String, progress: ((Double) -> Void)? = nil) throws(JournalError) {
         self.path = path
+        var status = stat()
+        let segments: [any JournalSegment]
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            let opened = try Self.openSegments(in: path)
+            segments = opened.segments
+            isBounded = true
+            firstSegment = opened.first
+        } else {
+            segments = [try Self.openFile(path, progress: progress)]
+            isBounded = false
+            firstSegment = 1
+        }
+        self.segments = segments
+        header = segments[0].header
+        warnings = segments.flatMap(\.warnings)
+        firstStep = segments[0].firstStep
+        lastStep = segments[segments.count - 1].lastStep
+        fileSize = segments.reduce(0) { $0 + $1.fileSize }
+        isEnded = segments[segments.count - 1].isEnded
+        droppedTransactions = max(0, firstStep - (header.startStep ?? firstStep))
+    }
+
+    /// Opens one journal file.
+    private static func openFile(_ path: String, progress: ((Double) -> Void)?) throws(JournalError) -> any JournalSegment {
         let data: MappedFile
         do {
             data = try MappedFile(path: path)
@@ -67,22 +116,60 @@ public final class JournalReader: @unchecked Sendable {
         guard !data.isEmpty else {
             throw .empty(path: path)
         }
-        self.data = data
-        fileSize = data.count
-        var index = JournalIndexer(path: path, data: data)
-        try index.run(progress: progress)
-        header = index.header!
-        warnings = index.warnings
-        firstStep = index.firstStep!
-        lastStep = index.lastStep
-        transactionOffsets = index.transactionOffsets
-        transactionLines = index.transactionLines
-        keyframes = index.keyframes
-        locations = index.locations
+        let (header, headerEnd) = try JournalIndexer.header(in: data, path: path)
+        if header.version >= JournalFormat.firstSeekableVersion {
+            return try SeekableSegment(path: path, data: data, header: header, headerEnd: headerEnd)
+        }
+        return try ScannedSegment(path: path, data: data, progress: progress)
+    }
+
+    /// Opens a bounded journal's segments, oldest first, checking that each starts where the
+    /// one before it ends.
+    private static func openSegments(in directory: String) throws(JournalError) -> (segments: [any JournalSegment], first: Int) {
+        let listed: [(number: Int, path: String)]
+        do {
+            listed = try SegmentDirectory.segments(in: directory)
+        } catch {
+            throw .cannotRead(path: directory, reason: Self.reason(for: error, path: directory))
+        }
+        var segments: [any JournalSegment] = []
+        var first = 0
+        for (number, path) in listed {
+            let segment: any JournalSegment
+            do {
+                segment = try openFile(path, progress: nil)
+            } catch .cannotRead(_, let reason) where segments.isEmpty && reason == "no such file" {
+                // The recorder deleted it (as the oldest) since the folder was listed.
+                continue
+            }
+            if let previous = segments.last, segment.firstStep != previous.lastStep {
+                throw .malformedLine(path: path, line: 2, reason: "this segment starts at step \(segment.firstStep), but the one before it ends at step \(previous.lastStep) — a segment is missing or damaged")
+            }
+            if segments.isEmpty { first = number }
+            segments.append(segment)
+        }
+        guard !segments.isEmpty else {
+            throw .cannotRead(path: directory, reason: "the folder holds no journal segments (it is not a bounded journal, or its recording has not started)")
+        }
+        return (segments, first)
+    }
+
+    /// The segment holding transaction `seq`.
+    private func segment(forTransaction seq: Int) throws(JournalError) -> any JournalSegment {
+        guard seq > firstStep, seq <= lastStep else {
+            throw .stepOutOfRange(path: path, step: seq, first: firstStep + 1, last: lastStep)
+        }
+        return segments.last { $0.firstStep < seq } ?? segments[0]
+    }
+
+    /// The segment whose keyframes are nearest before `step`.
+    private func segment(forStep step: Int) -> any JournalSegment {
+        segments.last { $0.firstStep <= step } ?? segments[0]
     }
 
     /// The transaction with sequence number `seq`.
     ///
+    /// Reading transactions in increasing order reads each line once.
     /// - Parameters:
     ///   - seq: The transaction's number.
     ///   - decodingValuesOf: The atoms whose values to decode (all when `nil`). The value
@@ -91,13 +178,11 @@ public final class JournalReader: @unchecked Sendable {
     ///     the envelope alone and never parse a value.
     /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
     public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> TransactionRecord {
-        guard seq > firstStep, seq <= lastStep else {
-            throw .stepOutOfRange(path: path, step: seq, first: firstStep + 1, last: lastStep)
-        }
-        let position = seq - firstStep - 1
-        let line = Int(transactionLines[position])
-        guard header.version >= 2 else {
-            return try scan(offset: transactionOffsets[position], line: line) { bytes, range in
+        let segment = try segment(forTransaction: seq)
+        let (offset, locations) = try segment.transactionLine(seq)
+        let version = segment.header.version
+        guard version >= 2 else {
+            return try scan(segment, offset: offset) { bytes, range in
                 let object = try ObjectLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
                 var record = try JSONDecoder().decode(TransactionRecord.self, from: Data(object.envelope))
                 if let values = object.values {
@@ -106,9 +191,7 @@ public final class JournalReader: @unchecked Sendable {
                 return record
             }
         }
-        let version = header.version
-        let locations = locations
-        return try scan(offset: transactionOffsets[position], line: line) { bytes, range in
+        return try scan(segment, offset: offset) { bytes, range in
             try CompactTransactionLine(bytes: bytes, range: range, version: version)
                 .record(bytes: bytes, locations: locations, decoding: { atoms?.contains($0) ?? true })
         }
@@ -129,8 +212,9 @@ public final class JournalReader: @unchecked Sendable {
         guard step >= firstStep, step <= lastStep else {
             throw .stepOutOfRange(path: path, step: step, first: firstStep, last: lastStep)
         }
-        let keyframe = keyframes[lastKeyframe(atOrBefore: step)]
-        var state = try keyframeState(keyframe, decodingValuesOf: atoms)
+        let segment = segment(forStep: step)
+        let keyframe = try segment.keyframe(atOrBefore: step)
+        var state = try keyframeState(segment, keyframe, decodingValuesOf: atoms)
         if keyframe.step < step {
             for seq in (keyframe.step + 1)...step {
                 try apply(seq, to: &state, decodingValuesOf: atoms)
@@ -142,7 +226,8 @@ public final class JournalReader: @unchecked Sendable {
     /// Moves a state forward to `step` by applying the transactions after it, or recomputes it
     /// from a keyframe when that is shorter (or the step is behind).
     public func advance(_ state: JournalState, to step: Int) throws(JournalError) -> JournalState {
-        let keyframe = keyframes[lastKeyframe(atOrBefore: max(firstStep, min(step, lastStep)))]
+        let target = max(firstStep, min(step, lastStep))
+        let keyframe = try segment(forStep: target).keyframe(atOrBefore: target)
         guard step >= state.step, keyframe.step <= state.step else {
             return try self.state(at: step)
         }
@@ -158,15 +243,15 @@ public final class JournalReader: @unchecked Sendable {
         return state
     }
 
-    private func keyframeState(_ keyframe: (step: Int, offset: Int, line: Int), decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> JournalState {
-        let line = try scan(offset: keyframe.offset, line: keyframe.line) { bytes, range in
+    private func keyframeState(_ segment: any JournalSegment, _ keyframe: (step: Int, offset: Int), decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> JournalState {
+        let line = try scan(segment, offset: keyframe.offset) { bytes, range in
             try KeyframeLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
         }
         let state = JournalState(keyframe: line.record, undecoded: line.undecoded)
         do {
             try state.checkReferences()
         } catch {
-            throw .malformedLine(path: path, line: keyframe.line, reason: "the keyframe \(error.message)")
+            throw .malformedLine(path: segment.path, line: segment.lineNumber(at: keyframe.offset), reason: "the keyframe \(error.message)")
         }
         return state
     }
@@ -188,14 +273,16 @@ public final class JournalReader: @unchecked Sendable {
         do {
             try state.apply(record, decoding: { atoms?.contains($0) ?? true })
         } catch {
-            throw .malformedLine(path: path, line: Int(transactionLines[seq - firstStep - 1]), reason: error.message)
+            let segment = try self.segment(forTransaction: seq)
+            let offset = try segment.transactionLine(seq).offset
+            throw .malformedLine(path: segment.path, line: segment.lineNumber(at: offset), reason: error.message)
         }
         return record
     }
 
-    /// Reads the line at `offset` in place with `body`.
-    private func scan<Result>(offset: Int, line: Int, _ body: (UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result {
-        let outcome: Swift.Result<Result, any Error> = data.withUnsafeBytes { raw in
+    /// Reads the line at `offset` of a segment in place with `body`.
+    private func scan<Result>(_ segment: any JournalSegment, offset: Int, _ body: (UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result {
+        let outcome: Swift.Result<Result, any Error> = segment.data.withUnsafeBytes { raw in
             let end = JournalIndexer.nextNewline(in: raw, from: offset)
             return Swift.Result { try body(raw, offset..<end) }
         }
@@ -203,27 +290,9 @@ public final class JournalReader: @unchecked Sendable {
         case .success(let result):
             return result
         case .failure(let error):
-            let bytes = JournalIndexer.line(in: data, at: offset)
-            if String(validating: bytes, as: UTF8.self) == nil {
-                throw .notUTF8(path: path, line: line)
-            }
-            throw .malformedLine(path: path, line: line, reason: JournalIndexer.describe(error))
+            let end = segment.data.withUnsafeBytes { JournalIndexer.nextNewline(in: $0, from: offset) }
+            throw SeekableSegment.error(error, path: segment.path, data: segment.data, line: offset..<end, number: segment.lineNumber(at: offset))
         }
-    }
-
-    /// Index of the last keyframe whose step is at most `step` (binary search).
-    private func lastKeyframe(atOrBefore step: Int) -> Int {
-        var low = 0
-        var high = keyframes.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if keyframes[middle].step <= step {
-                low = middle
-            } else {
-                high = middle - 1
-            }
-        }
-        return low
     }
 
     private static func reason(for error: any Error, path: String) -> String {

@@ -14,6 +14,7 @@ struct KeyframeLine {
         var atoms: [AtomDeclaration]
         var edges: [EdgeEntry]
         var subs: [SubscriptionEntry]
+        var locs: [LocationDeclaration]?
     }
 
     /// Scans a keyframe line, decoding the values of the atoms `decoding` accepts.
@@ -25,7 +26,7 @@ struct KeyframeLine {
             throw JSONScanner.SyntaxError(offset: range.lowerBound, message: "a keyframe has no values")
         }
         let decoded = try JSONDecoder().decode(Envelope.self, from: Data(line.envelope))
-        record = KeyframeRecord(type: decoded.type, seq: decoded.seq, atoms: decoded.atoms, values: values, edges: decoded.edges, subs: decoded.subs)
+        record = KeyframeRecord(type: decoded.type, seq: decoded.seq, atoms: decoded.atoms, values: values, edges: decoded.edges, subs: decoded.subs, locs: decoded.locs)
         undecoded = line.undecoded
     }
 }

@@ -9,7 +9,8 @@ private let systemWrite = Darwin.write
 private let systemClose = Darwin.close
 #endif
 
-/// Appends journal lines to a file from a writer thread.
+/// Appends journal lines to a file from a writer thread; or, for a bounded journal, to the
+/// segments of a folder, starting a new one when the recorder asks and deleting the oldest.
 ///
 /// The file is created with mode 0600 (journals may hold private state). `write(line:)` only
 /// appends to a locked buffer; one writer thread drains it according to the ``FlushPolicy``.
@@ -22,7 +23,12 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     private let policy: FlushPolicy
     private let path: String
     private var descriptor: Int32
+    /// For a bounded journal: the folder's segments. Touched by the writer thread only.
+    private let segmentWriter: SegmentWriter?
     private var pending = Data()
+    /// Segments to start once `pending` is written up to `offset`, in order.
+    private var pendingSegments: [(offset: Int, opening: [UInt8])] = []
+    private var isClosed = false
     private var isWriterWaiting = false
     private var isClosing = false
     private var isWriting = false
@@ -35,12 +41,56 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     public init(path: String, flush policy: FlushPolicy = .everyTransaction) throws {
         self.path = path
         self.policy = policy
+        segmentWriter = nil
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw JournalError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
         // An existing file keeps its mode on O_TRUNC: make sure it is private.
         fchmod(descriptor, 0o600)
+        startWriter()
+    }
+
+    /// Creates a bounded journal: the folder `path` (mode 0700) of segments that together stay
+    /// within `limit` bytes plus one segment (a quarter of the limit). Segments of an earlier
+    /// recording there are deleted.
+    ///
+    /// - Throws: ``JournalError/cannotCreate(path:reason:)`` when the folder cannot be made or
+    ///   the limit is below 4 KB.
+    public init(directory path: String, limit: Int, flush policy: FlushPolicy = .everyTransaction) throws {
+        guard limit >= SegmentWriter.minimumLimit else {
+            throw JournalError.cannotCreate(path: path, reason: "a journal size limit of \(limit) bytes is below the smallest, \(SegmentWriter.minimumLimit) bytes")
+        }
+        self.path = path
+        self.policy = policy
+        segmentWriter = try SegmentWriter(directory: path, limit: limit)
+        descriptor = -1
+        startWriter()
+    }
+
+    public var segmentSize: Int? {
+        segmentWriter.map { SegmentWriter.segmentSize(forLimit: $0.limit) }
+    }
+
+    public var sizeLimit: Int? {
+        segmentWriter?.limit
+    }
+
+    public func beginSegment(opening: [UInt8]) {
+        guard segmentWriter != nil else {
+            write(lines: opening)
+            return
+        }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !isClosing else { return }
+        pendingSegments.append((pending.count, opening))
+        if isWriterWaiting {
+            condition.signal()
+        }
+    }
+
+    private func startWriter() {
         // The thread holds the sink until `close()` lets it finish: a sink dropped before its
         // thread started (or while it writes) stays valid until the thread is done with it.
         let writer = Thread { [self] in self.runWriter() }
@@ -78,7 +128,7 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         defer { condition.unlock() }
         flushRequested = true
         condition.broadcast()
-        while (flushRequested || isWriting || !pending.isEmpty) && descriptor >= 0 && !isClosing {
+        while (flushRequested || isWriting || !pending.isEmpty || !pendingSegments.isEmpty) && !isClosed && !isClosing {
             condition.wait()
         }
         if let failure { throw failure }
@@ -93,7 +143,7 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         }
         isClosing = true
         condition.broadcast()
-        while descriptor >= 0 {
+        while !isClosed {
             condition.wait()
         }
         condition.unlock()
@@ -104,15 +154,15 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     private func runWriter() {
         condition.lock()
         while true {
-            if pending.isEmpty || policy == .onClose {
+            if (pending.isEmpty && pendingSegments.isEmpty) || policy == .onClose {
                 if isClosing { break }
-                if flushRequested && pending.isEmpty {
+                if flushRequested && pending.isEmpty && pendingSegments.isEmpty {
                     flushRequested = false
                     condition.broadcast()
                 }
                 // A flush asked for before this thread came to wait (right after the sink
                 // was created, say) must not wait for a wakeup that already happened.
-                let flushIsWaiting = policy == .onClose && flushRequested && !pending.isEmpty
+                let flushIsWaiting = policy == .onClose && flushRequested && !(pending.isEmpty && pendingSegments.isEmpty)
                 isWriterWaiting = !flushIsWaiting
                 switch policy {
                 case _ where flushIsWaiting:
@@ -126,10 +176,12 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
                 if policy == .onClose && !flushRequested && !isClosing { continue }
             }
             let batch = pending
+            let segments = pendingSegments
             pending.removeAll(keepingCapacity: true)
+            pendingSegments.removeAll()
             isWriting = true
             condition.unlock()
-            write(batch)
+            write(batch, startingSegments: segments)
             if policy == .everyTransaction {
                 // Let lines accumulate briefly: a busy session then writes in batches and never
                 // has to wake this thread, at the cost of at most this much delay per line.
@@ -137,29 +189,61 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
             }
             condition.lock()
             isWriting = false
-            if flushRequested && pending.isEmpty {
+            if flushRequested && pending.isEmpty && pendingSegments.isEmpty {
                 flushRequested = false
                 condition.broadcast()
             }
         }
         // Closing: write the rest, sync, close.
         let batch = pending
+        let segments = pendingSegments
         pending.removeAll()
+        pendingSegments.removeAll()
         condition.unlock()
-        write(batch)
-        if fsync(descriptor) != 0 {
-            record(.writeFailed(path: path, reason: String(cString: strerror(errno))))
+        write(batch, startingSegments: segments)
+        if descriptor >= 0 {
+            if fsync(descriptor) != 0 {
+                record(.writeFailed(path: path, reason: String(cString: strerror(errno))))
+            }
+            _ = systemClose(descriptor)
         }
-        _ = systemClose(descriptor)
         condition.lock()
         descriptor = -1
+        isClosed = true
         condition.broadcast()
         condition.unlock()
     }
 
+    /// Writes a batch, starting each segment at its place in it.
+    private func write(_ batch: Data, startingSegments segments: [(offset: Int, opening: [UInt8])]) {
+        var written = 0
+        for segment in segments {
+            write(batch[batch.startIndex + written ..< batch.startIndex + segment.offset])
+            written = segment.offset
+            startSegment(opening: segment.opening)
+        }
+        write(batch[batch.startIndex + written ..< batch.endIndex])
+    }
+
+    /// Starts a segment; the previous one is complete, so it is closed (not synced: a crash
+    /// of the program loses nothing written, and syncing each segment would stall the writer).
+    private func startSegment(opening: [UInt8]) {
+        guard let segmentWriter else { return }
+        do {
+            let next = try segmentWriter.startSegment(opening: opening)
+            if descriptor >= 0 {
+                _ = systemClose(descriptor)
+            }
+            descriptor = next
+        } catch {
+            record(error)
+        }
+    }
+
     /// Writes bytes, retrying partial writes; keeps the first error.
     private func write(_ bytes: Data) {
-        guard !bytes.isEmpty else { return }
+        guard !bytes.isEmpty, descriptor >= 0 else { return }
+        segmentWriter?.didWrite(bytes.count)
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -70,14 +70,41 @@ public final class JournalRecorder {
         self.init(sink: sink, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
     }
 
+    /// Creates a recorder writing a bounded journal: the folder `path` holds numbered
+    /// segments, each starting with a keyframe, and the oldest are deleted so the journal
+    /// stays within `limit` bytes plus one segment (a quarter of the limit). Inspect it by the
+    /// same path. Steps keep their numbers; a journal whose first segments are gone starts
+    /// at a later step.
+    ///
+    /// - Parameter limit: The size limit in bytes, at least 4 KB; `nil` for one unbounded
+    ///   file, as ``init(path:flush:keyframeInterval:redacting:program:)`` writes.
+    /// - Throws: ``JournalError`` when the folder cannot be created or the limit is too small.
+    public convenience init(
+        path: String,
+        limit: Int?,
+        flush: FlushPolicy = .everyTransaction,
+        keyframeInterval: Int = JournalFormat.defaultKeyframeInterval,
+        redacting: [any Atom.Type] = [],
+        program: String? = nil
+    ) throws {
+        let sink = try limit.map { try FileJournalSink(directory: path, limit: $0, flush: flush) }
+            ?? FileJournalSink(path: path, flush: flush)
+        self.init(sink: sink, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
+    }
+
     /// Starts recording a store: writes the header and a keyframe of its current state, then
     /// every transaction it commits.
     public func attach(to store: AtomStore) {
         precondition(!isAttached, "A JournalRecorder records one store.")
         isAttached = true
         start = Date()
-        writeHeader()
-        var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, start: start)
+        let header = JournalHeaderLine(
+            created: ISO8601DateFormatter().string(from: start),
+            keyframeInterval: keyframeInterval,
+            program: program,
+            limit: sink.sizeLimit
+        )
+        var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, start: start, header: header, segmentSize: sink.segmentSize)
         let snapshot = store.snapshot()
         builder.seed(
             values: snapshot.atoms.map { atom in
@@ -94,7 +121,7 @@ public final class JournalRecorder {
                 snapshot.subscriptions(of: atom).map { (atom: atom, location: $0) }
             }
         )
-        sink.write(line: builder.keyframe(seq: store.committedTransactions))
+        sink.beginSegment(opening: builder.opening(seq: store.committedTransactions))
         // On disk before the program goes on: a program killed a moment later leaves a journal
         // that opens (empty of transactions), not an empty file. A failure here is reported by
         // the next flush or close, as any write failure.
@@ -113,7 +140,8 @@ public final class JournalRecorder {
         try sink.flush()
     }
 
-    /// Flushes, syncs the file to disk and closes it. Later transactions are not recorded.
+    /// Writes the end line, flushes, syncs the file to disk and closes it. Later transactions
+    /// are not recorded.
     public func close() throws {
         isClosed = true
         pipeline?.finish()
@@ -126,19 +154,6 @@ public final class JournalRecorder {
         if !isClosed {
             try? close()
         }
-    }
-
-    private func writeHeader() {
-        var line = JSONLine()
-        line.field("format", JournalFormat.name)
-        line.field("version", JournalFormat.majorVersion)
-        line.field("minor", JournalFormat.minorVersion)
-        line.field("created", ISO8601DateFormatter().string(from: start))
-        line.field("keyframeInterval", keyframeInterval)
-        if let program {
-            line.field("program", program)
-        }
-        sink.write(line: line.finished())
     }
 
     private func isRedacted(_ atom: AtomIdentity) -> Bool {

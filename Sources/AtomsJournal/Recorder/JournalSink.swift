@@ -16,11 +16,31 @@ public protocol JournalSink: AnyObject, Sendable {
     /// commits, so that the sink holds them at once (the in-memory sink, for tests). Otherwise
     /// (the default) the recorder's own thread builds them.
     var receivesLinesAtCommit: Bool { get }
+    /// For a bounded journal: the size in bytes at which the recorder starts a new segment,
+    /// and the limit the journal is kept within. `nil` (the default): one unbounded journal.
+    var segmentSize: Int? { get }
+    /// The journal's size limit in bytes, for its header (`nil`: unbounded).
+    var sizeLimit: Int? { get }
+    /// Starts a segment whose first lines (a header and a keyframe, each ending in a newline)
+    /// are `opening`: the journal's first lines, and for a bounded journal each later
+    /// segment's. The default appends them with ``write(lines:)``.
+    func beginSegment(opening: [UInt8])
 }
 
 extension JournalSink {
     /// Lines are built on the recorder's thread.
     public var receivesLinesAtCommit: Bool { false }
+
+    /// Unbounded.
+    public var segmentSize: Int? { nil }
+
+    /// Unbounded.
+    public var sizeLimit: Int? { nil }
+
+    /// Appends the lines.
+    public func beginSegment(opening: [UInt8]) {
+        write(lines: opening)
+    }
 
     /// Splits the bytes into lines and writes each with ``write(line:)``.
     public func write(lines: [UInt8]) {

@@ -62,7 +62,7 @@ struct RecordedState: Sendable {
 
     /// The keyframe line of the current state, after transaction `seq`; values kept as Swift
     /// values are encoded now.
-    func keyframe(seq: Int, encoder: ValueEncoder) -> String {
+    func keyframe(seq: Int, encoder: ValueEncoder, locations: [SourceLocation: Int]) -> String {
         var line = JSONLine()
         line.field("type", "keyframe")
         line.field("seq", seq)
@@ -70,6 +70,14 @@ struct RecordedState: Sendable {
         line.raw("values", "[" + values.entries.map { $0.value.encoded(by: encoder).keyedEntry(id: $0.id) }.joined(separator: ",") + "]")
         line.raw("edges", "[" + edges.keys.sorted(by: EdgeEntry.precedes).map(\.json).joined(separator: ",") + "]")
         line.raw("subs", "[" + subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json).joined(separator: ",") + "]")
+        // Every location numbered so far: a reader starting at this keyframe knows the
+        // locations of the transactions after it without reading what came before.
+        line.raw("locs", "[" + locations.sorted { $0.value < $1.value }.map { location, id in
+            var entry = JSONLine()
+            entry.field("id", id)
+            entry.field("at", location.description)
+            return entry.finished()
+        }.joined(separator: ",") + "]")
         return line.finished()
     }
 }

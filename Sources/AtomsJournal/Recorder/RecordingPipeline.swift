@@ -21,6 +21,7 @@ final class RecordingPipeline: @unchecked Sendable {
     private var isProcessing = false
     private var isClosing = false
     private var isFinished = false
+    private var hasEnded = false
 
     /// How long the thread lets transactions accumulate after a batch, in microseconds.
     private static let batchPause: UInt32 = 200
@@ -51,6 +52,9 @@ final class RecordingPipeline: @unchecked Sendable {
             var lines: [UInt8] = []
             builder.appendLines(for: transaction, to: &lines)
             sink.write(lines: lines)
+            if let opening = builder.takeSegmentOpening() {
+                sink.beginSegment(opening: opening)
+            }
             released = builder.takeRetired()
             condition.unlock()
             return
@@ -76,13 +80,17 @@ final class RecordingPipeline: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Processes what is queued, then stops the thread.
+    /// Processes what is queued, stops the thread, and ends the journal with its end line.
     func finish() {
         condition.lock()
         isClosing = true
         condition.broadcast()
         while !isFinished {
             condition.wait()
+        }
+        if !hasEnded {
+            hasEnded = true
+            sink.write(lines: builder.endLine())
         }
         condition.unlock()
     }
@@ -107,7 +115,11 @@ final class RecordingPipeline: @unchecked Sendable {
             lines.removeAll(keepingCapacity: true)
             for transaction in batch {
                 builder.appendLines(for: transaction, to: &lines)
-                if lines.count >= Self.handOverBytes {
+                if let opening = builder.takeSegmentOpening() {
+                    sink.write(lines: lines)
+                    lines.removeAll(keepingCapacity: true)
+                    sink.beginSegment(opening: opening)
+                } else if lines.count >= Self.handOverBytes {
                     sink.write(lines: lines)
                     lines.removeAll(keepingCapacity: true)
                 }

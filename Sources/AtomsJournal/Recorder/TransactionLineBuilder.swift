@@ -1,8 +1,10 @@
 import Atoms
 import Foundation
 
-/// Turns captured transactions into journal lines (format 3): a location line the first time a
-/// location appears, one compact transaction line, and keyframes (see `appendLines`). Runs on the recorder's thread; owns the mirror of the recorded state.
+/// Turns captured transactions into journal lines (format 4): a location line the first time a
+/// location appears, one compact transaction line, and keyframes (see `appendLines`). For a
+/// bounded journal it also decides when a new segment starts, and builds its opening lines.
+/// Runs on the recorder's thread; owns the mirror of the recorded state.
 struct TransactionLineBuilder: Sendable {
     private var state = RecordedState()
     private let keyframeInterval: Int
@@ -20,9 +22,63 @@ struct TransactionLineBuilder: Sendable {
     private var bytesSinceKeyframe = 0
     private var keyframeBytes = 0
 
-    init(keyframeInterval: Int, start: Date) {
+    /// The header every segment starts with.
+    private var header: JournalHeaderLine
+    /// For a bounded journal: the size at which a new segment starts.
+    private let segmentSize: Int?
+    /// Bytes written to the current segment so far.
+    private var segmentBytes = 0
+    /// The current segment's number (from 1).
+    private var segment = 1
+    /// The opening lines of a segment that starts after the last transaction appended.
+    private var pendingSegment: [UInt8]?
+    /// The last step recorded (transaction or starting keyframe) and its time.
+    private var lastStep = 0
+    private var lastTimestamp: Date
+
+    init(keyframeInterval: Int, start: Date, header: JournalHeaderLine, segmentSize: Int? = nil) {
         self.keyframeInterval = keyframeInterval
         self.start = start
+        self.header = header
+        self.segmentSize = segmentSize
+        lastTimestamp = start
+    }
+
+    /// The first segment's (or the unbounded journal's) header and keyframe, each ending in a
+    /// newline, for the state seeded; recording starts at step `seq`.
+    mutating func opening(seq: Int) -> [UInt8] {
+        lastStep = seq
+        header.startStep = seq
+        return openingLines(seq: seq)
+    }
+
+    private mutating func openingLines(seq: Int) -> [UInt8] {
+        var lines = Array(header.line(segment: segmentSize == nil ? nil : segment).utf8)
+        lines.append(0x0A)
+        lines.append(contentsOf: keyframe(seq: seq).utf8)
+        lines.append(0x0A)
+        segmentBytes = lines.count
+        return lines
+    }
+
+    /// The opening lines of a segment to start after the transactions appended so far, once:
+    /// the caller hands what it holds to the sink first, then these as the new segment.
+    mutating func takeSegmentOpening() -> [UInt8]? {
+        defer { pendingSegment = nil }
+        return pendingSegment
+    }
+
+    /// The end line, written when the recorder closes the journal, with its newline.
+    func endLine() -> [UInt8] {
+        var line = JSONLine()
+        line.field("type", "end")
+        line.field("seq", lastStep)
+        var time: [UInt8] = []
+        appendMilliseconds(since: max(lastTimestamp, Date()), to: &time)
+        line.raw("t", String(decoding: time, as: UTF8.self))
+        var bytes = Array(line.finished().utf8)
+        bytes.append(0x0A)
+        return bytes
     }
 
     // MARK: Seeding
@@ -52,7 +108,7 @@ struct TransactionLineBuilder: Sendable {
     /// The keyframe of the current state, after transaction `seq`; the next one is weighed
     /// against it.
     mutating func keyframe(seq: Int) -> String {
-        let keyframe = state.keyframe(seq: seq, encoder: encoder)
+        let keyframe = state.keyframe(seq: seq, encoder: encoder, locations: locationIDs)
         transactionsSinceKeyframe = 0
         bytesSinceKeyframe = 0
         keyframeBytes = keyframe.utf8.count
@@ -63,6 +119,17 @@ struct TransactionLineBuilder: Sendable {
 
     /// Appends the lines recording one transaction, in order, each ending in a newline.
     mutating func appendLines(for transaction: CapturedTransaction, to output: inout [UInt8]) {
+        let outputBefore = output.count
+        defer {
+            segmentBytes += output.count - outputBefore
+            lastStep = transaction.sequence
+            lastTimestamp = transaction.timestamp
+            if let segmentSize, segmentBytes >= segmentSize {
+                // A new segment stands alone: its header, then a keyframe of the whole state.
+                segment += 1
+                pendingSegment = openingLines(seq: transaction.sequence)
+            }
+        }
         var declarations: [String] = []
         func id(_ atom: AtomIdentity) -> Int {
             let (id, declaration) = state.id(of: atom)
@@ -179,7 +246,8 @@ struct TransactionLineBuilder: Sendable {
         // so a large state with small changes is not written whole every few hundred steps
         // (keyframes stay at most a third of the journal), and reaching a step still decodes
         // at most about three keyframes' worth of bytes.
-        if transactionsSinceKeyframe >= keyframeInterval && bytesSinceKeyframe >= 2 * keyframeBytes {
+        let startsSegment = segmentSize.map { segmentBytes + output.count - outputBefore >= $0 } ?? false
+        if !startsSegment && transactionsSinceKeyframe >= keyframeInterval && bytesSinceKeyframe >= 2 * keyframeBytes {
             output.append(contentsOf: keyframe(seq: transaction.sequence).utf8)
             output.append(0x0A)
         }

@@ -1,0 +1,181 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
+
+/// The folder of a bounded journal: numbered segment files (`00000001.jsonl`, …), each a
+/// journal of its own that starts with a header and a keyframe.
+///
+/// Segments are named by number so that listing the folder gives them in recording order
+/// without opening them. A new segment is written to a hidden temporary file and renamed into
+/// place once its opening lines are there, so a reader (or a crash) never sees a segment
+/// without its keyframe.
+public enum SegmentDirectory {
+    /// The name of segment `number`.
+    public static func name(of number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".jsonl"
+    }
+
+    /// The segment number a file name holds, or `nil` for any other file.
+    public static func number(ofName name: String) -> Int? {
+        guard name.hasSuffix(".jsonl") else { return nil }
+        let digits = name.dropLast(".jsonl".count)
+        guard digits.count >= 8, digits.count <= 18, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+            return nil
+        }
+        return Int(digits)
+    }
+
+    /// The segments in a folder, oldest first.
+    ///
+    /// - Throws: A POSIX error when the folder cannot be listed.
+    public static func segments(in directory: String) throws -> [(number: Int, path: String)] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch let error as CocoaError {
+            let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+            throw POSIXError(POSIXErrorCode(rawValue: Int32(underlying?.code ?? Int(EIO))) ?? .EIO)
+        }
+        return names.compactMap { name in
+            number(ofName: name).map { ($0, directory + "/" + name) }
+        }.sorted { $0.number < $1.number }
+    }
+
+    /// The name a segment is written under before it is renamed into place.
+    static func temporaryName(of number: Int) -> String {
+        "." + name(of: number) + ".tmp"
+    }
+}
+
+/// Writes a bounded journal's segments: starts each one atomically and deletes the oldest so
+/// that the folder stays within the size limit plus one segment. Used by the sink's writer
+/// thread only.
+final class SegmentWriter {
+    let directory: String
+    let limit: Int
+    /// Sizes of the segments on disk, oldest first (the last one is being written).
+    private var segments: [(number: Int, bytes: Int)] = []
+
+    /// The smallest limit accepted: a segment must hold a keyframe and some transactions.
+    static let minimumLimit = 4 << 10
+
+    /// The size at which a new segment starts: a quarter of the limit, so the journal keeps
+    /// at least three full segments of history and stays within 1.25 times the limit.
+    static func segmentSize(forLimit limit: Int) -> Int {
+        max(1 << 10, limit / 4)
+    }
+
+    /// Prepares the folder: creates it (mode 0700), or empties it of an earlier recording's
+    /// segments. A file at the path (an unbounded journal, say) is replaced, as the unbounded
+    /// recorder replaces one; any other file in the folder is left alone.
+    init(directory: String, limit: Int) throws(JournalError) {
+        self.directory = directory
+        self.limit = limit
+        var status = stat()
+        if lstat(directory, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            guard unlink(directory) == 0 else {
+                throw .cannotCreate(path: directory, reason: Self.errorText())
+            }
+        }
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw .cannotCreate(path: directory, reason: Self.errorText())
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw .cannotCreate(path: directory, reason: "the folder cannot be listed")
+        }
+        for name in names {
+            let isTemporary = name.hasPrefix(".") && name.hasSuffix(".jsonl.tmp")
+                && SegmentDirectory.number(ofName: String(name.dropFirst().dropLast(4))) != nil
+            if isTemporary || (SegmentDirectory.number(ofName: name) != nil && Self.isJournal(directory + "/" + name)) {
+                unlink(directory + "/" + name)
+            }
+        }
+    }
+
+    /// Whether a file starts as a journal does (so only segments are ever deleted).
+    private static func isJournal(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 32)) ?? Data()
+        return start.starts(with: Data(#"{"format":"atoms-journal""#.utf8))
+    }
+
+    /// Starts the next segment with `opening` and returns its open descriptor; the previous
+    /// descriptor (if any) is closed by the caller once this returns. Then deletes the oldest
+    /// segments while the journal is over its limit.
+    func startSegment(opening: [UInt8]) throws(JournalError) -> Int32 {
+        let number = (segments.last?.number ?? 0) + 1
+        let temporary = directory + "/" + SegmentDirectory.temporaryName(of: number)
+        let final = directory + "/" + SegmentDirectory.name(of: number)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .cannotCreate(path: final, reason: Self.errorText())
+        }
+        do throws(JournalError) {
+            try Self.write(opening, to: descriptor, path: final)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        // The rename makes the segment appear whole: header and keyframe are there before any
+        // reader (or a crash) can see it.
+        guard rename(temporary, final) == 0 else {
+            let reason = Self.errorText()
+            close(descriptor)
+            unlink(temporary)
+            throw .cannotCreate(path: final, reason: reason)
+        }
+        segments.append((number, opening.count))
+        deleteOldSegments()
+        return descriptor
+    }
+
+    /// Counts bytes appended to the current segment.
+    func didWrite(_ count: Int) {
+        guard !segments.isEmpty else { return }
+        segments[segments.count - 1].bytes += count
+    }
+
+    /// Deletes the oldest segments while the whole journal is over the limit, keeping the
+    /// current one.
+    private func deleteOldSegments() {
+        var total = segments.reduce(0) { $0 + $1.bytes }
+        while total > limit, segments.count > 1 {
+            let oldest = segments.removeFirst()
+            unlink(directory + "/" + SegmentDirectory.name(of: oldest.number))
+            total -= oldest.bytes
+        }
+    }
+
+    /// Writes all of `bytes`, retrying partial writes.
+    static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(JournalError) {
+        var failure: JournalError?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = .writeFailed(path: path, reason: errorText())
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The header line a recorder writes at the top of its journal, and of every segment of a
+/// bounded journal.
+struct JournalHeaderLine: Sendable {
+    /// When recording started, ISO 8601.
+    let created: String
+    /// The fewest transactions between keyframes.
+    let keyframeInterval: Int
+    /// The recording program.
+    let program: String?
+    /// The size limit of a bounded journal, in bytes.
+    let limit: Int?
+    /// The step recording started at (set when the first keyframe is written).
+    var startStep = 0
+
+    /// The line (without its newline); `segment` numbers a bounded journal's segment.
+    func line(segment: Int?) -> String {
+        var line = JSONLine()
+        line.field("format", JournalFormat.name)
+        line.field("version", JournalFormat.majorVersion)
+        line.field("minor", JournalFormat.minorVersion)
+        line.field("created", created)
+        line.field("keyframeInterval", keyframeInterval)
+        if let program {
+            line.field("program", program)
+        }
+        if let limit, let segment {
+            line.field("limit", limit)
+            line.field("segment", segment)
+            line.field("startStep", startStep)
+        }
+        return line.finished()
+    }
+}
