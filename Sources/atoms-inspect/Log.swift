@@ -5,11 +5,19 @@ import Foundation
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List transactions: step, time, cause, atoms changed, source location.",
-        discussion: "When stdout is not a terminal: no header, no colour, exactly one line per transaction."
+        discussion: """
+            When stdout is not a terminal: no header, no colour, exactly one line per transaction.
+            With --follow, the journal's transactions are printed, then each one its program appends (across \
+            a bounded journal's segments) until the recorder closes the journal or Ctrl-C; with --json, one \
+            JSON object per line.
+            """
     )
 
-    @Argument(help: "The journal file.")
+    @Argument(help: "The journal file (or a bounded journal's folder).")
     var journal: String
+
+    @Flag(name: [.customShort("f"), .long], help: "Keep reading as the program appends transactions; exit 0 when it closes the journal or on Ctrl-C.")
+    var follow = false
 
     @Option(help: "Only transactions that change, create or release atoms matching NAME (* globs).")
     var atom: String?
@@ -23,6 +31,10 @@ struct Log: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        if follow {
+            try runFollow()
+            return
+        }
         try runInspector { () throws(InspectorError) in
             let journal = try openJournal(journal)
             let terminal = isatty(STDOUT_FILENO) != 0
@@ -35,6 +47,22 @@ struct Log: ParsableCommand {
                 try LogCommand.write(journal, options: options) { out.write(line: $0) }
                 out.flush()
             }
+        }
+    }
+
+    private func runFollow() throws {
+        try runInspector { () throws(InspectorError) in
+            Interrupt.install()
+            let options = LogCommand.Options(atom: atom, from: from, to: to, json: output.json, header: false, style: .forOutput())
+            var out = BufferedOutput()
+            try LogCommand.follow(path: journal, options: options, shouldStop: { Interrupt.requested }) { event in
+                switch event {
+                case .line(let text): out.write(line: text)
+                case .notice(let text): StandardStream.error.write("atoms-inspect: \(text)\n")
+                case .flush: out.flush()
+                }
+            }
+            out.flush()
         }
     }
 }

@@ -4,7 +4,10 @@ import Foundation
 
 /// The contract every sample follows: commands on stdin, one per line; `--journal PATH` records
 /// the session; `--restore STATE_FILE` starts from a state written by `atoms-inspect restore`;
-/// `state` prints the sample's atoms as one JSON object on one line, keyed by atom label.
+/// `state` prints the sample's atoms as one JSON object on one line, keyed by atom label;
+/// `flush` writes what the journal holds and prints `flushed N` (the last step on disk);
+/// `--journal-limit SIZE` keeps the journal within a size (`64KB`, `4MB`, …) as a folder of
+/// segments.
 @MainActor
 public final class SampleSession {
     /// The root all of the sample's atoms live in.
@@ -21,6 +24,7 @@ public final class SampleSession {
         var journalPath: String?
         var restorePath: String?
         var keyframeInterval = JournalFormat.defaultKeyframeInterval
+        var limit: Int?
         var remaining = arguments[...]
         func value(for option: String) -> String {
             guard let value = remaining.popFirst() else {
@@ -37,11 +41,20 @@ public final class SampleSession {
                     Self.usage(name, "--keyframe-interval needs a positive number")
                 }
                 keyframeInterval = interval
+            case "--journal-limit":
+                let text = value(for: argument)
+                guard let bytes = JournalSizeLimit.parse(text), bytes >= JournalSizeLimit.minimum else {
+                    Self.usage(name, "--journal-limit needs a size of at least 4KB, in bytes or with a KB, MB or GB suffix (got '\(text)')")
+                }
+                limit = bytes
             case "-h", "--help":
-                print("usage: \(name) [--journal PATH] [--restore STATE_FILE] [--keyframe-interval N] < commands")
+                print("usage: \(name) [--journal PATH [--journal-limit SIZE]] [--restore STATE_FILE] [--keyframe-interval N] < commands")
                 exit(0)
             default: Self.usage(name, "unknown option '\(argument)'")
             }
+        }
+        if limit != nil && journalPath == nil {
+            Self.usage(name, "--journal-limit needs --journal PATH")
         }
         if let restorePath {
             do {
@@ -55,7 +68,7 @@ public final class SampleSession {
         }
         if let journalPath {
             do {
-                let recorder = try JournalRecorder(path: journalPath, keyframeInterval: keyframeInterval, program: name)
+                let recorder = try JournalRecorder(path: journalPath, limit: limit, keyframeInterval: keyframeInterval, program: name)
                 recorder.attach(to: root.store)
                 self.recorder = recorder
             } catch {
@@ -99,6 +112,16 @@ public final class SampleSession {
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         let command = String(trimmed.prefix { $0 != " " })
         let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+        if command == "flush" {
+            do {
+                try recorder?.flush()
+                print("flushed \(root.store.committedTransactions)")
+            } catch {
+                Self.warn(name, "flush: \(error)")
+            }
+            fflush(nil)
+            return nil
+        }
         guard command != "state" else {
             print(Self.json(state()))
             fflush(nil)  // all streams: `state` output is read line by line by scripts

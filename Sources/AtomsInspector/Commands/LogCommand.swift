@@ -95,16 +95,7 @@ public enum LogCommand {
                 let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
                 guard touched.contains(where: selected.contains) else { continue }
             }
-            body(Entry(
-                step: step,
-                t: record.t,
-                cause: record.cause,
-                origin: record.origin.map(names.name),
-                at: record.at,
-                changed: (record.values ?? []).map { names.name($0.id) },
-                created: (record.created ?? []).map(names.name),
-                released: (record.released ?? []).map(names.name)
-            ))
+            body(entry(of: record, names: names))
         }
     }
 
@@ -126,14 +117,33 @@ public enum LogCommand {
             line(style.bold("step      time  cause         changed (created +, released -)  at"))
         }
         try forEachEntry(journal, options: options) { entry in
-            var atoms = entry.changed.filter { !entry.created.contains($0) }
-            atoms += entry.created.map { "+" + $0 }
-            atoms += entry.released.map { "-" + $0 }
-            let time = Self.seconds(milliseconds: entry.t).leftPadded(to: 9) + "s"
-            let step = String(entry.step).leftPadded(to: 5)
-            let cause = entry.cause.rightPadded(to: 12)
-            line("\(style.bold(step)) \(style.dim(time))  \(style.cyan(cause))  \(atoms.isEmpty ? "-" : atoms.joined(separator: ", "))\(entry.at.map { "  " + style.dim("@ " + $0) } ?? "")")
+            line(text(of: entry, style: style))
         }
+    }
+
+    /// The text line of an entry.
+    static func text(of entry: Entry, style: Style) -> String {
+        var atoms = entry.changed.filter { !entry.created.contains($0) }
+        atoms += entry.created.map { "+" + $0 }
+        atoms += entry.released.map { "-" + $0 }
+        let time = Self.seconds(milliseconds: entry.t).leftPadded(to: 9) + "s"
+        let step = String(entry.step).leftPadded(to: 5)
+        let cause = entry.cause.rightPadded(to: 12)
+        return "\(style.bold(step)) \(style.dim(time))  \(style.cyan(cause))  \(atoms.isEmpty ? "-" : atoms.joined(separator: ", "))\(entry.at.map { "  " + style.dim("@ " + $0) } ?? "")"
+    }
+
+    /// The entry of a transaction, with atoms named by `names`.
+    static func entry(of record: TransactionRecord, names: Naming) -> Entry {
+        Entry(
+            step: record.seq,
+            t: record.t,
+            cause: record.cause,
+            origin: record.origin.map(names.name),
+            at: record.at,
+            changed: (record.values ?? []).map { names.name($0.id) },
+            created: (record.created ?? []).map(names.name),
+            released: (record.released ?? []).map(names.name)
+        )
     }
 
     /// Milliseconds as seconds with three decimals (`1234.5678` → `1.235`), without

@@ -63,7 +63,7 @@ final class SegmentWriter {
     private var segments: [(number: Int, bytes: Int)] = []
 
     /// The smallest limit accepted: a segment must hold a keyframe and some transactions.
-    static let minimumLimit = 4 << 10
+    static let minimumLimit = JournalSizeLimit.minimum
 
     /// The size at which a new segment starts: a quarter of the limit, so the journal keeps
     /// at least three full segments of history and stays within 1.25 times the limit.

@@ -38,8 +38,6 @@ extension JournalReader {
                 }
             }
         }
-        // A bounded journal's segments each start with a keyframe of the step before.
-        summary.keyframes -= max(0, allSegments.count - 1)
         tally.finish(into: &summary)
         return summary
     }

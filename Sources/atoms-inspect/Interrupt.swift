@@ -1,0 +1,20 @@
+import Foundation
+import Synchronization
+
+/// Ctrl-C (SIGINT) as a request to stop, for commands that run until then (`log --follow`):
+/// they finish the line they are on, flush and exit 0.
+enum Interrupt {
+    private static let flag = Atomic<Bool>(false)
+
+    /// Whether SIGINT arrived.
+    static var requested: Bool {
+        flag.load(ordering: .relaxed)
+    }
+
+    /// Replaces SIGINT's default (dying by the signal) with setting the flag.
+    static func install() {
+        signal(SIGINT) { _ in
+            Interrupt.flag.store(true, ordering: .relaxed)
+        }
+    }
+}
