@@ -16,5 +16,11 @@ enum Interrupt {
         signal(SIGINT) { _ in
             Interrupt.flag.store(true, ordering: .relaxed)
         }
+        // A parent may have started this process with SIGINT blocked (signal masks are
+        // inherited): unblock it, or Ctrl-C would never arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 }

@@ -5,7 +5,7 @@ import AtomsJournal
 /// Feed it one command line at a time; it answers with text to print. The executable reads
 /// lines from a terminal (with a prompt) or from a pipe, so sessions can be scripted.
 public final class StepSession {
-    private let journal: InspectedJournal
+    private var journal: InspectedJournal
     private let style: Style
     /// The current step.
     public private(set) var position: Int
@@ -34,7 +34,9 @@ public final class StepSession {
         n, next [N]       move forward N steps (default 1)
         p, prev [N]       move back N steps (default 1)
         g, goto STEP      move to STEP (0, N, last, last-K)
-        first, last       move to the first or last step
+        first, last       move to the first or last step (last: the newest, on a journal
+                          still being recorded)
+        reload            read the transactions appended since the journal was opened
         s, show [ATOM]    values at this step (ATOM may use * globs)
         d, diff [STEP]    what changed from STEP (default: the previous position) to here
         graph             the dependency graph here, as DOT
@@ -61,9 +63,17 @@ public final class StepSession {
             case "p", "prev", "previous": return (try move(to: position.saturatingAdd(-count(arguments))), false)
             case "g", "goto":
                 guard let text = arguments.first else { throw InspectorError(.usage, "goto needs a step — e.g. goto 12, goto last-3") }
-                return (try move(to: journal.step(StepSpec.parse(text))), false)
+                let spec = try StepSpec.parse(text)
+                if case .fromLast = spec { _ = try reloadIfGrowing() }
+                return (try move(to: journal.step(spec)), false)
             case "first": return (try move(to: first), false)
-            case "last": return (try move(to: last), false)
+            case "last":
+                _ = try reloadIfGrowing()
+                return (try move(to: last), false)
+            case "reload":
+                let added = try reload()
+                let note = "reloaded \(journal.path): steps \(first)…\(last), \(added) new transaction\(added == 1 ? "" : "s")"
+                return (note + (journal.reader.isEnded ? " (the recording has ended)" : ""), false)
             case "s", "show":
                 let atoms = try arguments.first.map { pattern throws(InspectorError) in try journal.atoms(matching: pattern, in: state) } ?? state.liveAtoms
                 return (try ShowCommand.render(state, atoms: atoms, journal: journal, json: false, style: style), false)
@@ -106,6 +116,27 @@ public final class StepSession {
         } catch {
             return ("error: \(error)", false)
         }
+    }
+
+    /// Opens the journal again, keeping the position (moved into the journal's steps if a
+    /// bounded journal dropped it); returns how many transactions were added.
+    private func reload() throws(InspectorError) -> Int {
+        let before = last
+        let reopened = try InspectedJournal(path: journal.path)
+        journal = reopened
+        let kept = min(max(position, first), last)
+        state = try journal.state(at: kept)
+        position = kept
+        previousPosition = min(max(previousPosition, first), last)
+        return max(0, last - before)
+    }
+
+    /// Reloads a format 4 journal that has no end line yet (its program may still be
+    /// appending), so that `last` means the newest step. Older journals and closed ones do
+    /// not grow.
+    private func reloadIfGrowing() throws(InspectorError) -> Int {
+        guard journal.reader.header.version >= 4, !journal.reader.isEnded else { return 0 }
+        return try reload()
     }
 
     private func count(_ arguments: [String]) throws(InspectorError) -> Int {

@@ -61,6 +61,10 @@ final class SegmentWriter {
     let limit: Int
     /// Sizes of the segments on disk, oldest first (the last one is being written).
     private var segments: [(number: Int, bytes: Int)] = []
+    /// For the crash tests: a pause, in microseconds, at each step of a rotation (after the
+    /// temporary file is written, and after it is renamed), so that a kill lands inside one.
+    /// Set by the environment variable `ATOMS_JOURNAL_ROTATION_PAUSE_US`; 0 otherwise.
+    private let rotationPause = UInt32(ProcessInfo.processInfo.environment["ATOMS_JOURNAL_ROTATION_PAUSE_US"].flatMap { UInt32($0) } ?? 0)
 
     /// The smallest limit accepted: a segment must hold a keyframe and some transactions.
     static let minimumLimit = JournalSizeLimit.minimum
@@ -127,6 +131,7 @@ final class SegmentWriter {
             unlink(temporary)
             throw error
         }
+        if rotationPause > 0 { usleep(rotationPause) }
         // The rename makes the segment appear whole: header and keyframe are there before any
         // reader (or a crash) can see it.
         guard rename(temporary, final) == 0 else {
@@ -136,6 +141,7 @@ final class SegmentWriter {
             throw .cannotCreate(path: final, reason: reason)
         }
         segments.append((number, opening.count))
+        if rotationPause > 0 { usleep(rotationPause) }
         deleteOldSegments()
         return descriptor
     }

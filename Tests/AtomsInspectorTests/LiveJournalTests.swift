@@ -1,0 +1,200 @@
+import AtomsInspector
+import AtomsJournal
+import Foundation
+import Testing
+import TestSupport
+
+/// Journals read while their program writes them, and programs killed while they write.
+@Suite(.serialized)
+struct LiveJournalTests {
+    /// A built executable started with pipes; stdout lines are collected on a thread.
+    final class Child: @unchecked Sendable {
+        // Unchecked: `lines` is guarded by `lock`.
+        let process = Process()
+        private let input = Pipe()
+        private let lock = NSLock()
+        private var lines: [String] = []
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdout: FileHandle? = nil) throws {
+            let executable = try #require(BuiltProducts.executable(name))
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardInput = input
+            process.standardError = FileHandle.nullDevice
+            if let stdout {
+                process.standardOutput = stdout
+                finished.signal()
+            } else {
+                let output = Pipe()
+                process.standardOutput = output
+                let reader = output.fileHandleForReading
+                Thread { [self] in
+                    var buffer = Data()
+                    while case let chunk = reader.availableData, !chunk.isEmpty {
+                        buffer.append(chunk)
+                        while let newline = buffer.firstIndex(of: 0x0A) {
+                            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                            buffer.removeSubrange(buffer.startIndex...newline)
+                            lock.withLock { lines.append(line) }
+                        }
+                    }
+                    finished.signal()
+                }.start()
+            }
+            try process.run()
+        }
+
+        func send(_ text: String) {
+            try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        }
+
+        func closeInput() {
+            try? input.fileHandleForWriting.close()
+        }
+
+        var output: [String] { lock.withLock { lines } }
+
+        /// Waits for the process to exit, up to `timeout` seconds (then kills it and returns
+        /// `nil`).
+        func wait(timeout: Double) -> Int32? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
+            if process.isRunning {
+                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return nil
+            }
+            process.waitUntilExit()
+            _ = finished.wait(timeout: .now() + 5)
+            return process.terminationStatus
+        }
+    }
+
+    private func commands(_ count: Int) -> String {
+        (0..<count).map { ["inc", "inc", "dec", "inc", "reset"][$0 % 5] }.joined(separator: "\n") + "\n"
+    }
+
+    /// `log --follow` on a journal a child writes prints what `log` prints on the finished
+    /// journal, across segment rotations, and exits 0 at the end line.
+    @Test(arguments: [256 << 10, 16 << 10])
+    func followingAWrittenJournalPrintsWhatLogPrintsAfterwards(limit: Int) throws {
+        let directory = try TemporaryDirectory()
+        let journal = directory.path("live")
+        let followed = directory.path("followed.txt")
+        FileManager.default.createFile(atPath: followed, contents: nil)
+        let follower = try Child("atoms-inspect", ["log", "--follow", journal], stdout: try FileHandle(forWritingTo: URL(fileURLWithPath: followed)))
+        let writer = try Child("sample-counter", ["--journal", journal, "--journal-limit", String(limit)])
+        // In pieces, so the follower reads while the journal grows and rotates.
+        for _ in 0..<20 {
+            writer.send(commands(150))
+            usleep(20_000)
+        }
+        writer.closeInput()
+        #expect(writer.wait(timeout: 60) == 0)
+        #expect(follower.wait(timeout: 30) == 0, "the follower exits 0 at the end line")
+        let segments = try SegmentDirectory.segments(in: journal)
+        #expect(segments.count > 1, "the journal rotated")
+
+        let log = try BuiltProducts.run("atoms-inspect", ["log", journal])
+        #expect(log.status == 0)
+        let logged = log.stdout.split(separator: "\n")
+        let lines = try String(contentsOfFile: followed, encoding: .utf8).split(separator: "\n")
+        if segments.first?.number == 1 {
+            #expect(lines == logged)
+            #expect(lines.count == 3_002, "two watches, then 3,000 commands")
+        } else {
+            // Deleted segments are not in `log`; the follower read them as they were written.
+            #expect(lines.count >= logged.count)
+            #expect(Array(lines.suffix(logged.count)) == logged)
+        }
+    }
+
+    /// A recording child killed with SIGKILL at random moments, during rotations too, leaves a
+    /// journal that opens, whose last step is at least the last one it had flushed.
+    @Test func aKilledRecorderLeavesAJournalThatOpensWithEverythingFlushed() throws {
+        var random = SeededGenerator(seed: 2026)
+        var sawRotationCutShort = false
+        for round in 0..<16 {
+            let directory = try TemporaryDirectory()
+            let journal = directory.path("killed")
+            // Every other round, rotations pause at each step, so kills land inside them.
+            let pause = round % 2 == 0 ? ["ATOMS_JOURNAL_ROTATION_PAUSE_US": "3000"] : [:]
+            let child = try Child("sample-counter", ["--journal", journal, "--journal-limit", "4KB"], environment: pause)
+            var flushed = -1
+            let deadline = Date().addingTimeInterval(Double(5 + random.next(200)) / 1000)
+            while Date() < deadline {
+                child.send(String(repeating: "inc\n", count: 20) + "flush\n")
+                usleep(500)
+            }
+            kill(child.process.processIdentifier, SIGKILL)
+            _ = child.wait(timeout: 10)
+            for line in child.output where line.hasPrefix("flushed ") {
+                flushed = max(flushed, Int(line.dropFirst(8)) ?? -1)
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? []
+            if names.contains(where: { $0.hasSuffix(".tmp") }) { sawRotationCutShort = true }
+            guard flushed >= 0 || names.contains(where: { $0.hasSuffix(".jsonl") }) else {
+                continue  // killed before the first segment appeared
+            }
+            let reader = try JournalReader(path: journal)
+            #expect(reader.lastStep >= flushed, "round \(round): last step \(reader.lastStep), flushed \(flushed)")
+            _ = try reader.state(at: reader.lastStep)
+            _ = try reader.summary()
+        }
+        // Evidence that the kills covered rotations: not asserted per round, as timing varies.
+        if !sawRotationCutShort {
+            withKnownIssue("no kill landed inside a rotation this run", isIntermittent: true) {
+                Issue.record("no temporary segment was left behind")
+            }
+        }
+    }
+
+    /// `step` on a journal still being written: `last` moves to the newest step, `reload`
+    /// says how many came.
+    @Test func stepFollowsAGrowingJournal() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("growing.jsonl")
+        let child = try Child("sample-counter", ["--journal", path])
+        let deadline = Date().addingTimeInterval(20)
+        /// Sends commands and a flush; returns the step flushed.
+        func send(_ commands: String) -> Int {
+            let before = child.output.count
+            child.send(commands + "flush\n")
+            while child.output.count == before, Date() < deadline { usleep(5_000) }
+            return child.output.last.flatMap { Int($0.dropFirst("flushed ".count)) } ?? -1
+        }
+        let first = send("inc\ninc\n")
+        let session = try StepSession(journal: try InspectedJournal(path: path))
+        #expect(session.prompt == "[0/\(first)] ")
+        let second = send("inc\ninc\ninc\n")
+        #expect(second == first + 3)
+        _ = session.handle("last")
+        #expect(session.position == second, "last is the newest step")
+        let third = send("dec\n")
+        #expect(session.handle("reload").output.hasPrefix("reloaded \(path): steps 0…\(third), 1 new transaction"))
+        #expect(session.position == second, "reload keeps the position")
+        child.closeInput()
+        #expect(child.wait(timeout: 20) == 0)
+        #expect(session.handle("reload").output.hasSuffix("(the recording has ended)"))
+    }
+
+    /// Ctrl-C ends `log --follow` with status 0, as does `--to` once reached.
+    @Test func followStopsOnInterruptAndAtTo() throws {
+        let directory = try TemporaryDirectory()
+        let follower = try Child("atoms-inspect", ["log", "--follow", directory.path("not-yet.jsonl")])
+        usleep(300_000)
+        kill(follower.process.processIdentifier, SIGINT)
+        #expect(follower.wait(timeout: 10) == 0)
+
+        let path = directory.path("counter.jsonl")
+        _ = try BuiltProducts.run("sample-counter", ["--journal", path], stdin: "inc\ninc\ninc\n")
+        let run = try BuiltProducts.run("atoms-inspect", ["log", "--follow", path, "--to", "2", "--json"])
+        #expect(run.status == 0)
+        struct Step: Decodable { var step: Int }
+        let steps = run.stdout.split(separator: "\n").map { try? JSONDecoder().decode(Step.self, from: Data($0.utf8)).step }
+        #expect(steps == [1, 2])
+    }
+}
