@@ -30,6 +30,10 @@ enum InspectorSuite {
         var diffMilliseconds = 0.0
         var jqSeconds: Double?
         var peakRSSBytes = 0
+        /// Whole processes: `atoms-inspect show --at MID` and `atoms-inspect --version`
+        /// (`nil` when atoms-inspect is not built next to this executable).
+        var showProcessSeconds: Double?
+        var versionProcessSeconds: Double?
         /// The generated journal, deleted with the directory.
         var path = ""
     }
@@ -65,8 +69,16 @@ enum InspectorSuite {
         figures.fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 
         var random = SystemRandomNumberGenerator()
-        // R7.
-        figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: Int.random(in: 0...(transactions - 1), using: &random))
+        // R7: `show --at last`.
+        figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: try JournalReader(path: path).lastStep)
+
+        // R4p: whole processes, against the program's own start-up.
+        let inspector = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("atoms-inspect").path
+        if FileManager.default.isExecutableFile(atPath: inspector) {
+            _ = try? shell(inspector, ["--version"])
+            figures.versionProcessSeconds = median((0..<7).map { _ in seconds { _ = try? shell(inspector, ["--version"]) } })
+            figures.showProcessSeconds = median((0..<7).map { _ in seconds { _ = try? shell(inspector, ["show", path, "--at", String(transactions / 2)]) } })
+        }
 
         // R4: open + seek to a random step, against `wc -l` on the same (cached) file.
         figures.wcSeconds = median((0..<3).map { _ in seconds { _ = try? shell("/usr/bin/wc", ["-l", path]) } })

@@ -56,7 +56,7 @@ struct ManPageTests {
             for argument in command.arguments ?? [] where argument.shouldDisplay {
                 expectCovered(argument.abstract, "\(command.commandName) \(argument.names?.first?.name ?? "")")
                 for name in argument.names ?? [] where name.kind == "long" {
-                    #expect(man.contains("Fl -\(name.name)") || man.contains(", -\(name.name) "), "man page lacks \(command.commandName) --\(name.name)")
+                    #expect(man.contains("Fl -\(name.name)") || man.contains(", -\(name.name) ") || man.contains(", -\(name.name)\n"), "man page lacks \(command.commandName) --\(name.name)")
                 }
             }
         }
