@@ -211,7 +211,13 @@ struct EnvelopeTally {
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
             let size = range.upperBound
             var offset = range.lowerBound
+            var released = offset
             while offset < size {
+                if offset - released >= 8 << 20 {
+                    // Read once: hand the pages back, so a scan holds 8 MB of the file, not all.
+                    segment.data.releasePages(released..<offset)
+                    released = offset
+                }
                 let found = memchr(base + offset, 0x0A, size - offset)
                 let end = found.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? size
                 let isTorn = found == nil && end == raw.count

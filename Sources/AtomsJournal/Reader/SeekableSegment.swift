@@ -37,7 +37,13 @@ final class SeekableSegment: JournalSegment {
         var locations: [Int: String] = [:]
         var coveredFrom = Int.max
         var coveredTo = Int.min
+        /// Pages before this offset were handed back after reading in order.
+        var releasedTo = 0
     }
+
+    /// Bytes read in order between handing pages back to the kernel: a scan of the whole
+    /// journal (`log`, `find`) holds this much of the file in memory, not all of it.
+    private static let releaseWindow = 8 << 20
 
     /// Opens a segment whose header (ending at `headerEnd`) has been read.
     init(path: String, data: MappedFile, header: JournalHeader, headerEnd: Int) throws(JournalError) {
@@ -133,6 +139,10 @@ final class SeekableSegment: JournalSegment {
             }
             cursor.nextSeq = seq + 1
             cursor.nextOffset = lineEnd(offset) + 1
+            if offset - cursor.releasedTo >= Self.releaseWindow, cursor.releasedTo < offset {
+                data.releasePages(cursor.releasedTo..<offset)
+                cursor.releasedTo = offset
+            }
             return (offset, cursor.locations)
         }
     }
