@@ -164,21 +164,20 @@ final class SegmentWriter {
     }
 
     /// Writes all of `bytes`, retrying partial writes.
-    static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(JournalError) {
-        var failure: JournalError?
-        bytes.withUnsafeBytes { raw in
+    static func write(_ bytes: some ContiguousBytes, to descriptor: Int32, path: String) throws(JournalError) {
+        let failed = bytes.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
                 let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = .writeFailed(path: path, reason: errorText())
-                    return
+                    return true
                 }
                 offset += written
             }
+            return false
         }
-        if let failure { throw failure }
+        if failed { throw .writeFailed(path: path, reason: errorText()) }
     }
 
     private static func errorText() -> String {

@@ -247,36 +247,22 @@ struct JournalIndexer {
 
     private func sniff(_ line: (offset: Int, end: Int), compact: Bool) -> LineKind? {
         data.withUnsafeBytes { raw -> LineKind? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            func hasPrefix(_ prefix: [UInt8]) -> Bool {
-                guard line.end - line.offset > prefix.count else { return false }
-                for (index, byte) in prefix.enumerated() where bytes[line.offset + index] != byte {
-                    return false
+            let range = line.offset..<line.end
+            if compact {
+                // Formats 2 and 3 have no end line nor other line types: those are decoded, and
+                // rejected, with the reason.
+                switch JournalLines.sniff(raw, line: range) {
+                case .transaction(let seq)?: return .transaction(seq: seq)
+                case .keyframe(let seq)?: return .keyframe(seq: seq)
+                default: return nil
                 }
-                return true
             }
-            func number(from start: Int) -> Int? {
-                var seq = 0
-                var position = start
-                while position < line.end, position - start < 18, bytes[position] >= 0x30, bytes[position] <= 0x39 {
-                    seq = seq * 10 + Int(bytes[position] - 0x30)
-                    position += 1
-                }
-                guard position > start, position < line.end, bytes[position] == 0x2C || bytes[position] == 0x7D else {
-                    return nil
-                }
-                return seq
-            }
-            if compact, bytes[line.offset] == UInt8(ascii: "[") {
-                // A transaction must end its array; anything else is decoded to say what is wrong.
-                guard bytes[line.end - 1] == UInt8(ascii: "]") else { return nil }
-                return number(from: line.offset + 1).map { .transaction(seq: $0) }
-            }
-            if !compact, hasPrefix(Self.transactionPrefix) {
-                return number(from: line.offset + Self.transactionPrefix.count).map { .transaction(seq: $0) }
-            }
-            if hasPrefix(Self.keyframePrefix) {
-                return number(from: line.offset + Self.keyframePrefix.count).map { .keyframe(seq: $0) }
+            let prefixes: [(prefix: [UInt8], kind: (Int) -> LineKind)] = [
+                (Self.transactionPrefix, { .transaction(seq: $0) }),
+                (Self.keyframePrefix, { .keyframe(seq: $0) }),
+            ]
+            for (prefix, kind) in prefixes where range.count > prefix.count && raw[range.lowerBound..<range.lowerBound + prefix.count].elementsEqual(prefix) {
+                return JournalLines.step(in: raw, from: range.lowerBound + prefix.count, lineEnd: range.upperBound).map(kind)
             }
             return nil
         }

@@ -49,16 +49,7 @@ enum JournalLines {
             return true
         }
         func number(from start: Int) -> Int? {
-            var value = 0
-            var position = start
-            while position < range.upperBound, position - start < 18, bytes[position] >= 0x30, bytes[position] <= 0x39 {
-                value = value * 10 + Int(bytes[position] - 0x30)
-                position += 1
-            }
-            guard position > start, position < range.upperBound, bytes[position] == 0x2C || bytes[position] == 0x7D else {
-                return nil
-            }
-            return value
+            step(in: raw, from: start, lineEnd: range.upperBound)
         }
         switch bytes[range.lowerBound] {
         case UInt8(ascii: "["):
@@ -79,6 +70,20 @@ enum JournalLines {
         default:
             return nil
         }
+    }
+
+    /// The step written at `start` (up to 18 digits followed by `,` or `}`), or `nil`.
+    static func step(in raw: UnsafeRawBufferPointer, from start: Int, lineEnd: Int) -> Int? {
+        var value = 0
+        var position = start
+        while position < lineEnd, position - start < 18, raw[position] >= 0x30, raw[position] <= 0x39 {
+            value = value * 10 + Int(raw[position] - 0x30)
+            position += 1
+        }
+        guard position > start, position < lineEnd, raw[position] == 0x2C || raw[position] == 0x7D else {
+            return nil
+        }
+        return value
     }
 
     /// The line number (from 1) of the line starting at `offset`: counts the newlines before

@@ -351,7 +351,7 @@ struct EnvelopeTally {
     static func causeKey(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> (UInt64, UInt64, Int) {
         guard range.count <= 16 else { return (0, 0, -2) }
         var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { memcpy($0.baseAddress!, base + range.lowerBound, range.count) }
+        _ = withUnsafeMutableBytes(of: &words) { memcpy($0.baseAddress!, base + range.lowerBound, range.count) }
         return (words.0, words.1, range.count)
     }
 

@@ -244,17 +244,10 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     private func write(_ bytes: Data) {
         guard !bytes.isEmpty, descriptor >= 0 else { return }
         segmentWriter?.didWrite(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    record(.writeFailed(path: path, reason: String(cString: strerror(errno))))
-                    return
-                }
-                offset += written
-            }
+        do {
+            try SegmentWriter.write(bytes, to: descriptor, path: path)
+        } catch {
+            record(error)
         }
     }
 
