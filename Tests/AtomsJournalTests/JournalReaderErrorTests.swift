@@ -30,6 +30,11 @@ struct JournalReaderErrorTests {
     private func error(opening text: String) throws -> JournalError? {
         do {
             let (journal, _) = try open(text)
+            // The pass on two threads meeting in the middle finds the same damage.
+            do {
+                _ = try journal.summary(splittingAbove: 64)
+                Issue.record("the split scan found nothing")
+            } catch {}
             _ = try journal.summary()
             _ = try journal.state(at: journal.lastStep)
             return nil

@@ -83,6 +83,8 @@ struct SeekingTests {
         }
         let summary = try journal.summary()
         #expect(summary.causes == causes && summary.valueWrites == writes)
+        // Scanned in two halves on two threads, joined where they meet: the same counts.
+        #expect(try journal.summary(splittingAbove: 1 << 10) == summary)
         #expect(summary.firstTime == (try journal.transaction(1).t))
         #expect(summary.lastTime == (try journal.transaction(journal.lastStep).t))
         // Format 3 (scanned when opened) gives the same kind of summary.

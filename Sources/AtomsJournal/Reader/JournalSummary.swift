@@ -22,11 +22,17 @@ extension JournalReader {
     /// - Complexity: One pass over the journal's bytes.
     /// - Throws: ``JournalError`` naming the line when one is malformed or out of sequence.
     public func summary() throws(JournalError) -> JournalSummary {
+        try summary(splittingAbove: 8 << 20)
+    }
+
+    /// ``summary()``, scanning a file in two halves on two threads when it is larger than
+    /// `threshold` bytes (tests make it small).
+    func summary(splittingAbove threshold: Int) throws(JournalError) -> JournalSummary {
         var tally = EnvelopeTally()
         var summary = JournalSummary()
         for segment in allSegments {
             if segment.header.version >= 2 {
-                try tally.scan(segment, from: segment.firstStep, summary: &summary)
+                try tally.scan(segment, from: segment.firstStep, splittingAbove: threshold, summary: &summary)
             } else {
                 // Format 1: objects, read with the general reader.
                 summary.keyframes += try segment.keyframeSteps().count
@@ -91,7 +97,7 @@ struct EnvelopeTally {
 
     /// Scans a segment's lines after its first keyframe: the two halves of the file on two
     /// threads, each with its own tally, joined where the halves meet.
-    mutating func scan(_ segment: any JournalSegment, from firstStep: Int, summary: inout JournalSummary) throws(JournalError) {
+    mutating func scan(_ segment: any JournalSegment, from firstStep: Int, splittingAbove threshold: Int, summary: inout JournalSummary) throws(JournalError) {
         let size = segment.data.count
         // Line 3 starts after the header and the first keyframe.
         let body: Int = segment.data.withUnsafeBytes { raw in
@@ -99,7 +105,7 @@ struct EnvelopeTally {
             return header >= size ? size : JournalLines.nextNewline(in: raw, from: header + 1) + 1
         }
         var bounds = [body, size]
-        if size - body > 8 << 20 {
+        if size - body > threshold {
             let middle = segment.data.withUnsafeBytes { JournalLines.nextNewline(in: $0, from: body + (size - body) / 2) + 1 }
             if middle < size { bounds = [body, middle, size] }
         }
@@ -138,13 +144,17 @@ struct EnvelopeTally {
         summary.keyframes += 1
     }
 
-    /// Results of the parts of a parallel scan, each written by its own thread.
+    /// Results of the parts of a parallel scan: one box per part, each written by its own
+    /// thread (the list itself is never mutated, so no two threads touch the same memory).
     private final class PartResults: @unchecked Sendable {
-        // Unchecked: each index is written by one thread, and read after all have finished.
-        private var results: [(EnvelopeTally, Part)?]
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ result: (EnvelopeTally, Part)) { results[index] = result }
-        func get(_ index: Int) -> (EnvelopeTally, Part) { results[index]! }
+        // Unchecked: each box is written by one thread, and read after all have finished.
+        private final class Box {
+            var result: (EnvelopeTally, Part)?
+        }
+        private let boxes: [Box]
+        init(count: Int) { boxes = (0..<count).map { _ in Box() } }
+        func set(_ index: Int, _ result: (EnvelopeTally, Part)) { boxes[index].result = result }
+        func get(_ index: Int) -> (EnvelopeTally, Part) { boxes[index].result! }
     }
 
     /// What one part of a scan found besides the counts.
