@@ -78,4 +78,78 @@ enum LiveSuite {
         let final = onDisk()
         return (max(largest, final), final, Date().timeIntervalSince(start))
     }
+
+    /// The todo workload at realistic size in a bounded journal: 500 todos, then `toggles`
+    /// toggles of one flag (each changes the list, the filtered list and the counts), recorded
+    /// unbounded and bounded to `limit` in the same run. Each new segment starts with a
+    /// keyframe of the whole 500-todo state.
+    struct LargeBounded {
+        var unboundedSeconds = 0.0
+        var boundedSeconds = 0.0
+        var unboundedBytes = 0
+        /// The largest size on disk seen (sampled every 1,000 toggles and at the end).
+        var largestBytes = 0
+        var segments = 0
+        var keyframeBytes = 0
+        /// Open + `state(at: last)` on the bounded folder, and `wc -l` on its segments (less a
+        /// process start), in seconds.
+        var openLastSeconds = 0.0
+        var wcSeconds = 0.0
+    }
+
+    static func largeBounded(directory: URL, toggles: Int, limit: Int) throws -> LargeBounded {
+        var figures = LargeBounded()
+        let whole = directory.appendingPathComponent("todos.jsonl").path
+        let bounded = directory.appendingPathComponent("todos-bounded").path
+        func onDisk() -> Int {
+            ((try? SegmentDirectory.segments(in: bounded)) ?? []).reduce(0) { total, segment in
+                total + ((try? FileManager.default.attributesOfItem(atPath: segment.path)[.size] as? Int) ?? 0)
+            }
+        }
+        for (path, limit) in [(whole, nil), (bounded, limit)] as [(String, Int?)] {
+            let start = Date()
+            let root = AtomRoot()
+            let recorder = try JournalRecorder(path: path, limit: limit, program: "atoms-bench")
+            recorder.attach(to: root.store)
+            let list = root.viewContext()
+            list.watch(BenchFilteredTodosAtom())
+            list.watch(BenchTodoStatsAtom())
+            for id in 1...LargeStateSuite.todos {
+                list[BenchTodosAtom()].append(BenchTodo(id: id, text: "Todo number \(id), written as users write them", isCompleted: false))
+            }
+            var state: UInt64 = 0x70D0
+            for index in 0..<toggles {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                list[BenchTodosAtom()][Int(state >> 33) % LargeStateSuite.todos].isCompleted.toggle()
+                if limit != nil, index % 1_000 == 0 {
+                    figures.largestBytes = max(figures.largestBytes, onDisk())
+                }
+            }
+            try recorder.close()
+            let seconds = Date().timeIntervalSince(start)
+            if limit == nil {
+                figures.unboundedSeconds = seconds
+                figures.unboundedBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            } else {
+                figures.boundedSeconds = seconds
+            }
+        }
+        figures.largestBytes = max(figures.largestBytes, onDisk())
+        let segments = try SegmentDirectory.segments(in: bounded)
+        figures.segments = segments.count
+        figures.keyframeBytes = try String(contentsOfFile: segments.last!.path, encoding: .utf8)
+            .split(separator: "\n", maxSplits: 2).dropFirst().first.map { $0.utf8.count } ?? 0
+        figures.openLastSeconds = InspectorSuite.median(try (0..<5).map { _ in
+            try InspectorSuite.seconds {
+                let reader = try JournalReader(path: bounded)
+                _ = try reader.state(at: reader.lastStep)
+            }
+        })
+        let start = InspectorSuite.median((0..<5).map { _ in InspectorSuite.seconds { _ = try? InspectorSuite.shell("/bin/true", []) } })
+        let wc = InspectorSuite.median((0..<5).map { _ in
+            InspectorSuite.seconds { _ = try? InspectorSuite.shell("/usr/bin/wc", ["-l"] + segments.map(\.path)) }
+        })
+        figures.wcSeconds = max(wc - start, 0.0001)
+        return figures
+    }
 }

@@ -143,6 +143,15 @@ func runBenchmarks() {
             let ratio = Double(bounded.largest) / Double(limit)
             report("live", "bounded-bytes-over-limit", ratio, "ratio", target: "≤ 1.5", meets: ratio <= 1.5,
                    text: "  bounded: \(count) transactions, limit \(limit) bytes: at most \(bounded.largest) bytes on disk (\(bounded.final) at the end) = \(String(format: "%.2f", ratio)) of the limit (target ≤ 1.5); recorded in \(String(format: "%.1f", bounded.seconds)) s")
+            let toggles = quick ? 5_000 : 50_000
+            let large = try LiveSuite.largeBounded(directory: directory, toggles: toggles, limit: 1 << 20)
+            let largeRatio = Double(large.largestBytes) / Double(1 << 20)
+            report("live", "large-bounded-bytes-over-limit", largeRatio, "ratio", target: "≤ 1.5", meets: largeRatio <= 1.5,
+                   text: "  bounded, large state: 500 todos then \(toggles) toggles, limit 1 MB: at most \(large.largestBytes) bytes on disk = \(String(format: "%.2f", largeRatio)) of the limit, \(large.segments) segments kept, each opening with a \(large.keyframeBytes)-byte keyframe (the same session unbounded: \(large.unboundedBytes) bytes)")
+            report("live", "large-bounded-recording-over-unbounded", large.boundedSeconds / large.unboundedSeconds, "ratio",
+                   text: "    recorded bounded in \(String(format: "%.2f", large.boundedSeconds)) s, unbounded in \(String(format: "%.2f", large.unboundedSeconds)) s: \(String(format: "%.2f", large.boundedSeconds / large.unboundedSeconds))×")
+            report("live", "large-bounded-open-last-over-wc-l", large.openLastSeconds / large.wcSeconds, "ratio",
+                   text: "    open the folder + state at the last step \(String(format: "%.4f", large.openLastSeconds)) s; wc -l on its segments (less a process start) \(String(format: "%.4f", large.wcSeconds)) s: \(String(format: "%.2f", large.openLastSeconds / large.wcSeconds))×")
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: live suite failed: \(error)\n".utf8))
         }
