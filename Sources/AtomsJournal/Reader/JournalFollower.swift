@@ -222,7 +222,7 @@ public final class JournalFollower {
                     try take(record, events: &events, fail: fail)
                     return
                 }
-                let typed = try JSONDecoder().decode(TypedLine.self, from: Data(line))
+                let typed = try JSONDecoder().decode(JournalLines.TypedObject.self, from: Data(line))
                 switch typed.type {
                 case "keyframe":
                     let keyframe = try KeyframeLine(bytes: raw, range: range, decoding: { _ in false }).record
@@ -260,10 +260,5 @@ public final class JournalFollower {
         for atom in record.declare ?? [] { declarations[atom.id] = atom }
         expectedSeq = record.seq + 1
         events.append(.transaction(record))
-    }
-
-    /// The `type` of an object line.
-    private struct TypedLine: Decodable {
-        var type: String
     }
 }

@@ -201,7 +201,7 @@ struct JournalIndexer {
                 }
                 return .transaction(seq: transaction.seq)
             }
-            let kind = try JSONDecoder().decode(LineType.self, from: bytes)
+            let kind = try JSONDecoder().decode(JournalLines.TypedObject.self, from: bytes)
             switch kind.type {
             case "tx" where !isCompact:
                 if verifyFully {
@@ -229,19 +229,6 @@ struct JournalIndexer {
                 throw .notUTF8(path: path, line: lineNumber)
             }
             throw .malformedLine(path: path, line: lineNumber, reason: Self.describe(error))
-        }
-    }
-
-    /// The `type` (and `seq`) of an object line.
-    private struct LineType: Decodable {
-        var type: String
-        var seq: Int?
-
-        func requiredSeq() throws -> Int {
-            guard let seq else {
-                throw DecodingError.keyNotFound(CodingKeys.seq, DecodingError.Context(codingPath: [], debugDescription: "no seq"))
-            }
-            return seq
         }
     }
 

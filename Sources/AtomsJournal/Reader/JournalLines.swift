@@ -99,4 +99,28 @@ enum JournalLines {
         }
         return count
     }
+
+    /// The `type` (and `seq`) of an object line, decoded when its prefix was not the one a
+    /// recorder writes.
+    struct TypedObject: Decodable {
+        var type: String
+        var seq: Int?
+
+        /// `seq`, which must be there.
+        func requiredSeq() throws -> Int {
+            guard let seq else {
+                throw DecodingError.keyNotFound(CodingKeys.seq, DecodingError.Context(codingPath: [], debugDescription: "no seq"))
+            }
+            return seq
+        }
+
+        /// `seq`, which must be there and be a valid step.
+        func requiredStep() throws -> Int {
+            let seq = try requiredSeq()
+            guard JournalFormat.stepRange.contains(seq) else {
+                throw JSONScanner.SyntaxError(offset: 0, message: "step \(seq) is out of range")
+            }
+            return seq
+        }
+    }
 }

@@ -285,7 +285,7 @@ struct EnvelopeTally {
                 if kind == nil {
                     if isTorn { return nil }
                     do {
-                        kind = try Self.kindDecoded(raw, line)
+                        kind = try SeekableSegment.kind(of: line, in: segment.data, verifyFully: false)
                     } catch {
                         return (offset, SeekableSegment.error(error, path: segment.path, data: segment.data, line: line, number: 0))
                     }
@@ -301,19 +301,6 @@ struct EnvelopeTally {
         }
         part.finalExpected = expected
         return part
-    }
-
-    /// What a decoded object line is.
-    private static func kindDecoded(_ raw: UnsafeRawBufferPointer, _ line: Range<Int>) throws -> JournalLines.Kind {
-        struct Typed: Decodable {
-            var type: String
-            var seq: Int?
-        }
-        let typed = try JSONDecoder().decode(Typed.self, from: Data(UnsafeRawBufferPointer(rebasing: raw[line])))
-        if typed.type == "keyframe", let seq = typed.seq {
-            return .keyframe(seq: seq)
-        }
-        return .unknown
     }
 
     private static func sequenceError(_ seq: Int, expected: Int, segment: any JournalSegment) -> JournalError {

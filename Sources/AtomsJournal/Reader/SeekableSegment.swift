@@ -319,7 +319,7 @@ final class SeekableSegment: JournalSegment {
 
     /// What a line holds: from its prefix, or by decoding it when it was written differently
     /// (or when `verifyFully`).
-    private static func kind(of line: Range<Int>, in data: MappedFile, verifyFully: Bool) throws -> JournalLines.Kind {
+    static func kind(of line: Range<Int>, in data: MappedFile, verifyFully: Bool) throws -> JournalLines.Kind {
         guard !line.isEmpty else {
             throw JSONScanner.SyntaxError(offset: line.lowerBound, message: "empty line")
         }
@@ -332,39 +332,23 @@ final class SeekableSegment: JournalSegment {
                 return .transaction(seq: transaction.seq)
             }
             let bytes = Data(UnsafeRawBufferPointer(rebasing: raw[line]))
-            let object = try JSONDecoder().decode(TypedLine.self, from: bytes)
+            let object = try JSONDecoder().decode(JournalLines.TypedObject.self, from: bytes)
             switch object.type {
             case "keyframe":
                 if verifyFully {
                     _ = try KeyframeLine(bytes: raw, range: line, decoding: { _ in false })
                 }
-                return .keyframe(seq: try object.requiredSeq())
+                return .keyframe(seq: try object.requiredStep())
             case "loc":
                 _ = try JSONDecoder().decode(LocationRecord.self, from: bytes)
                 return .location
             case "end":
                 _ = try JSONDecoder().decode(EndRecord.self, from: bytes)
-                return .end(seq: try object.requiredSeq())
+                return .end(seq: try object.requiredStep())
             default:
                 // Later minor versions may add line types; readers skip them.
                 return .unknown
             }
-        }
-    }
-
-    /// The `type` (and `seq`) of an object line.
-    private struct TypedLine: Decodable {
-        var type: String
-        var seq: Int?
-
-        func requiredSeq() throws -> Int {
-            guard let seq else {
-                throw DecodingError.keyNotFound(CodingKeys.seq, DecodingError.Context(codingPath: [], debugDescription: "no seq"))
-            }
-            guard JournalFormat.stepRange.contains(seq) else {
-                throw JSONScanner.SyntaxError(offset: 0, message: "step \(seq) is out of range")
-            }
-            return seq
         }
     }
 
