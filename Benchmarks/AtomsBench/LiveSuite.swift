@@ -48,16 +48,19 @@ enum LiveSuite {
         }
     }
 
+    /// The bytes of a bounded journal's segments.
+    static func bytesOnDisk(_ folder: String) -> Int {
+        ((try? SegmentDirectory.segments(in: folder)) ?? []).reduce(0) { total, segment in
+            total + ((try? FileManager.default.attributesOfItem(atPath: segment.path)[.size] as? Int) ?? 0)
+        }
+    }
+
     /// Records `transactions` increments into a journal bounded to `limit` bytes; the largest
     /// size on disk seen (sampled every 20,000 transactions and at the end), and the time.
     static func bounded(directory: URL, transactions: Int, limit: Int) throws -> (largest: Int, final: Int, seconds: Double) {
         let path = directory.appendingPathComponent("bounded").path
         var largest = 0
-        func onDisk() -> Int {
-            ((try? SegmentDirectory.segments(in: path)) ?? []).reduce(0) { total, segment in
-                total + ((try? FileManager.default.attributesOfItem(atPath: segment.path)[.size] as? Int) ?? 0)
-            }
-        }
+        func onDisk() -> Int { bytesOnDisk(path) }
         let start = Date()
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, limit: limit, program: "atoms-bench")
@@ -101,11 +104,7 @@ enum LiveSuite {
         var figures = LargeBounded()
         let whole = directory.appendingPathComponent("todos.jsonl").path
         let bounded = directory.appendingPathComponent("todos-bounded").path
-        func onDisk() -> Int {
-            ((try? SegmentDirectory.segments(in: bounded)) ?? []).reduce(0) { total, segment in
-                total + ((try? FileManager.default.attributesOfItem(atPath: segment.path)[.size] as? Int) ?? 0)
-            }
-        }
+        func onDisk() -> Int { bytesOnDisk(bounded) }
         for (path, limit) in [(whole, nil), (bounded, limit)] as [(String, Int?)] {
             let start = Date()
             let root = AtomRoot()
