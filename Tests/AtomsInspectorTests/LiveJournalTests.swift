@@ -84,7 +84,7 @@ struct LiveJournalTests {
         let directory = try TemporaryDirectory()
         let journal = directory.path("live")
         let followed = directory.path("followed.txt")
-        FileManager.default.createFile(atPath: followed, contents: nil)
+        #expect(FileManager.default.createFile(atPath: followed, contents: nil))
         let follower = try Child("atoms-inspect", ["log", "--follow", journal], stdout: try FileHandle(forWritingTo: URL(fileURLWithPath: followed)))
         let writer = try Child("sample-counter", ["--journal", journal, "--journal-limit", String(limit)])
         // In pieces, so the follower reads while the journal grows and rotates.

@@ -38,7 +38,7 @@ struct CompactTransactionLine {
     }
 
     /// The graph changes of a compact transaction, named as in format 1.
-    struct GraphChanges: Decodable {
+    struct GraphChanges {
         var declare: [AtomDeclaration]?
         var created: [Int]?
         var released: [Int]?
@@ -161,8 +161,9 @@ struct CompactTransactionLine {
             }
             entries.append(try value.entry(in: bytes))
         }
-        let graph = try graph.map {
-            try JSONDecoder().decode(GraphChanges.self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[$0])))
+        let graph = try graph.map { range throws(JSONScanner.SyntaxError) in
+            var scanner = JSONScanner(bytes, range: range)
+            return try GraphChanges(scanning: &scanner)
         }
         return TransactionRecord(
             type: "tx", seq: seq, t: t, cause: cause, origin: origin == 0 ? nil : origin, at: location,

@@ -7,16 +7,6 @@ struct KeyframeLine {
     /// Live atoms whose values were not decoded.
     var undecoded: [Int]
 
-    /// The parts of a keyframe besides its values, decoded with `JSONDecoder`.
-    private struct Envelope: Decodable {
-        var type: String
-        var seq: Int
-        var atoms: [AtomDeclaration]
-        var edges: [EdgeEntry]
-        var subs: [SubscriptionEntry]
-        var locs: [LocationDeclaration]?
-    }
-
     /// Scans a keyframe line, decoding the values of the atoms `decoding` accepts.
     ///
     /// - Throws: A description of what is malformed.
@@ -25,15 +15,42 @@ struct KeyframeLine {
         guard let values = line.values else {
             throw JSONScanner.SyntaxError(offset: range.lowerBound, message: "a keyframe has no values")
         }
-        let decoded = try JSONDecoder().decode(Envelope.self, from: Data(line.envelope))
-        record = KeyframeRecord(type: decoded.type, seq: decoded.seq, atoms: decoded.atoms, values: values, edges: decoded.edges, subs: decoded.subs, locs: decoded.locs)
+        record = try line.envelope.withUnsafeBytes { envelope throws(JSONScanner.SyntaxError) in
+            try Self.record(envelope: envelope, values: values)
+        }
         undecoded = line.undecoded
+    }
+
+    /// The keyframe's members besides its values, read from the envelope ``ObjectLine`` made.
+    private static func record(envelope: UnsafeRawBufferPointer, values: [ValueEntry]) throws(JSONScanner.SyntaxError) -> KeyframeRecord {
+        var scanner = JSONScanner(envelope, range: 0..<envelope.count)
+        var type: String?, seq: Int?
+        var atoms: [AtomDeclaration]?, edges: [EdgeEntry]?, subs: [SubscriptionEntry]?
+        var locs: [LocationDeclaration]?
+        try scanner.forEachMember { name, scanner throws(JSONScanner.SyntaxError) in
+            switch name {
+            case "type": type = try scanner.string()
+            case "seq": seq = try scanner.integer()
+            case "atoms": atoms = try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.atomDeclaration() }
+            case "edges": edges = try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.edgeEntry() }
+            case "subs": subs = try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.subscriptionEntry() }
+            case "locs": locs = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.locationDeclaration() }
+            default: try scanner.skipValue()
+            }
+        }
+        let what = "a keyframe"
+        return KeyframeRecord(
+            type: try scanner.required(type, "type", in: what), seq: try scanner.required(seq, "seq", in: what),
+            atoms: try scanner.required(atoms, "atoms", in: what), values: values,
+            edges: try scanner.required(edges, "edges", in: what), subs: try scanner.required(subs, "subs", in: what), locs: locs
+        )
     }
 }
 
 /// An object line (a keyframe, or a version-1 transaction) split in two: its `values` member,
 /// read with ``JSONScanner`` (values may nest deeply, and `JSONDecoder` takes time that grows
-/// with the cube of the depth), and everything else, copied into an object for `JSONDecoder`.
+/// with the cube of the depth), and everything else, copied into an object (read with
+/// ``JSONScanner`` for a keyframe, with `JSONDecoder` for a version-1 transaction).
 struct ObjectLine {
     /// The line's other members, as a JSON object.
     var envelope: [UInt8]
