@@ -159,7 +159,7 @@ public enum ValueDelta {
 
     /// Where `element` goes among the canonically ordered elements at `0, stride, 2·stride, …`
     /// of `elements` (binary search).
-    private static func canonicalPosition(of element: JSONValue, in elements: [JSONValue], stride: Int) -> Int {
+    static func canonicalPosition(of element: JSONValue, in elements: [JSONValue], stride: Int) -> Int {
         var low = 0
         var high = elements.count / stride
         while low < high {
