@@ -39,9 +39,7 @@ public enum ShowCommand {
         var lines = [style.dim("step \(state.step) of \(journal.reader.lastStep), \(count) live atom\(count == 1 ? "" : "s")\(cause)")]
         for atom in atoms {
             let entry = state.values[atom.id]!
-            var marks: [String] = []
-            if entry.redacted == true { marks.append("redacted") }
-            else if !entry.isRestorable { marks.append(entry.phase.map { "phase: \($0), not restorable" } ?? "not restorable") }
+            let marks = entry.displayMarks
             let suffix = marks.isEmpty ? "" : "  " + style.yellow("(\(marks.joined(separator: ", ")))")
             lines.append("\(style.bold(atom.displayName)) = \(entry.displayText)\(suffix)")
         }

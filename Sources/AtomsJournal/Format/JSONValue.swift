@@ -47,7 +47,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func writeJSON(into bytes: inout [UInt8]) {
+    package func writeJSON(into bytes: inout [UInt8]) {
         switch self {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)

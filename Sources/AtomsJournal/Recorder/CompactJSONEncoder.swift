@@ -340,7 +340,7 @@ extension Array where Element == UInt8 {
     }
 
     /// Appends `value` as a JSON string literal.
-    mutating func appendJSONString(_ value: String) {
+    package mutating func appendJSONString(_ value: String) {
         append(UInt8(ascii: "\""))
         let isPlain = value.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
             guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
