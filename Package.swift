@@ -51,6 +51,8 @@ let package = Package(
 
         // What the test targets share: temporary files, running built executables, gates.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Headless Chromium over the DevTools pipe, for the report's browser tests and benchmark.
+        .target(name: "BrowserSupport", path: "Tests/BrowserSupport"),
 
         // The inspector: everything atoms-inspect does, as plain functions.
         .target(
@@ -63,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AtomsInspectorTests",
-            dependencies: ["AtomsInspector", "AtomsJournal", "Atoms", "TestSupport"],
+            dependencies: ["AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
             resources: [.copy("Golden")]
         ),
 
@@ -83,7 +85,7 @@ let package = Package(
         .executableTarget(name: "sample-movies", dependencies: ["Atoms", "SampleSupport"], path: "samples/Movies"),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
-        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector"], path: "Benchmarks/AtomsBench"),
+        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,191 @@
+@testable import AtomsJournal
+import BrowserSupport
+import Foundation
+import Testing
+import TestSupport
+@testable import AtomsInspector
+
+/// Reports opened in Debian's headless Chromium (installed by .ci/run): what the page shows
+/// must be what the command line prints, and no journal content may run as script.
+@MainActor
+@Suite(.serialized, .enabled(if: HeadlessChromium.executable != nil, "chromium is not installed (apt-get install chromium)"))
+struct ReportBrowserTests {
+    private var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized
+    }
+
+    private var todo: String { repository.appendingPathComponent("samples/journals/todo.jsonl").path }
+
+    private func writeReport(_ journalPath: String, in directory: TemporaryDirectory, name: String = "report.html", graphviz: Graphviz? = Graphviz()) throws -> String {
+        let (html, _) = try ReportCommand.run(InspectedJournal(path: journalPath), graphviz: graphviz)
+        let path = directory.path(name)
+        try Data(html).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private static let ready = "window.atomsReport && window.atomsReport.firstRenderMs !== null"
+
+    /// The `pre.value` text of every atom the page lists, by name.
+    private func shownValues(_ browser: HeadlessChromium) throws -> [String: String] {
+        let pairs = try browser.evaluate("[...document.querySelectorAll('#values .atom')].map(e => [e.dataset.atom, e.querySelector('pre.value').textContent])") as? [[String]] ?? []
+        return Dictionary(pairs.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
+    }
+
+    /// What `show --at STEP --json` prints, as each atom's value text.
+    private func cliValues(_ journal: InspectedJournal, at step: Int) throws -> [String: String] {
+        let output = try ShowCommand.run(journal, at: .number(step), json: true)
+        let object = try JSONValue.parse(Array(output.utf8))
+        guard case .object(let members) = object, case .array(let atoms)? = members["atoms"] else {
+            Issue.record("show --json printed \(output)")
+            return [:]
+        }
+        var values: [String: String] = [:]
+        for case .object(let atom) in atoms {
+            guard case .string(let name)? = atom["atom"] else { continue }
+            // As `show` prints it: redacted, then a phase's dump, then the JSON, then the dump.
+            let dump: String? = if case .string(let text)? = atom["dump"] { text } else { nil }
+            if atom["redacted"] == .bool(true) {
+                values[name] = "<redacted>"
+            } else if atom["phase"] != nil, let dump {
+                values[name] = dump
+            } else {
+                values[name] = atom["value"]?.prettyText ?? dump ?? "<unknown>"
+            }
+        }
+        return values
+    }
+
+    /// Edges of a DOT graph as `from->to`, with the names unquoted.
+    private func edges(ofDOT dot: String) -> Set<String> {
+        var result = Set<String>()
+        for line in dot.split(separator: "\n") where line.contains(" -> ") {
+            var names: [String] = []
+            var current: String?
+            var escaped = false
+            for character in line {
+                if var name = current {
+                    if escaped { name.append(character); escaped = false; current = name; continue }
+                    if character == "\\" { escaped = true; continue }
+                    if character == "\"" { names.append(name); current = nil; continue }
+                    name.append(character)
+                    current = name
+                } else if character == "\"" {
+                    current = ""
+                }
+            }
+            if names.count >= 2 { result.insert("\(names[0])->\(names[1])") }
+        }
+        return result
+    }
+
+    private func shownEdges(_ browser: HeadlessChromium) throws -> Set<String> {
+        Set(try browser.evaluate("[...document.querySelectorAll('#graph g.edge > title')].map(t => t.textContent)") as? [String] ?? [])
+    }
+
+    @Test(arguments: [true, false])
+    func theTodoReportAtStep40ShowsWhatShowAndGraphPrint(usingDot: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: todo)
+        let page = try writeReport(todo, in: directory, graphviz: usingDot ? Graphviz() : nil)
+        let browser = try HeadlessChromium()
+        defer { browser.close() }
+        try browser.open("file://\(page)#step=40", until: Self.ready)
+        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try browser.evaluate("window.atomsReport.step()") as? Int == 40)
+
+        // The values `show --at 40 --json` prints, as the CLI's text renders them.
+        let expected = try cliValues(journal, at: 40)
+        #expect(!expected.isEmpty)
+        #expect(try shownValues(browser) == expected)
+
+        // The graph's edges are those of `graph --at 40`.
+        let layout = try browser.evaluate("document.getElementById('graph').dataset.layout") as? String
+        if usingDot && Graphviz().executable != nil { #expect(layout == "dot") } else { #expect(layout == "page") }
+        let dot = try GraphCommand.dot(journal, at: .number(40))
+        #expect(try shownEdges(browser) == edges(ofDOT: dot))
+        #expect(edges(ofDOT: dot).count >= 5)
+
+        // → moves to step 41, and the URL follows.
+        try browser.press(key: "ArrowRight", code: 39)
+        try browser.wait(until: "window.atomsReport.step() === 41", timeout: 10)
+        #expect(try browser.evaluate("location.hash") as? String == "#step=41")
+        #expect(try shownValues(browser) == (try cliValues(journal, at: 41)))
+        try browser.press(key: "ArrowLeft", code: 37)
+        try browser.wait(until: "window.atomsReport.step() === 40", timeout: 10)
+    }
+
+    /// Every step, visited forwards and then backwards (rebuilt from keyframes), shows the
+    /// values the reader computes: the page's delta decoding is the reader's.
+    @Test func everyStepOfTheTodoReportMatchesTheReader() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: todo)
+        let page = try writeReport(todo, in: directory)
+        let browser = try HeadlessChromium()
+        defer { browser.close() }
+        try browser.open("file://\(page)#step=0", until: Self.ready)
+        let first = journal.reader.firstStep, last = journal.reader.lastStep
+        let script = """
+            (() => { const out = {}; const visit = (s) => { window.atomsReport.go(s);
+              out[s] = Object.fromEntries([...document.querySelectorAll('#values .atom')].map(e => [e.dataset.atom, e.querySelector('pre.value').textContent])); };
+              for (let s = \(first); s <= \(last); s++) visit(s);
+              const forwards = JSON.stringify(out);
+              for (let s = \(last); s >= \(first); s -= 7) visit(s);
+              return [forwards, JSON.stringify(out)]; })()
+            """
+        let results = try #require(browser.evaluate(script) as? [String])
+        #expect(results[0] == results[1], "stepping backwards shows what stepping forwards showed")
+        let shown = try #require(JSONSerialization.jsonObject(with: Data(results[0].utf8)) as? [String: [String: String]])
+        var state = try journal.state(at: first)
+        for step in first...last {
+            if step > first { state = try journal.reader.advance(state, to: step) }
+            let expected = Dictionary(uniqueKeysWithValues: state.liveAtoms.compactMap { atom in state.values[atom.id].map { (atom.displayName, $0.displayText) } })
+            #expect(shown[String(step)] == expected, "step \(step)")
+        }
+    }
+
+    @Test func hostileValuesRenderAsTextAndNothingRuns() throws {
+        let directory = try TemporaryDirectory()
+        let path = try HostileSessions.values(in: directory)
+        let journal = try InspectedJournal(path: path)
+        let page = try writeReport(path, in: directory)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(!html.contains(Hostile.secret), "a redacted value never reaches the report")
+        let browser = try HeadlessChromium()
+        defer { browser.close() }
+        for step in [journal.reader.lastStep, journal.reader.lastStep / 2, journal.reader.firstStep] {
+            try browser.open("file://\(page)#step=\(step)", until: Self.ready)
+            #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
+            #expect(try browser.evaluate("typeof window.__injected") as? String == "undefined", "no value ran as script at step \(step)")
+            #expect(try browser.evaluate("document.querySelectorAll('body img, body script:not([nonce]):not([type])').length") as? Int == 0)
+            let shownNow = try shownValues(browser), printed = try cliValues(journal, at: step)
+            #expect(shownNow == printed, "step \(step): \(shownNow.filter { printed[$0.key] != $0.value }) vs \(printed.filter { shownNow[$0.key] != $0.value })")
+        }
+        try browser.open("file://\(page)#step=\(journal.reader.lastStep)", until: Self.ready)
+        #expect(try shownValues(browser)["TokenAtom"] == "<redacted>")
+        let text = try browser.evaluate("document.body.innerText") as? String ?? ""
+        #expect(text.contains(JSONValue.string(Hostile.scriptEnd).jsonText))
+        #expect(text.contains(JSONValue.string(Hostile.image).jsonText))
+    }
+
+    @Test(arguments: [true, false])
+    func hostileNamesAndLocationsRenderAsText(usingDot: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let path = try HostileSessions.names(in: directory)
+        let journal = try InspectedJournal(path: path)
+        let page = try writeReport(path, in: directory, graphviz: usingDot ? Graphviz() : nil)
+        let browser = try HeadlessChromium()
+        defer { browser.close() }
+        for step in [1, 2] {
+            try browser.open("file://\(page)#step=\(step)", until: Self.ready)
+            #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
+            // Hovering shows the write site and the atoms written.
+            try browser.send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": 1380, "y": 100])
+            #expect(try browser.evaluate("typeof window.__injected") as? String == "undefined", "step \(step)")
+            #expect(try shownValues(browser) == (try cliValues(journal, at: step)))
+            #expect(try shownEdges(browser) == edges(ofDOT: try GraphCommand.dot(journal, at: .number(step))))
+            let text = try browser.evaluate("document.body.innerText") as? String ?? ""
+            #expect(text.contains(Hostile.image), "the label shows as text")
+            #expect(text.contains(Hostile.scriptEnd + ".swift:3"), "the location shows as text")
+        }
+    }
+}
