@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|large|inspector …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|large|inspector|live|report …] [--json] [--quick]`
 
 /// One reported figure.
 struct Figure: Encodable {
@@ -154,6 +154,32 @@ func runBenchmarks() {
                    text: "    open the folder + state at the last step \(String(format: "%.4f", large.openLastSeconds)) s; wc -l on its segments (less a process start) \(String(format: "%.4f", large.wcSeconds)) s: \(String(format: "%.2f", large.openLastSeconds / large.wcSeconds))×")
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: live suite failed: \(error)\n".utf8))
+        }
+    }
+    if selected("report") {
+        do {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-report-\(getpid())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let todo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../samples/journals/todo.jsonl").standardized.path
+            let f = try ReportSuite.run(directory: directory, transactions: quick ? 10_000 : 100_000, todoSample: todo, renders: quick ? 1 : 3)
+            if !json { print("HTML report of the 500-todo session: \(f.transactions) transactions, journal \(f.journalBytes) bytes") }
+            let beyond = Double(f.reportBytes - f.valueBytes) / Double(f.transactions)
+            report("report", "bytes-per-transaction-beyond-values", beyond, "bytes", target: "≤ 20", meets: beyond <= 20,
+                   text: "  report \(f.reportBytes) bytes (\(f.keyframes) keyframes), of which value JSON \(f.valueBytes) bytes: \(String(format: "%.1f", beyond)) bytes per transaction beyond the values (target ≤ 20); written in \(String(format: "%.2f", f.buildSeconds)) s")
+            if f.firstRender.isEmpty {
+                if !json { print("  first render skipped: chromium is not installed (apt-get install chromium)") }
+            } else {
+                let render = InspectorSuite.median(f.firstRender)
+                let floor = InspectorSuite.median(f.floorRender)
+                report("report", "first-render", render, "ms", target: "≤ 2000 ms", meets: (f.firstRender.max() ?? .infinity) <= 2000,
+                       text: "  first render in headless Chromium: median \(String(format: "%.0f", render)) ms, max \(String(format: "%.0f", f.firstRender.max() ?? 0)) ms over \(f.firstRender.count) loads (target ≤ 2000 ms); the 260-step todo report, same run: \(String(format: "%.0f", floor)) ms")
+                let moves = f.moves.sorted()
+                report("report", "move-to-random-step-max", moves.last ?? 0, "ms",
+                       text: "  moving to a random step in the page: median \(String(format: "%.1f", moves[moves.count / 2])) ms, max \(String(format: "%.1f", moves.last ?? 0)) ms over \(moves.count) moves")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: report suite failed: \(error)\n".utf8))
         }
     }
     if json {

@@ -329,14 +329,32 @@ enum ReportScript {
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     return { context, width };
   }
+  // The ticks are drawn once per size, axis and search into a bitmap; moving only redraws the marker.
+  const drawnBitmaps = new Map();
+  function cachedBitmap(name, key, width, height, draw) {
+    const cached = drawnBitmaps.get(name);
+    if (cached && cached.key === key) return cached.canvas;
+    const ratio = window.devicePixelRatio || 1;
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const context = canvas.getContext("2d");
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    draw(context);
+    drawnBitmaps.set(name, { key, canvas });
+    return canvas;
+  }
   function drawTimeline() {
     const canvas = $("timeline");
     const { context, width } = sizeCanvas(canvas, 64);
     context.clearRect(0, 0, width, 64);
-    for (let k = 0; k < transactionCount; k++) {
-      context.fillStyle = colorOf(siteCause(k));
-      context.fillRect(Math.floor(xOf(k + 1, width)), 8, 1, 48);
-    }
+    const ticks = cachedBitmap("timeline", `${width}:${axis}`, width, 64, (ticks) => {
+      for (let k = 0; k < transactionCount; k++) {
+        ticks.fillStyle = colorOf(siteCause(k));
+        ticks.fillRect(Math.floor(xOf(k + 1, width)), 8, 1, 48);
+      }
+    });
+    context.drawImage(ticks, 0, 0, width, 64);
     const x = xOf(current.step - meta.first, width);
     context.fillStyle = "#111";
     context.fillRect(Math.round(x) - 1, 0, 3, 64);
@@ -397,22 +415,25 @@ enum ReportScript {
     const { context, width } = sizeCanvas(canvas, height);
     const labelWidth = Math.min(260, width * 0.3);
     context.clearRect(0, 0, width, height);
-    context.font = "12px system-ui, sans-serif";
-    context.textBaseline = "middle";
-    shownRows.forEach((atom, row) => {
-      const y = 2 + row * 16;
-      if (row % 2) { context.fillStyle = "#f4f5f8"; context.fillRect(0, y, width, 16); }
-      context.fillStyle = "#1d1f24";
-      context.save();
-      context.beginPath(); context.rect(0, y, labelWidth - 6, 16); context.clip();
-      context.fillText(atom.name, 6, y + 8);
-      context.restore();
-      context.fillStyle = "#2f6fde";
-      for (const k of lanes.get(atom.id)) {
-        const x = labelWidth + xOf(k + 1, width - labelWidth);
-        context.fillRect(Math.floor(x), y + 3, 1.5, 10);
-      }
+    const rowsDrawn = cachedBitmap("lanes", `${width}:${axis}:${shownRows.map((atom) => atom.id).join(",")}`, width, height, (lane) => {
+      lane.font = "12px system-ui, sans-serif";
+      lane.textBaseline = "middle";
+      shownRows.forEach((atom, row) => {
+        const y = 2 + row * 16;
+        if (row % 2) { lane.fillStyle = "#f4f5f8"; lane.fillRect(0, y, width, 16); }
+        lane.fillStyle = "#1d1f24";
+        lane.save();
+        lane.beginPath(); lane.rect(0, y, labelWidth - 6, 16); lane.clip();
+        lane.fillText(atom.name, 6, y + 8);
+        lane.restore();
+        lane.fillStyle = "#2f6fde";
+        for (const k of lanes.get(atom.id)) {
+          const x = labelWidth + xOf(k + 1, width - labelWidth);
+          lane.fillRect(Math.floor(x), y + 3, 1.5, 10);
+        }
+      });
     });
+    context.drawImage(rowsDrawn, 0, 0, width, height);
     const x = labelWidth + xOf(current.step - meta.first, width - labelWidth);
     context.fillStyle = "rgba(17,17,17,.6)";
     context.fillRect(Math.round(x), 0, 1, height);

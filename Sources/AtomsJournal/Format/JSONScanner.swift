@@ -376,7 +376,7 @@ extension JSONValue {
     /// Parses JSON text (one value, with optional whitespace around it).
     ///
     /// - Throws: A syntax error naming the byte offset.
-    static func parse(_ bytes: some Collection<UInt8>) throws -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws -> JSONValue {
         let contiguous = Array(bytes)
         return try contiguous.withUnsafeBytes { raw in
             var scanner = JSONScanner(raw)
