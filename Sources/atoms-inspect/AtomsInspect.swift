@@ -12,7 +12,7 @@ struct AtomsInspect: ParsableCommand {
             Colours are used only on a terminal and never when NO_COLOR is set.
             EXIT STATUS: 0 ok; 1 a check failed, diff --exit-code found differences, find \
             found no step, or compare found the journals diverge; \
-            64 usage error (unknown option, bad step, unknown atom); 65 malformed journal, \
+            64 usage error (unknown option, bad step, unknown atom, a report over --max-size); 65 malformed journal, \
             state file or rules file; 66 missing or unreadable file; 69 Graphviz dot \
             unavailable; 73 output file cannot be created; 74 output cannot be written \
             (stdout closed or full, a write to an output file failed).

@@ -55,7 +55,7 @@ public final class HeadlessChromium {
             executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
             "--user-data-dir=\(profile)", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
             "--disable-background-networking", "--disable-sync", "--disable-component-update", "--mute-audio",
-            "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=\(width),\(height)", "about:blank",
+            "--hide-scrollbars", "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=\(width),\(height)", "about:blank",
         ]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -5,7 +5,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// A check failed, `diff --exit-code` found differences, `find` found no step, or
     /// `compare` found the journals diverge.
     case failed = 1
-    /// Bad usage: unknown option, bad step number, unknown atom.
+    /// Bad usage: unknown option, bad step number, unknown atom, a report over its size limit.
     case usage = 64
     /// Malformed journal, state file or rules file.
     case dataError = 65

@@ -16,6 +16,10 @@ enum Hostile {
 struct HostileNote: Codable, Hashable, Sendable {
     var title: String
     var tags: [String]
+    /// Numbers a JavaScript `number` would print differently.
+    var measure = 0.1
+    var big = UInt64.max
+    var tiny = Double.leastNonzeroMagnitude
 }
 
 struct NoteAtom: StateAtom, Hashable {
@@ -53,6 +57,8 @@ enum HostileSessions {
         for (index, text) in Hostile.all.enumerated() {
             context[NoteAtom()].title = text
             context[NoteAtom()].tags.append(text)
+            context[NoteAtom()].big -= UInt64(index)
+            context[NoteAtom()].measure += 0.1
             context[LabelsAtom()].insert(text)
             context[ScoresAtom()][text] = index + 1
             context[ScoresAtom()]["plain"] = index + 10
