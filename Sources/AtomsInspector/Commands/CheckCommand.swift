@@ -62,39 +62,20 @@ enum JUnitReport {
         let failures = results.filter { !$0.passed }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites tests="\#(results.count)" failures="\#(failures)">"# + "\n"
-        xml += #"  <testsuite name="\#(escape("atoms-inspect check \(rulesFile)"))" tests="\#(results.count)" failures="\#(failures)" errors="0">"# + "\n"
-        xml += #"    <properties><property name="journal" value="\#(escape(journal))"/><property name="step" value="\#(step)"/></properties>"# + "\n"
+        xml += #"  <testsuite name="\#(Markup.escaped("atoms-inspect check \(rulesFile)"))" tests="\#(results.count)" failures="\#(failures)" errors="0">"# + "\n"
+        xml += #"    <properties><property name="journal" value="\#(Markup.escaped(journal))"/><property name="step" value="\#(step)"/></properties>"# + "\n"
         for result in results {
-            let name = escape(result.rule)
-            let classname = escape("\(rulesFile):\(result.line)")
+            let name = Markup.escaped(result.rule)
+            let classname = Markup.escaped("\(rulesFile):\(result.line)")
             if result.passed {
                 xml += #"    <testcase name="\#(name)" classname="\#(classname)"/>"# + "\n"
             } else {
                 xml += #"    <testcase name="\#(name)" classname="\#(classname)">"# + "\n"
-                xml += #"      <failure message="\#(escape(result.detail ?? "failed"))"/>"# + "\n"
+                xml += #"      <failure message="\#(Markup.escaped(result.detail ?? "failed"))"/>"# + "\n"
                 xml += "    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
-    }
-
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r":
-                result += "?"  // not allowed in XML 1.0
-            case "\u{FFFE}", "\u{FFFF}":
-                result += "?"  // not characters in XML 1.0 either
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

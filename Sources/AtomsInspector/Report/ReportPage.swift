@@ -17,7 +17,7 @@ enum ReportPage {
             <meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'unsafe-inline'; img-src data:">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escaped(title)) · atoms-inspect report</title>
+            <title>\(Markup.escaped(title)) · atoms-inspect report</title>
             <style>\(style)</style>
             </head>
             <body>
@@ -33,22 +33,6 @@ enum ReportPage {
         page.append(contentsOf: ReportScript.source.utf8)
         page.append(contentsOf: "\n</script>\n</body>\n</html>\n".utf8)
         return page
-    }
-
-    /// Text escaped for HTML content and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 
     /// 128 random bits, base64: a nonce no embedded text can have guessed.

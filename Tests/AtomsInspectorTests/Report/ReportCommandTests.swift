@@ -71,6 +71,16 @@ struct ReportCommandTests {
         }
     }
 
+    @Test func theTitleIsTextAndEachPageHasItsOwnNonce() throws {
+        let data = ReportData(meta: Array("{}".utf8), values: [], keyframes: [])
+        let page = String(decoding: ReportPage.html(data: data, title: "</title><script>x()</script> & 'q'"), as: UTF8.self)
+        #expect(page.contains("<title>&lt;/title&gt;&lt;script&gt;x()&lt;/script&gt; &amp; &apos;q&apos; · atoms-inspect report</title>"))
+        let nonces = (0..<2).map { _ in ReportPage.makeNonce() }
+        #expect(nonces[0] != nonces[1] && nonces.allSatisfy { $0.count == 22 })
+        let other = String(decoding: ReportPage.html(data: data, title: "t", nonce: "abc"), as: UTF8.self)
+        #expect(other.contains("script-src 'nonce-abc'") && other.contains("<script nonce=\"abc\">"))
+    }
+
     @Test func aRangeReportsOnlyItsSteps() throws {
         let directory = try TemporaryDirectory()
         let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
