@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Opens a journal for reading, then decodes lines on demand.
 ///
@@ -44,6 +45,7 @@ public final class JournalReader: Sendable {
     public let droppedTransactions: Int
 
     private let segments: [any JournalSegment]
+    private let recent = Mutex(RecentTransactions())
 
     /// The files, oldest first.
     var allSegments: [any JournalSegment] { segments }
@@ -178,11 +180,22 @@ public final class JournalReader: Sendable {
     ///     the envelope alone and never parse a value.
     /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
     public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> TransactionRecord {
+        if let kept = recent.withLock({ $0.record(seq, decodingValuesOf: atoms) }) {
+            return kept
+        }
+        var lineLength = Int.max
+        let record = try decodeTransaction(seq, decodingValuesOf: atoms, lineLength: &lineLength)
+        recent.withLock { $0.keep(record, seq: seq, decodingValuesOf: atoms, lineLength: lineLength) }
+        return record
+    }
+
+    private func decodeTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, lineLength: inout Int) throws(JournalError) -> TransactionRecord {
         let segment = try segment(forTransaction: seq)
         let (offset, locations) = try segment.transactionLine(seq)
         let version = segment.header.version
         guard version >= 2 else {
             return try scan(segment, offset: offset) { bytes, range in
+                lineLength = range.count
                 let object = try ObjectLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
                 var record = try JSONDecoder().decode(TransactionRecord.self, from: Data(object.envelope))
                 if let values = object.values {
@@ -192,7 +205,8 @@ public final class JournalReader: Sendable {
             }
         }
         return try scan(segment, offset: offset) { bytes, range in
-            try CompactTransactionLine(bytes: bytes, range: range, version: version)
+            lineLength = range.count
+            return try CompactTransactionLine(bytes: bytes, range: range, version: version)
                 .record(bytes: bytes, locations: locations, decoding: { atoms?.contains($0) ?? true })
         }
     }
