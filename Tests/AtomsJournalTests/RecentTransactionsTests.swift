@@ -5,7 +5,8 @@ import TestSupport
 @testable import AtomsJournal
 
 /// Transactions read again come from the reader's memory of recent ones: the same records as
-/// decoding gives, for the atoms asked for, within a bounded memory.
+/// decoding gives, for the atoms asked for, within a bounded memory. (The reader does not keep
+/// envelope-only reads; the memory itself keeps whatever it is given.)
 @MainActor
 struct RecentTransactionsTests {
     private func record(_ seq: Int) -> TransactionRecord {

@@ -180,10 +180,14 @@ public final class JournalReader: Sendable {
     ///     the envelope alone and never parse a value.
     /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
     public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> TransactionRecord {
+        var lineLength = Int.max
+        // Envelopes alone (`log`, `blame`'s walk) are read in order and cheap: not kept.
+        guard atoms?.isEmpty != true else {
+            return try decodeTransaction(seq, decodingValuesOf: atoms, lineLength: &lineLength)
+        }
         if let kept = recent.withLock({ $0.record(seq, decodingValuesOf: atoms) }) {
             return kept
         }
-        var lineLength = Int.max
         let record = try decodeTransaction(seq, decodingValuesOf: atoms, lineLength: &lineLength)
         recent.withLock { $0.keep(record, seq: seq, decodingValuesOf: atoms, lineLength: lineLength) }
         return record
