@@ -12,6 +12,10 @@ enum ReportSuite {
         var transactions = 0
         var journalBytes = 0
         var buildSeconds = 0.0
+        /// Floors for writing the report, same journal, same run: `wc -l` (less a process
+        /// start) and `log` (every transaction's envelope read).
+        var wcSeconds = 0.0
+        var logSeconds = 0.0
         var reportBytes = 0
         /// Bytes of value JSON embedded: the transactions' values and deltas, and the keyframes'.
         var valueBytes = 0
@@ -52,6 +56,9 @@ enum ReportSuite {
         let inspected = try InspectedJournal(path: journal)
         let (html, summary) = try ReportCommand.run(inspected)
         figures.buildSeconds = Date().timeIntervalSince(start)
+        let floors = try LargeStateSuite.inspect(path: journal)
+        figures.wcSeconds = floors.wc
+        figures.logSeconds = floors.log
         figures.transactions = summary.last - summary.first
         figures.reportBytes = html.count
         let page = directory.appendingPathComponent("report.html").path
