@@ -15,7 +15,9 @@ struct AtomsInspect: ParsableCommand {
             64 usage error (unknown option, bad step, unknown atom, a report over --max-size); 65 malformed journal, \
             state file or rules file; 66 missing or unreadable file; 69 Graphviz dot \
             unavailable; 73 output file cannot be created; 74 output cannot be written \
-            (stdout closed or full, a write to an output file failed).
+            (stdout closed or full, a write to an output file failed); 75 the journal changed \
+            while it was being read (truncated, or recorded again at the same path): run the \
+            command again.
             RULES FILE (check --rules): one rule per line, # starts a comment, * in a name \
             matches any run of characters, names may be double-quoted: \
             edge A -> B; no-edge A -> B; node A; no-node A; acyclic; \

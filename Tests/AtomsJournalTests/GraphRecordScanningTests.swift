@@ -47,7 +47,7 @@ struct GraphRecordScanningTests {
             {"declare":[{"id":2,"label":"B","type":"m.B"}],"created":[2],"released":null,"edgesAdded":[{"from":1,"to":2}],
              "edgesRemoved":[{"to":3,"from":1}],"subsAdded":[{"atom":2,"at":"A.swift:3"}],"subsRemoved":[],"future":[{"x":1}]}
             """#
-        let changes = try scan(json) { scanner throws(JSONScanner.SyntaxError) in try CompactTransactionLine.GraphChanges(scanning: &scanner) }
+        let changes = try scan(json) { scanner throws(JSONScanner.SyntaxError) in try TransactionLine.GraphChanges(scanning: &scanner) }
         #expect(changes.declare == [AtomDeclaration(id: 2, label: "B", type: "m.B")])
         #expect(changes.created == [2])
         #expect(changes.released == nil)

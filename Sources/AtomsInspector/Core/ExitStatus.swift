@@ -17,4 +17,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case cannotCreate = 73
     /// Standard output (or an output file) could not be written: closed, full, or a broken pipe.
     case ioError = 74
+    /// The journal changed while it was being read (truncated, or recorded again at the same
+    /// path): run the command again.
+    case tryAgain = 75
 }

@@ -33,6 +33,7 @@ public struct InspectorError: Error, Equatable, Sendable, CustomStringConvertibl
             case .cannotCreate: .cannotCreate
             case .writeFailed: .ioError
             case .stepOutOfRange: .usage
+            case .changedWhileReading: .tryAgain
             default: .dataError
             }
         self.init(status, path: error.path, line: error.line, error.reason)

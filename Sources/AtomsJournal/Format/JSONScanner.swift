@@ -229,7 +229,7 @@ struct JSONScanner {
     }
 
     /// Reads a number's text, checking its grammar.
-    private mutating func numberRange() throws(SyntaxError) -> Range<Int> {
+    mutating func numberRange() throws(SyntaxError) -> Range<Int> {
         _ = peek()
         let start = position
         func digits() -> Int {

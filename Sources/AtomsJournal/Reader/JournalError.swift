@@ -25,6 +25,9 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case stepOutOfRange(path: String, step: Int, first: Int, last: Int)
     /// A state file is not valid.
     case malformedStateFile(path: String, reason: String)
+    /// The file was truncated or rewritten (a new recording at the same path) while it was
+    /// being read: what was read so far no longer matches it.
+    case changedWhileReading(path: String)
 
     /// `path[:line]: message — what to do`.
     public var description: String {
@@ -37,7 +40,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotRead(let path, _), .cannotCreate(let path, _), .writeFailed(let path, _), .empty(let path),
             .notAJournal(let path, _), .unsupportedVersion(let path, _), .malformedLine(let path, _, _),
             .notUTF8(let path, _), .duplicateSequence(let path, _, _), .missingSequence(let path, _, _, _),
-            .stepOutOfRange(let path, _, _, _), .malformedStateFile(let path, _):
+            .stepOutOfRange(let path, _, _, _), .malformedStateFile(let path, _), .changedWhileReading(let path):
             path
         }
     }
@@ -80,6 +83,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
             "step \(step) is outside the journal (steps \(first)…\(last)) — pick a step in that range, or last / last-K"
         case .malformedStateFile(_, let reason):
             "not a valid atoms state file: \(reason) — write one with `atoms-inspect restore`"
+        case .changedWhileReading:
+            "the journal changed while it was being read (truncated, or recorded again at the same path) — open it again"
         }
     }
 }

@@ -44,8 +44,8 @@ public final class JournalFollower {
 
     private var file: OpenFile?
     private var locations: [Int: String] = [:]
-    private var expectedSeq: Int?
-    private var version = JournalFormat.majorVersion
+    private var check = SequenceCheck()
+    private var header: JournalHeader?
 
     /// The file being read.
     private struct OpenFile {
@@ -105,7 +105,8 @@ public final class JournalFollower {
     private func reset() {
         declarations = [:]
         locations = [:]
-        expectedSeq = nil
+        check = SequenceCheck()
+        header = nil
     }
 
     /// Opens the journal file, or the folder's first segment after `segment`; `false` when
@@ -198,67 +199,60 @@ public final class JournalFollower {
         }
     }
 
-    /// One complete line.
+    /// One complete line, read by the same scanner and checked by the same sequence rules as
+    /// every other reader; a new segment's first keyframe may jump ahead (the segments
+    /// between were deleted by the size limit).
     private func handle(_ line: [UInt8], in current: OpenFile, events: inout [Event]) throws(JournalError) {
-        let fail = { (reason: String) in JournalError.malformedLine(path: current.path, line: current.lineNumber, reason: reason) }
-        if current.lineNumber == 1 {
-            guard line.first == UInt8(ascii: "{"), let header = try? JSONDecoder().decode(JournalHeader.self, from: Data(line)),
-                header.format == JournalFormat.name
-            else {
-                throw .notAJournal(path: current.path, found: String(decoding: line.prefix(80), as: UTF8.self))
+        let number = current.lineNumber
+        if number == 1 {
+            let outcome: Result<JournalHeader, JournalError> = line.withUnsafeBytes { raw in
+                do throws(JournalError) {
+                    return .success(try LineScanner.header(in: raw, 0..<raw.count, path: current.path))
+                } catch {
+                    return .failure(error)
+                }
             }
-            guard JournalFormat.readableMajorVersions.contains(header.version) else {
-                throw .unsupportedVersion(path: current.path, version: header.version)
-            }
-            version = header.version
+            header = try outcome.get()
             return
         }
-        do {
-            try line.withUnsafeBytes { raw throws in
+        let scanner = LineScanner(version: header?.version ?? JournalFormat.majorVersion)
+        let outcome: Result<Void, any Error> = line.withUnsafeBytes { raw in
+            Result {
                 let range = 0..<raw.count
-                if raw.first == UInt8(ascii: "["), version >= 2 {
-                    let record = try CompactTransactionLine(bytes: raw, range: range, version: version)
-                        .record(bytes: raw, locations: locations, decoding: { _ in false })
-                    try take(record, events: &events, fail: fail)
-                    return
+                var kind = try scanner.kind(of: range, in: raw)
+                if case .keyframe(let seq) = kind, number == 2, let expected = check.expected, seq > expected - 1 {
+                    events.append(.skipped(from: expected, to: seq))
+                    check = SequenceCheck()
                 }
-                let typed = try JSONDecoder().decode(JournalLines.TypedObject.self, from: Data(line))
-                switch typed.type {
-                case "keyframe":
-                    let keyframe = try KeyframeLine(bytes: raw, range: range, decoding: { _ in false }).record
+                do throws(SequenceCheck.Violation) {
+                    try check.take(kind)
+                } catch {
+                    throw error.error(path: current.path, line: number)
+                }
+                switch kind {
+                case .transaction:
+                    let record = try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
+                    for atom in record.declare ?? [] { declarations[atom.id] = atom }
+                    events.append(.transaction(record))
+                case .keyframe:
+                    let keyframe = try scanner.keyframe(in: raw, range, decoding: { _ in false }).record
                     for atom in keyframe.atoms { declarations[atom.id] = atom }
                     for location in keyframe.locs ?? [] { locations[location.id] = location.at }
-                    if let expected = expectedSeq, keyframe.seq > expected - 1 {
-                        events.append(.skipped(from: expected, to: keyframe.seq))
-                    }
-                    expectedSeq = keyframe.seq + 1
-                case "loc":
-                    let location = try JSONDecoder().decode(LocationRecord.self, from: Data(line))
+                case .location:
+                    let location = try scanner.location(in: raw, range)
                     locations[location.id] = location.at
-                case "end":
+                case .end:
                     isEnded = true
                     events.append(.ended)
-                case "tx" where version == 1:
-                    var record = try JSONDecoder().decode(TransactionRecord.self, from: Data(line))
-                    record.values = record.values?.map { ValueEntry(id: $0.id) }
-                    try take(record, events: &events, fail: fail)
-                default:
-                    break
+                case .unknown:
+                    kind = .unknown
                 }
             }
-        } catch let error as JournalError {
-            throw error
-        } catch {
-            throw fail(JournalIndexer.describe(error))
         }
-    }
-
-    private func take(_ record: TransactionRecord, events: inout [Event], fail: (String) -> JournalError) throws {
-        if let expected = expectedSeq, record.seq != expected {
-            throw fail(record.seq < expected ? "transaction \(record.seq) appears twice" : "expected transaction \(expected) but found \(record.seq)")
+        if case .failure(let error) = outcome {
+            throw line.withUnsafeBytes { raw in
+                JournalError.line(error, path: current.path, bytes: raw, range: 0..<raw.count, number: number)
+            }
         }
-        for atom in record.declare ?? [] { declarations[atom.id] = atom }
-        expectedSeq = record.seq + 1
-        events.append(.transaction(record))
     }
 }

@@ -109,20 +109,13 @@ public final class JournalReader: Sendable {
 
     /// Opens one journal file.
     private static func openFile(_ path: String, progress: ((Double) -> Void)?) throws(JournalError) -> any JournalSegment {
-        let data: MappedFile
-        do {
-            data = try MappedFile(path: path)
-        } catch {
-            throw .cannotRead(path: path, reason: Self.reason(for: error, path: path))
-        }
-        guard !data.isEmpty else {
-            throw .empty(path: path)
-        }
-        let (header, headerEnd) = try JournalIndexer.header(in: data, path: path)
+        let file = try JournalFile(path: path)
+        var reader = LineReader(file: file)
+        let (header, headerEnd) = try readHeader(&reader)
         if header.version >= JournalFormat.firstSeekableVersion {
-            return try SeekableSegment(path: path, data: data, header: header, headerEnd: headerEnd)
+            return try SeekableSegment(file: file, header: header, headerEnd: headerEnd)
         }
-        return try ScannedSegment(path: path, data: data, progress: progress)
+        return try ScannedSegment(file: file, header: header, headerEnd: headerEnd, progress: progress)
     }
 
     /// Opens a bounded journal's segments, oldest first, checking that each starts where the
@@ -132,7 +125,7 @@ public final class JournalReader: Sendable {
         do {
             listed = try SegmentDirectory.segments(in: directory)
         } catch {
-            throw .cannotRead(path: directory, reason: Self.reason(for: error, path: directory))
+            throw .cannotRead(path: directory, reason: (error as? POSIXError).map { JournalFile.reason($0.code.rawValue) } ?? "\(error)")
         }
         var segments: [any JournalSegment] = []
         var first = 0
@@ -180,6 +173,10 @@ public final class JournalReader: Sendable {
     ///     the envelope alone and never parse a value.
     /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
     public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> TransactionRecord {
+        try checkingForChanges { () throws(JournalError) in try keptTransaction(seq, decodingValuesOf: atoms) }
+    }
+
+    private func keptTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> TransactionRecord {
         var lineLength = Int.max
         // Envelopes alone (`log`, `blame`'s walk) are read in order and cheap: not kept.
         guard atoms?.isEmpty != true else {
@@ -196,22 +193,9 @@ public final class JournalReader: Sendable {
     private func decodeTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, lineLength: inout Int) throws(JournalError) -> TransactionRecord {
         let segment = try segment(forTransaction: seq)
         let (offset, locations) = try segment.transactionLine(seq)
-        let version = segment.header.version
-        guard version >= 2 else {
-            return try scan(segment, offset: offset) { bytes, range in
-                lineLength = range.count
-                let object = try ObjectLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
-                var record = try JSONDecoder().decode(TransactionRecord.self, from: Data(object.envelope))
-                if let values = object.values {
-                    record.values = values + object.undecoded.map { ValueEntry(id: $0) }
-                }
-                return record
-            }
-        }
-        return try scan(segment, offset: offset) { bytes, range in
+        return try segment.read(lineAt: offset) { scanner, raw, range in
             lineLength = range.count
-            return try CompactTransactionLine(bytes: bytes, range: range, version: version)
-                .record(bytes: bytes, locations: locations, decoding: { atoms?.contains($0) ?? true })
+            return try scanner.transaction(in: raw, range, locations: locations, decoding: { atoms?.contains($0) ?? true })
         }
     }
 
@@ -227,6 +211,10 @@ public final class JournalReader: Sendable {
     ///   whatever the journal's length.
     /// - Throws: ``JournalError`` when the step is out of range or a needed line is malformed.
     public func state(at step: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> JournalState {
+        try checkingForChanges { () throws(JournalError) in try rebuiltState(at: step, decodingValuesOf: atoms) }
+    }
+
+    private func rebuiltState(at step: Int, decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> JournalState {
         guard step >= firstStep, step <= lastStep else {
             throw .stepOutOfRange(path: path, step: step, first: firstStep, last: lastStep)
         }
@@ -262,8 +250,8 @@ public final class JournalReader: Sendable {
     }
 
     private func keyframeState(_ segment: any JournalSegment, _ keyframe: (step: Int, offset: Int), decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> JournalState {
-        let line = try scan(segment, offset: keyframe.offset) { bytes, range in
-            try KeyframeLine(bytes: bytes, range: range, decoding: { atoms?.contains($0) ?? true })
+        let line = try segment.read(lineAt: keyframe.offset) { scanner, raw, range in
+            try scanner.keyframe(in: raw, range, decoding: { atoms?.contains($0) ?? true })
         }
         let state = JournalState(keyframe: line.record, undecoded: line.undecoded)
         do {
@@ -291,6 +279,9 @@ public final class JournalReader: Sendable {
         do {
             try state.apply(record, decoding: { atoms?.contains($0) ?? true })
         } catch {
+            if segments.contains(where: { $0.file.hasChanged }) {
+                throw .changedWhileReading(path: path)
+            }
             let segment = try self.segment(forTransaction: seq)
             let offset = try segment.transactionLine(seq).offset
             throw .malformedLine(path: segment.path, line: segment.lineNumber(at: offset), reason: error.message)
@@ -298,32 +289,22 @@ public final class JournalReader: Sendable {
         return record
     }
 
-    /// Reads the line at `offset` of a segment in place with `body`.
-    private func scan<Result>(_ segment: any JournalSegment, offset: Int, _ body: (UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result {
-        let outcome: Swift.Result<Result, any Error> = segment.data.withUnsafeBytes { raw in
-            let end = JournalIndexer.nextNewline(in: raw, from: offset)
-            return Swift.Result { try body(raw, offset..<end) }
-        }
-        switch outcome {
-        case .success(let result):
-            return result
-        case .failure(let error):
-            let end = segment.data.withUnsafeBytes { JournalIndexer.nextNewline(in: $0, from: offset) }
-            throw SeekableSegment.error(error, path: segment.path, data: segment.data, line: offset..<end, number: segment.lineNumber(at: offset))
-        }
-    }
-
-    private static func reason(for error: any Error, path: String) -> String {
-        guard let error = error as? POSIXError else {
-            return "\(error)"
-        }
-        switch error.code {
-        case .ENOENT: return "no such file"
-        case .EACCES, .EPERM: return "permission denied"
-        case .EISDIR: return "it is a directory"
-        case .ELOOP: return "too many levels of symbolic links (a link loop)"
-        case .ENOTDIR: return "a part of the path is not a directory"
-        default: return String(cString: strerror(error.code.rawValue)).lowercased()
+    /// Runs `body`; a journal that no longer reads right because its file changed while it
+    /// was open (truncated, or written over by a new recording) is reported as such, not as
+    /// damage.
+    func checkingForChanges<Result>(_ body: () throws(JournalError) -> Result) throws(JournalError) -> Result {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .malformedLine, .notUTF8, .duplicateSequence, .missingSequence, .cannotRead:
+                if segments.contains(where: { $0.file.hasChanged }) {
+                    throw .changedWhileReading(path: path)
+                }
+            default:
+                break
+            }
+            throw error
         }
     }
 }

@@ -44,7 +44,7 @@ public final class RecordedValueSeeds: AtomValueSeeds {
             applied.append(atom.description)
             return value as? Value
         } catch {
-            failures.append("\(atom): \(JournalIndexer.describe(error))")
+            failures.append("\(atom): \(LineScanner.describe(error, lineStart: 0))")
             return nil
         }
     }

@@ -87,7 +87,7 @@ public struct StateFile: Codable, Sendable, Equatable {
         do {
             file = try JSONDecoder().decode(StateFile.self, from: data)
         } catch {
-            throw .malformedStateFile(path: path, reason: JournalIndexer.describe(error))
+            throw .malformedStateFile(path: path, reason: LineScanner.describe(error, lineStart: 0))
         }
         guard file.format == formatName else {
             throw .malformedStateFile(path: path, reason: "format is \(file.format.debugDescription), expected \"\(formatName)\"")

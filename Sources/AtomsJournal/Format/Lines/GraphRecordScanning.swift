@@ -96,7 +96,7 @@ extension JSONScanner {
     }
 }
 
-extension CompactTransactionLine.GraphChanges {
+extension TransactionLine.GraphChanges {
     /// Reads the graph changes object of a compact transaction.
     init(scanning scanner: inout JSONScanner) throws(JSONScanner.SyntaxError) {
         var changes = Self()

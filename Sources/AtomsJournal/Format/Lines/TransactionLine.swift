@@ -1,12 +1,12 @@
 import Foundation
 
-/// A transaction line of format 2 or 3, read with ``JSONScanner``:
+/// A transaction line of format 2 and later, read with ``JSONScanner``:
 /// `[seq, t, cause, origin, at, [values], {graph changes}]`, the last element only when the
 /// graph changed. `origin` and `at` are numbers, 0 for none.
 ///
 /// Value payloads are kept as byte ranges of the line and parsed only for the atoms a caller
 /// asks for, so listing transactions never decodes a value.
-struct CompactTransactionLine {
+struct TransactionLine {
     var seq: Int
     var t: Double
     var cause: String
@@ -174,7 +174,7 @@ struct CompactTransactionLine {
     }
 }
 
-extension CompactTransactionLine.Value {
+extension TransactionLine.Value {
     /// The decoded entry.
     func entry(in bytes: UnsafeRawBufferPointer) throws -> ValueEntry {
         func parse(_ range: Range<Int>) throws -> JSONValue {

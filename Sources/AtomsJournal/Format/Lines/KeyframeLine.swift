@@ -121,3 +121,19 @@ struct ObjectLine {
         return id
     }
 }
+
+extension KeyframeLine {
+    /// The `locs` of a keyframe line, skipping its other members (values are not parsed).
+    static func locations(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> [LocationDeclaration] {
+        var scanner = JSONScanner(raw, range: range)
+        var locations: [LocationDeclaration] = []
+        try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
+            guard key == "locs" else {
+                try scanner.skipValue()
+                return
+            }
+            locations = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.locationDeclaration() } ?? []
+        }
+        return locations
+    }
+}
