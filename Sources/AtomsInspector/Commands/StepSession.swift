@@ -71,8 +71,12 @@ public final class StepSession {
                 _ = try reloadIfGrowing()
                 return (try move(to: last), false)
             case "reload":
+                let before = (header: journal.reader.header, size: journal.reader.fileSize, last: last)
                 let added = try reload()
-                let note = "reloaded \(journal.path): steps \(first)…\(last), \(added) new transaction\(added == 1 ? "" : "s")"
+                // A journal that shrank, or starts differently, was recorded again.
+                let note = journal.reader.header != before.header || journal.reader.fileSize < before.size || last < before.last
+                    ? "reloaded \(journal.path): it changed (recorded again or cut short), steps \(first)…\(last)"
+                    : "reloaded \(journal.path): steps \(first)…\(last), \(added) new transaction\(added == 1 ? "" : "s")"
                 return (note + (journal.reader.isEnded ? " (the recording has ended)" : ""), false)
             case "s", "show":
                 let atoms = try arguments.first.map { pattern throws(InspectorError) in try journal.atoms(matching: pattern, in: state) } ?? state.liveAtoms
@@ -112,6 +116,9 @@ public final class StepSession {
                 throw InspectorError(.usage, "unknown command '\(command)' — type help for the list")
             }
         } catch let error as InspectorError {
+            if error.status == .tryAgain {
+                return ("error: " + error.message.replacingOccurrences(of: "open it again", with: "type reload to open it again"), false)
+            }
             return ("error: \(error.message)", false)
         } catch {
             return ("error: \(error)", false)

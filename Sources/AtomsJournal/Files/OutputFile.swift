@@ -52,12 +52,17 @@ public enum OutputFile {
         }
     }
 
+    /// A `mkstemp` template for a hidden temporary file in `path`'s directory.
+    static func temporaryPath(beside path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return (directory.isEmpty ? "." : directory) + "/.\(name).XXXXXX"
+    }
+
     /// Writes to a temporary file in `path`'s directory and renames it to `path`; returns
     /// `false` (with `errno` set) when the temporary file cannot be made or renamed.
     private static func replaceAtomically(_ path: String, with bytes: [UInt8], permissions: mode_t) -> Bool {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).XXXXXX").utf8CString)
+        var template = Array(temporaryPath(beside: path).utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             return false

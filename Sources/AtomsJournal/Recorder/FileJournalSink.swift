@@ -35,19 +35,16 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     private var flushRequested = false
     private var failure: JournalError?
 
-    /// Creates (or truncates) the file at `path` with mode 0600.
+    /// Creates the file at `path` with mode 0600. An existing journal there is replaced, not
+    /// truncated: a new file is renamed over it, so a program still reading the old one
+    /// (`atoms-inspect step`, say) goes on reading it whole.
     ///
     /// - Throws: ``JournalError/cannotCreate(path:reason:)`` when it cannot be opened.
     public init(path: String, flush policy: FlushPolicy = .everyTransaction) throws {
         self.path = path
         self.policy = policy
         segmentWriter = nil
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw JournalError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-        }
-        // An existing file keeps its mode on O_TRUNC: make sure it is private.
-        fchmod(descriptor, 0o600)
+        descriptor = try Self.createReplacing(path)
         startWriter()
     }
 
@@ -66,6 +63,35 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         segmentWriter = try SegmentWriter(directory: path, limit: limit)
         descriptor = -1
         startWriter()
+    }
+
+    /// Opens a new, empty file for `path`: a regular file already there is replaced by a
+    /// new one renamed over it; anything else (a FIFO, a device, a link to one) is opened
+    /// and truncated in place.
+    private static func createReplacing(_ path: String) throws -> Int32 {
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            var template = Array(OutputFile.temporaryPath(beside: path).utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if descriptor >= 0 {
+                let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+                fchmod(descriptor, 0o600)
+                if rename(temporary, path) == 0 {
+                    return descriptor
+                }
+                unlink(temporary)
+                _ = systemClose(descriptor)
+            }
+            // A folder we cannot write to but a file we can: fall back to truncating it.
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw JournalError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        // An existing file keeps its mode on O_TRUNC: make sure it is private.
+        fchmod(descriptor, 0o600)
+        return descriptor
     }
 
     public var segmentSize: Int? {
