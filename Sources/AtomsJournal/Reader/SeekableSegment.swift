@@ -208,9 +208,21 @@ final class SeekableSegment: JournalSegment {
                 high = middle
             }
         }
+        // Line by line, checking the sequence from the line before, so that a repeated or
+        // skipped step is named at the line reading in order names.
         var offset = low
+        if let before = try reader.previousLineStart(before: low), before > firstKeyframe {
+            offset = before
+        }
+        var check = SequenceCheck(startsAnywhere: true)
         while offset < validEnd {
-            if case .transaction(let step) = try kind(at: offset, reader: &reader) {
+            let kind = try kind(at: offset, reader: &reader)
+            do {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: path, line: lineNumber(at: offset))
+            }
+            if case .transaction(let step) = kind {
                 if step == seq { return offset }
                 if step > seq {
                     throw .missingSequence(path: path, line: lineNumber(at: offset), expected: seq, found: step)

@@ -35,17 +35,7 @@ struct RecordedState: Sendable {
         }
         let id = ids.count + 1
         ids[atom] = id
-        var line = JSONLine()
-        line.field("id", id)
-        line.field("label", atom.label)
-        line.field("type", atom.typeName)
-        if let key = atom.keyDescription {
-            line.field("key", key)
-        }
-        if let scope = atom.scope {
-            line.field("scope", scope.id)
-        }
-        let declaration = line.finished()
+        let declaration = AtomDeclaration(id: id, label: atom.label, type: atom.typeName, key: atom.keyDescription, scope: atom.scope?.id).json
         declarations.append(declaration)
         idsByInstance[atom.instance] = (atom, id)
         return (id, declaration)
@@ -63,22 +53,15 @@ struct RecordedState: Sendable {
     /// The keyframe line of the current state, after transaction `seq`; values kept as Swift
     /// values are encoded now.
     func keyframe(seq: Int, encoder: ValueEncoder, locations: [SourceLocation: Int]) -> String {
-        var line = JSONLine()
-        line.field("type", "keyframe")
-        line.field("seq", seq)
-        line.raw("atoms", "[" + declarations.joined(separator: ",") + "]")
-        line.raw("values", "[" + values.entries.map { $0.value.encoded(by: encoder).keyedEntry(id: $0.id) }.joined(separator: ",") + "]")
-        line.raw("edges", "[" + edges.keys.sorted(by: EdgeEntry.precedes).map(\.json).joined(separator: ",") + "]")
-        line.raw("subs", "[" + subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json).joined(separator: ",") + "]")
         // Every location numbered so far: a reader starting at this keyframe knows the
         // locations of the transactions after it without reading what came before.
-        line.raw("locs", "[" + locations.sorted { $0.value < $1.value }.map { location, id in
-            var entry = JSONLine()
-            entry.field("id", id)
-            entry.field("at", location.description)
-            return entry.finished()
-        }.joined(separator: ",") + "]")
-        return line.finished()
+        KeyframeLine.line(
+            seq: seq, atoms: declarations,
+            values: values.entries.map { $0.value.encoded(by: encoder).keyedEntry(id: $0.id) },
+            edges: edges.keys.sorted(by: EdgeEntry.precedes).map(\.json),
+            subs: subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json),
+            locs: locations.sorted { $0.value < $1.value }.map { LocationDeclaration(id: $0.value, at: $0.key.description).json }
+        )
     }
 }
 

@@ -14,8 +14,9 @@ struct TransactionLineBuilder: Sendable {
     private var locationIDs: [SourceLocation: Int] = [:]
     /// The location numbered last, with its number.
     private var lastLocation: (location: SourceLocation, id: Int)?
-    /// Reused for each transaction line, keeping its capacity.
+    /// Reused for each transaction line, and its time, keeping their capacity.
     private var lineBuffer: [UInt8] = []
+    private var timeBuffer: [UInt8] = []
 
     private let differ = ValueDiffer()
     /// Bytes of transaction lines since the last keyframe, and the size of that keyframe.
@@ -70,13 +71,9 @@ struct TransactionLineBuilder: Sendable {
 
     /// The end line, written when the recorder closes the journal, with its newline.
     func endLine() -> [UInt8] {
-        var line = JSONLine()
-        line.field("type", "end")
-        line.field("seq", lastStep)
         var time: [UInt8] = []
         appendMilliseconds(since: max(lastTimestamp, Date()), to: &time)
-        line.raw("t", String(decoding: time, as: UTF8.self))
-        var bytes = Array(line.finished().utf8)
+        var bytes = Array(EndRecord.line(seq: lastStep, time: time).utf8)
         bytes.append(0x0A)
         return bytes
     }
@@ -181,17 +178,11 @@ struct TransactionLineBuilder: Sendable {
         var line: [UInt8] = []
         swap(&line, &lineBuffer)  // reuse the buffer's capacity; it is unique while taken
         line.removeAll(keepingCapacity: true)
-        line.append(UInt8(ascii: "["))
-        line.appendDecimal(transaction.sequence)
-        line.append(UInt8(ascii: ","))
-        appendMilliseconds(since: transaction.timestamp, to: &line)
-        line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
-        line.append(contentsOf: transaction.cause.rawValue.utf8)
-        line.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ",")])
-        line.appendDecimal(origin)
-        line.append(UInt8(ascii: ","))
-        line.appendDecimal(location)
-        line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "[")])
+        var time = timeBuffer
+        time.removeAll(keepingCapacity: true)
+        appendMilliseconds(since: transaction.timestamp, to: &time)
+        TransactionLine.appendEnvelope(seq: transaction.sequence, time: time, cause: transaction.cause.rawValue, origin: origin, at: location, to: &line)
+        timeBuffer = time
         var valueCount = 0
         transaction.forEachValue { change in
             let atomID = id(change.atom)
@@ -221,19 +212,13 @@ struct TransactionLineBuilder: Sendable {
             }
         }
 
-        if !declarations.isEmpty || !created.isEmpty || !released.isEmpty || !edges.added.isEmpty
-            || !edges.removed.isEmpty || !subscriptions.added.isEmpty || !subscriptions.removed.isEmpty
-        {
-            var graph = JSONLine()
-            graph.array("declare", declarations)
-            graph.array("created", created.map(String.init))
-            graph.array("released", released.map(String.init))
-            graph.array("edgesAdded", edges.added.map(\.json))
-            graph.array("edgesRemoved", edges.removed.map(\.json))
-            graph.array("subsAdded", subscriptions.added.map(\.json))
-            graph.array("subsRemoved", subscriptions.removed.map(\.json))
+        if let graph = TransactionLine.graphChanges(
+            declare: declarations, created: created, released: released,
+            edgesAdded: edges.added.map(\.json), edgesRemoved: edges.removed.map(\.json),
+            subsAdded: subscriptions.added.map(\.json), subsRemoved: subscriptions.removed.map(\.json)
+        ) {
             line.append(UInt8(ascii: ","))
-            line.append(contentsOf: graph.finished().utf8)
+            line.append(contentsOf: graph.utf8)
         }
         line.append(contentsOf: [UInt8(ascii: "]"), 0x0A])
         output.append(contentsOf: line)
@@ -268,11 +253,7 @@ struct TransactionLineBuilder: Sendable {
         let id = locationIDs.count + 1
         locationIDs[location] = id
         lastLocation = (location, id)
-        var line = JSONLine()
-        line.field("type", "loc")
-        line.field("id", id)
-        line.field("at", location.description)
-        lines.append(contentsOf: line.finished().utf8)
+        lines.append(contentsOf: LocationRecord.line(id: id, at: location.description).utf8)
         lines.append(0x0A)
         return id
     }
@@ -347,18 +328,9 @@ struct TransactionLineBuilder: Sendable {
     /// value is to be written whole.
     private func appendChange(_ change: ValueDiffer.Change, id: Int, to output: inout [UInt8]) -> Bool {
         switch change {
-        case .unchanged:
-            output.append(UInt8(ascii: "["))
-            output.appendDecimal(id)
-            output.append(contentsOf: #","="]"#.utf8)
-        case .delta(let delta):
-            output.append(UInt8(ascii: "["))
-            output.appendDecimal(id)
-            output.append(contentsOf: #","d","#.utf8)
-            output.append(contentsOf: delta)
-            output.append(UInt8(ascii: "]"))
-        case .replaced:
-            return false
+        case .unchanged: TransactionLine.appendUnchanged(id: id, to: &output)
+        case .delta(let delta): TransactionLine.appendDelta(id: id, delta: delta, to: &output)
+        case .replaced: return false
         }
         return true
     }
@@ -366,18 +338,8 @@ struct TransactionLineBuilder: Sendable {
     /// Appends a whole value: `[id,"v",json]`, or a keyed entry for values that are not JSON.
     private func appendWhole(id: Int, value: EncodedValue, to output: inout [UInt8]) {
         switch value {
-        case .fields(let fields):
-            output.append(contentsOf: "{\"id\":".utf8)
-            output.appendDecimal(id)
-            output.append(UInt8(ascii: ","))
-            output.append(contentsOf: fields.utf8)
-            output.append(UInt8(ascii: "}"))
-        case .json(let bytes, _):
-            output.append(UInt8(ascii: "["))
-            output.appendDecimal(id)
-            output.append(contentsOf: ",\"v\",".utf8)
-            output.append(contentsOf: bytes)
-            output.append(UInt8(ascii: "]"))
+        case .fields(let fields): TransactionLine.appendKeyed(id: id, fields: fields.utf8, to: &output)
+        case .json(let bytes, _): TransactionLine.appendWhole(id: id, json: bytes, to: &output)
         }
     }
 

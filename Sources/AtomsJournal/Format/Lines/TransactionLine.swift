@@ -9,6 +9,8 @@ import Foundation
 struct TransactionLine {
     var seq: Int
     var t: Double
+    /// The time's bytes, as written.
+    var timeText: Range<Int> = 0..<0
     var cause: String
     var origin: Int
     var at: Int
@@ -56,12 +58,16 @@ struct TransactionLine {
         var fields: (seq: Int, t: Double, cause: String, origin: Int, at: Int) = (0, 0, "", 0, 0)
         var values: [Value] = []
         var graph: Range<Int>?
+        var timeRange = 0..<0
         var index = 0
         try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
             defer { index += 1 }
             switch index {
             case 0: fields.seq = try scanner.integer()
-            case 1: fields.t = try scanner.double()
+            case 1:
+                let start = scanner.position
+                fields.t = try scanner.double()
+                timeRange = start..<scanner.position
             case 2: fields.cause = try scanner.string()
             case 3: fields.origin = try scanner.integer()
             case 4: fields.at = try scanner.integer()
@@ -83,6 +89,7 @@ struct TransactionLine {
         }
         seq = fields.seq
         t = fields.t
+        timeText = timeRange
         cause = fields.cause
         origin = fields.origin
         at = fields.at
