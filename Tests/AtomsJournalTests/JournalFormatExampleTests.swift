@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AtomsJournal
+
+/// Every example in docs/JOURNAL_FORMAT.md is read by the reader and written again by the
+/// writer's own encoders, byte for byte: the specification and the code cannot drift apart.
+struct JournalFormatExampleTests {
+    static let specification = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/JOURNAL_FORMAT.md")
+
+    /// The ```json blocks of the specification, in order.
+    static func examples() throws -> [String] {
+        let text = try String(contentsOf: specification, encoding: .utf8)
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```json" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The members of a JSON object line, as byte ranges of `raw`.
+    private func members(_ raw: UnsafeRawBufferPointer) throws -> [String: Range<Int>] {
+        var scanner = JSONScanner(raw)
+        var members: [String: Range<Int>] = [:]
+        try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
+            members[key] = try scanner.skipValue()
+        }
+        return members
+    }
+
+    /// The elements of the JSON array at `range` of `raw`, as byte ranges.
+    private func elements(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> [Range<Int>] {
+        var scanner = JSONScanner(raw, range: range)
+        var elements: [Range<Int>] = []
+        try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+            elements.append(try scanner.skipValue())
+        }
+        return elements
+    }
+
+    /// A keyed value entry `{"id":N,…}` written again as a keyframe writes it.
+    private func keyedEntry(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> String {
+        var scanner = JSONScanner(raw, range: range)
+        try scanner.expect(UInt8(ascii: "{"))
+        #expect(try scanner.string() == "id")
+        try scanner.expect(UInt8(ascii: ":"))
+        let id = try scanner.integer()
+        try scanner.expect(UInt8(ascii: ","))
+        let fields = String(decoding: UnsafeRawBufferPointer(rebasing: raw[scanner.position..<range.upperBound - 1]), as: UTF8.self)
+        if fields.hasPrefix(#""v":"#), try members(UnsafeRawBufferPointer(rebasing: raw[range])).count == 2 {
+            return EncodedValue.json(bytes: Array(fields.utf8.dropFirst(4)), members: nil).keyedEntry(id: id)
+        }
+        return EncodedValue.fields(fields).keyedEntry(id: id)
+    }
+
+    /// The example written again: read by the reader at its kind, written by the writer.
+    private func rewritten(_ example: String) throws -> String {
+        let bytes = Array(example.utf8)
+        return try bytes.withUnsafeBytes { raw throws -> String in
+            let whole = 0..<raw.count
+            let scanner = LineScanner(version: JournalFormat.majorVersion)
+            if example.hasPrefix(#"{"format":"atoms-journal""#) {
+                let header = try LineScanner.header(in: raw, whole, path: "example")
+                let line = JournalHeaderLine(created: header.created, keyframeInterval: header.keyframeInterval, program: header.program, limit: header.limit, startStep: header.startStep ?? 0)
+                return line.line(segment: header.segment)
+            }
+            if example.hasPrefix("[") {
+                if example.dropFirst().first?.isNumber == true, try elements(raw, whole).count >= 6 {
+                    return String(decoding: try TransactionLine(bytes: raw, range: whole, version: scanner.version).written(from: raw), as: UTF8.self)
+                }
+                // A value entry: written again inside a transaction line.
+                let line = Array(#"[1,0,"set",0,0,["#.utf8) + bytes + Array("]]".utf8)
+                return try line.withUnsafeBytes { raw in
+                    let written = try TransactionLine(bytes: raw, range: 0..<raw.count, version: scanner.version).written(from: raw)
+                    return String(decoding: written.dropFirst(16).dropLast(2), as: UTF8.self)
+                }
+            }
+            let parts = try members(raw)
+            if parts["label"] != nil {
+                var scanner = JSONScanner(raw)
+                return try scanner.atomDeclaration().json
+            }
+            switch parts["type"].map({ String(decoding: UnsafeRawBufferPointer(rebasing: raw[$0]), as: UTF8.self) }) {
+            case #""loc""#?:
+                let location = try scanner.location(in: raw, whole)
+                return LocationRecord.line(id: location.id, at: location.at)
+            case #""end""#?:
+                let end = try scanner.end(in: raw, whole)
+                return EndRecord.line(seq: end.seq, time: raw[try #require(parts["t"])])
+            case #""keyframe""#?:
+                let keyframe = try scanner.keyframe(in: raw, whole, decoding: { _ in true }).record
+                return KeyframeLine.line(
+                    seq: keyframe.seq, atoms: keyframe.atoms.map(\.json),
+                    values: try elements(raw, try #require(parts["values"])).map { try keyedEntry(raw, $0) },
+                    edges: keyframe.edges.map(\.json), subs: keyframe.subs.map(\.json), locs: (keyframe.locs ?? []).map(\.json)
+                )
+            case #""tx""#?:
+                // Version 1: read into the same record a version 4 line gives; written as version 4.
+                let record = try LineScanner(version: 1).transaction(in: raw, whole, locations: [:], decoding: { _ in true })
+                return try JSONLineOfVersion1(record).text
+            case nil where parts["id"] != nil:
+                return try keyedEntry(raw, whole)
+            default:
+                Issue.record("an example of no known kind: \(example)")
+                return example
+            }
+        }
+    }
+
+    @Test func everyExampleIsReadAndWrittenBackByteForByte() throws {
+        let blocks = try Self.examples()
+        #expect(blocks.count >= 8, "the specification's examples were found")
+        var lines = 0
+        for block in blocks {
+            guard !block.hasPrefix("{\n") else {
+                // The state file: one pretty-printed document.
+                let directory = try TemporaryDirectory()
+                let file = try StateFile.read(path: try directory.write("state.json", block + "\n"))
+                try file.write(to: directory.path("again.json"))
+                let again = try String(contentsOfFile: directory.path("again.json"), encoding: .utf8)
+                #expect(again == block + "\n", "written back as \(again)")
+                continue
+            }
+            for example in block.split(separator: "\n").map(String.init) {
+                lines += 1
+                let again = try rewritten(example)
+                #expect(again == example, "written back as \(again)")
+            }
+        }
+        #expect(lines >= 15)
+    }
+
+    @Test func theVersion1TransactionReadsAsTheVersion4One() throws {
+        let blocks = try Self.examples().flatMap { $0.split(separator: "\n").map(String.init) }
+        let version1 = try #require(blocks.first { $0.hasPrefix(#"{"type":"tx""#) })
+        let version4 = try #require(blocks.first { $0.hasPrefix("[3,") })
+        let old = try Array(version1.utf8).withUnsafeBytes { raw in
+            try LineScanner(version: 1).transaction(in: raw, 0..<raw.count, locations: [:], decoding: { _ in true })
+        }
+        let new = try Array(version4.utf8).withUnsafeBytes { raw in
+            try LineScanner(version: 4).transaction(in: raw, 0..<raw.count, locations: [1: "App/Main.swift:9"], decoding: { _ in true })
+        }
+        #expect(old == new)
+    }
+}
+
+/// A version 1 transaction object as that version wrote it (members in its order), made from
+/// the record it was read into.
+private struct JSONLineOfVersion1 {
+    let text: String
+
+    init(_ record: TransactionRecord) throws {
+        var line = JSONLine()
+        line.field("type", record.type)
+        line.field("seq", record.seq)
+        line.raw("t", String(decoding: try JSONEncoder().encode(record.t), as: UTF8.self))
+        line.field("cause", record.cause)
+        if let origin = record.origin { line.field("origin", origin) }
+        if let at = record.at { line.field("at", at) }
+        line.array("values", (record.values ?? []).map { entry in
+            var value = JSONLine()
+            value.field("id", entry.id)
+            if let v = entry.v { value.raw("v", v.jsonText) }
+            return value.finished()
+        })
+        text = line.finished()
+    }
+}
