@@ -181,7 +181,6 @@ struct EnvelopeTally {
         let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
         defer { ids.deallocate() }
         var idCount = 0
-        var lastTimeText: [UInt8] = []
         // Write counts of atoms numbered below 65,536 (all but the largest journals' atoms).
         let fastWrites = UnsafeMutablePointer<Int>.allocate(capacity: 1 << 16)
         fastWrites.initialize(repeating: 0, count: 1 << 16)
@@ -191,67 +190,66 @@ struct EnvelopeTally {
             }
             fastWrites.deallocate()
         }
-        var offset = range.lowerBound
+        var lastTransaction: Int?
         do {
-            while offset < range.upperBound {
-                let line = try reader.line(at: offset)
-                let lineOffset = offset
-                offset = line.next
-                let kind = try reader.withBuffer { raw throws -> LineKind in
-                    if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),
-                        JournalFormat.stepRange.contains(envelope.seq)
-                    {
-                        let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                        if firstTime == nil { firstTime = Self.time(base, envelope.time) }
-                        lastTimeText = Array(UnsafeRawBufferPointer(rebasing: raw[envelope.time]))
-                        let key = Self.causeKey(base, envelope.cause)
-                        if key.0 == causeKey.0, key.1 == causeKey.1, key.2 == causeKey.2 {
-                            causeCounts[causeIndex] += 1
-                        } else {
-                            let cause = UnsafeBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count)
-                            countCause(Array(cause)[...])
-                            causeIndex = causeNames.firstIndex { $0.utf8.elementsEqual(cause) } ?? 0
-                            causeKey = key
-                        }
-                        for index in 0..<idCount {
-                            let atom = ids[index]
-                            if atom >= 0, atom < 1 << 16 { fastWrites[atom] += 1 } else { countWrite(atom) }
-                        }
-                        return .transaction(seq: envelope.seq)
+            try reader.forEachLine(in: range) { raw, line in
+                let kind: LineKind
+                if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),
+                    JournalFormat.stepRange.contains(envelope.seq)
+                {
+                    let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    if firstTime == nil { firstTime = Self.time(base, envelope.time) }
+                    lastTransaction = line.offset
+                    let key = Self.causeKey(base, envelope.cause)
+                    if key.0 == causeKey.0, key.1 == causeKey.1, key.2 == causeKey.2 {
+                        causeCounts[causeIndex] += 1
+                    } else {
+                        let cause = UnsafeBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count)
+                        countCause(Array(cause)[...])
+                        causeIndex = causeNames.firstIndex { $0.utf8.elementsEqual(cause) } ?? 0
+                        causeKey = key
                     }
+                    for index in 0..<idCount {
+                        let atom = ids[index]
+                        if atom >= 0, atom < 1 << 16 { fastWrites[atom] += 1 } else { countWrite(atom) }
+                    }
+                    kind = .transaction(seq: envelope.seq)
+                } else {
                     do {
-                        let kind = try scanner.kind(of: line.range, in: raw)
+                        kind = try scanner.kind(of: line.range, in: raw)
                         if case .transaction = kind {
                             // Not in the common shape: the general reader, which checks it the same way.
                             let envelope = try scanner.transactionEnvelope(in: raw, line.range)
                             count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
-                            lastTimeText = Array(String(envelope.t).utf8)
+                            lastTransaction = line.offset
                         }
-                        return kind
                     } catch {
-                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: lineOffset))
+                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
                 }
-                do {
+                do throws(SequenceCheck.Violation) {
                     try check.take(kind)
                 } catch {
-                    throw error.error(path: segment.path, line: segment.lineNumber(at: lineOffset))
+                    throw error.error(path: segment.path, line: segment.lineNumber(at: line.offset))
                 }
                 if part.firstExpected == nil, let step = kind.step {
                     part.firstExpected = if case .keyframe = kind { step + 1 } else { step }
-                    part.firstOffset = lineOffset
+                    part.firstOffset = line.offset
                 }
                 if case .keyframe = kind { part.keyframes += 1 }
+            }
+            if let lastTransaction {
+                // The time of the part's last transaction, read again.
+                part.lastTime = try segment.read(lineAt: lastTransaction) { scanner, raw, range in
+                    try scanner.transactionEnvelope(in: raw, range).t
+                }
             }
         } catch let error as JournalError {
             part.failure = error
         } catch {
-            part.failure = .malformedLine(path: segment.path, line: segment.lineNumber(at: offset), reason: "\(error)")
+            part.failure = .malformedLine(path: segment.path, line: 0, reason: "\(error)")
         }
         part.finalExpected = check.expected
-        if !lastTimeText.isEmpty {
-            part.lastTime = Double(String(decoding: lastTimeText, as: UTF8.self))
-        }
         return part
     }
 

@@ -65,6 +65,30 @@ struct LineReader {
         }
     }
 
+    /// Runs `body` for each line starting in `range`, in order, with the buffer its range
+    /// refers to: lines held whole by the buffer cost no call to ``line(at:)``.
+    mutating func forEachLine(in range: Range<Int>, _ body: (UnsafeRawBufferPointer, Line) throws -> Void) throws {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let first = try line(at: offset)
+            let (start, filled) = (self.start, self.filled)
+            try buffer.withUnsafeBytes { whole in
+                let raw = UnsafeRawBufferPointer(rebasing: whole[0..<filled])
+                var line = first
+                while true {
+                    try body(raw, line)
+                    offset = line.next
+                    let from = offset - start
+                    guard offset < range.upperBound, from < filled,
+                        let found = memchr(raw.baseAddress! + from, 0x0A, filled - from)
+                    else { return }
+                    let end = UnsafeRawPointer(found) - raw.baseAddress!
+                    line = Line(offset: offset, end: start + end, range: from..<end, isTerminated: true)
+                }
+            }
+        }
+    }
+
     /// Runs `body` with the buffer the ranges of ``Line`` refer to.
     func withBuffer<Result, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
         let outcome: Swift.Result<Result, Failure> = buffer.withUnsafeBytes { raw in
