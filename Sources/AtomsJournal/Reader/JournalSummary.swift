@@ -110,12 +110,14 @@ struct EnvelopeTally {
         var expected = firstStep + 1
         for index in 0..<partCount {
             let (tally, part) = parts.get(index)
-            if let failure = part.failure {
-                throw failure
-            }
+            // The part's first step line comes before any line it failed at: check where it
+            // joins the part before first, so both halves name the line reading in order names.
             if let first = part.firstExpected, first != expected {
                 let violation: SequenceCheck.Violation = first < expected ? .duplicate(seq: first) : .missing(expected: expected, found: first)
                 throw violation.error(path: segment.path, line: segment.lineNumber(at: part.firstOffset))
+            }
+            if let failure = part.failure {
+                throw failure
             }
             expected = part.finalExpected ?? expected
             merge(tally)

@@ -52,10 +52,14 @@ final class SeekableSegment: JournalSegment {
         // Line 2: the first keyframe.
         let keyframeStart = headerEnd
         var first: (step: Int, next: Int)?
-        if keyframeStart < count {
-            let line = try reader.line(at: keyframeStart)
-            if line.isTerminated, case .keyframe(let seq)? = reader.withBuffer({ try? scanner.kind(of: line.range, in: $0) }) {
-                first = (seq, line.next)
+        if keyframeStart < count, try reader.line(at: keyframeStart).isTerminated {
+            // Checked whole, as every reader would read it: a damaged first keyframe is found
+            // at opening, by every command alike.
+            let kind = try readLine(&reader, at: keyframeStart, scanner: scanner) { scanner, raw, range in
+                try scanner.kind(of: range, in: raw, verify: true)
+            }
+            if case .keyframe(let seq) = kind {
+                first = (seq, try reader.line(at: keyframeStart).next)
             }
         }
         guard let first else {
