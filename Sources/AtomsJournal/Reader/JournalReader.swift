@@ -193,7 +193,7 @@ public final class JournalReader: Sendable {
     private func decodeTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, lineLength: inout Int) throws(JournalError) -> TransactionRecord {
         let segment = try segment(forTransaction: seq)
         let (offset, locations) = try segment.transactionLine(seq)
-        return try segment.read(lineAt: offset) { scanner, raw, range in
+        return try segment.lines.read(lineAt: offset) { scanner, raw, range in
             lineLength = range.count
             return try scanner.transaction(in: raw, range, locations: locations, decoding: { atoms?.contains($0) ?? true })
         }
@@ -250,7 +250,7 @@ public final class JournalReader: Sendable {
     }
 
     private func keyframeState(_ segment: any JournalSegment, _ keyframe: (step: Int, offset: Int), decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> JournalState {
-        let line = try segment.read(lineAt: keyframe.offset) { scanner, raw, range in
+        let line = try segment.lines.read(lineAt: keyframe.offset) { scanner, raw, range in
             try scanner.keyframe(in: raw, range, decoding: { atoms?.contains($0) ?? true })
         }
         let state = JournalState(keyframe: line.record, undecoded: line.undecoded)

@@ -27,11 +27,34 @@ protocol JournalSegment: AnyObject, Sendable {
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int)
     /// The steps of every keyframe, in order.
     func keyframeSteps() throws(JournalError) -> [Int]
+    /// Its lines, read by offset.
+    var lines: LineSource { get }
+}
+
+/// A segment's lines read by offset, with the segment's scanner, from any thread.
+final class LineSource: Sendable {
+    let scanner: LineScanner
+    private let reader: Mutex<LineReader>
+
+    init(file: JournalFile, scanner: LineScanner) {
+        self.scanner = scanner
+        reader = Mutex(LineReader(file: file))
+    }
+
     /// Reads the line at `offset` with `body`, which gets the scanner, the bytes and the
     /// line's range in them.
     ///
     /// - Throws: ``JournalError`` naming the line when `body` rejects it.
-    func read<Result>(lineAt offset: Int, _ body: (LineScanner, UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result
+    func read<Result>(lineAt offset: Int, _ body: (LineScanner, UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result {
+        let scanner = self.scanner
+        // Unchecked: the result is made and handed out by this thread; the lock only guards
+        // the reader's buffer while the line is read.
+        nonisolated(unsafe) var result: Result?
+        try reader.withLock { reader throws(JournalError) in
+            result = try readLine(&reader, at: offset, scanner: scanner, body)
+        }
+        return result!
+    }
 }
 
 extension JournalSegment {
@@ -54,13 +77,9 @@ func readLine<Result>(
     _ body: (LineScanner, UnsafeRawBufferPointer, Range<Int>) throws -> Result
 ) throws(JournalError) -> Result {
     let line = try reader.line(at: offset)
-    let outcome: Swift.Result<Result, any Error> = reader.withBuffer { raw in
-        Swift.Result { try body(scanner, raw, line.range) }
-    }
-    switch outcome {
-    case .success(let result):
-        return result
-    case .failure(let error):
+    do {
+        return try reader.withBuffer { raw throws in try body(scanner, raw, line.range) }
+    } catch {
         let file = reader.file
         let failure: JournalError = reader.withBuffer { raw in
             JournalError.line(error, path: file.path, bytes: raw, range: line.range, number: file.lineNumber(at: offset))
@@ -93,7 +112,7 @@ final class ScannedSegment: JournalSegment {
     private let transactionOffsets: [Int]
     private let keyframes: [(step: Int, offset: Int)]
     private let locations: [Int: String]
-    private let reader: Mutex<LineReader>
+    let lines: LineSource
     let dataEnd: Int
 
     init(file: JournalFile, header: JournalHeader, headerEnd: Int, progress: ((Double) -> Void)?) throws(JournalError) {
@@ -155,7 +174,7 @@ final class ScannedSegment: JournalSegment {
         dataEnd = offset
         firstStep = first.step
         lastStep = check.lastStep ?? first.step
-        self.reader = Mutex(reader)
+        lines = LineSource(file: file, scanner: scanner)
     }
 
     /// The warning for a last line cut short.
@@ -183,14 +202,4 @@ final class ScannedSegment: JournalSegment {
         keyframes.map(\.step)
     }
 
-    func read<Result>(lineAt offset: Int, _ body: (LineScanner, UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result {
-        let scanner = self.scanner
-        // Unchecked: the result is made and handed out by this thread; the lock only guards
-        // the reader's buffer while the line is read.
-        nonisolated(unsafe) var result: Result?
-        try reader.withLock { reader throws(JournalError) in
-            result = try readLine(&reader, at: offset, scanner: scanner, body)
-        }
-        return result!
-    }
 }

@@ -242,7 +242,7 @@ struct EnvelopeTally {
             }
             if let lastTransaction {
                 // The time of the part's last transaction, read again.
-                part.lastTime = try segment.read(lineAt: lastTransaction) { scanner, raw, range in
+                part.lastTime = try segment.lines.read(lineAt: lastTransaction) { scanner, raw, range in
                     try scanner.transactionEnvelope(in: raw, range).t
                 }
             }

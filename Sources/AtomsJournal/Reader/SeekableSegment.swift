@@ -24,6 +24,7 @@ final class SeekableSegment: JournalSegment {
     /// The offset just past the last line read (a torn last line is left out).
     private let validEnd: Int
     private let cursor: Mutex<Cursor>
+    let lines: LineSource
     var dataEnd: Int { validEnd }
 
     /// Where sequential reading stands, and the locations known.
@@ -111,6 +112,7 @@ final class SeekableSegment: JournalSegment {
         self.lastStep = lastStep
         isEnded = endSeq != nil
         cursor = Mutex(Cursor(reader: reader))
+        lines = LineSource(file: file, scanner: scanner)
     }
 
     // MARK: Finding lines
@@ -157,17 +159,6 @@ final class SeekableSegment: JournalSegment {
             offset = try reader.line(at: offset).next
         }
         return steps
-    }
-
-    func read<Result>(lineAt offset: Int, _ body: (LineScanner, UnsafeRawBufferPointer, Range<Int>) throws -> Result) throws(JournalError) -> Result {
-        let scanner = self.scanner
-        // Unchecked: the result is made and handed out by this thread; the lock only guards
-        // the reader's buffer while the line is read.
-        nonisolated(unsafe) var result: Result?
-        try cursor.withLock { cursor throws(JournalError) in
-            result = try readLine(&cursor.reader, at: offset, scanner: scanner, body)
-        }
-        return result!
     }
 
     /// The offset of transaction `seq`'s line: binary search over byte offsets down to a

@@ -1,8 +1,11 @@
+import Foundation
+
 /// The envelope of a transaction line, read at the speed of a byte scan: the step, the time,
 /// the cause and the atoms written, for lines in the shape the recorder writes most
 /// (`[seq,t,"cause",origin,at,[[id,"v",scalar],[id,"="],…]]`).
 ///
-/// It reads with ``JSONScanner``'s own checks for every number and value, and gives up
+/// It checks every number and value by ``JSONScanner``'s rules (`TransactionEnvelopeTests`
+/// holds the two to the same verdict on mutated lines), and gives up
 /// (`nil`) on anything else: spaces, escapes, keyed entries, deltas, graph changes. Those
 /// lines are read by ``TransactionLine``. So a line this accepts is one ``TransactionLine``
 /// accepts too, with the same step, cause and atoms: `stats` and `log` judge a journal alike.
@@ -21,50 +24,78 @@ struct TransactionEnvelope {
     @inline(__always)
     static func read(_ raw: UnsafeRawBufferPointer, _ line: Range<Int>, version: Int, ids: UnsafeMutablePointer<Int>, count: inout Int) -> TransactionEnvelope? {
         count = 0
-        guard version >= 2, line.count > 2 else { return nil }
-        var scanner = JSONScanner(raw, range: line.lowerBound + 1..<line.upperBound)
+        guard version >= 2, line.count > 2, let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let base = start
+        var position = line.lowerBound
         let end = line.upperBound
-        func next(_ byte: UInt8) -> Bool {
-            guard scanner.position < end, raw[scanner.position] == byte else { return false }
-            scanner.position += 1
+        @inline(__always) func next(_ byte: UInt8) -> Bool {
+            guard position < end, base[position] == byte else { return false }
+            position += 1
             return true
         }
-        func isDigit() -> Bool {
-            scanner.position < end && raw[scanner.position] &- 0x30 < 10
+        @inline(__always) func digits() -> Int {
+            let first = position
+            while position < end, base[position] &- 0x30 < 10 { position += 1 }
+            return position - first
         }
-        guard raw[line.lowerBound] == UInt8(ascii: "["), isDigit(), let seq = try? scanner.integer(), next(UInt8(ascii: ",")) else { return nil }
-        // The time: a plain number (an exponent is left to the general reader).
-        guard isDigit() || raw[scanner.position] == UInt8(ascii: "-"), let time = try? scanner.numberRange(), time.count < 24 else { return nil }
-        for index in time where raw[index] == UInt8(ascii: "e") || raw[index] == UInt8(ascii: "E") {
-            return nil
+        // An integer as `JSONScanner.integer()` reads it: digits, not followed by a fraction
+        // or an exponent; at most 18 digits, which cannot overflow.
+        @inline(__always) func integer() -> Int? {
+            let first = position
+            let count = digits()
+            guard count > 0, count <= 18 else { return nil }
+            if position < end, base[position] == UInt8(ascii: ".") || base[position] | 0x20 == UInt8(ascii: "e") { return nil }
+            var value = 0
+            for index in first..<position { value = value &* 10 &+ Int(base[index] &- 0x30) }
+            return value
         }
-        guard next(UInt8(ascii: ",")), next(UInt8(ascii: "\"")) else { return nil }
-        let causeStart = scanner.position
-        while scanner.position < end, raw[scanner.position] != UInt8(ascii: "\""), raw[scanner.position] >= 0x20, raw[scanner.position] != UInt8(ascii: "\\"), raw[scanner.position] < 0x80 {
-            scanner.position += 1
+        // A number as `JSONScanner.numberRange()` reads it, without an exponent (left to the
+        // general reader): `-`, digits without a leading zero, a fraction.
+        @inline(__always) func plainNumber() -> Range<Int>? {
+            let first = position
+            _ = next(UInt8(ascii: "-"))
+            let integerStart = position
+            let count = digits()
+            guard count > 0, count == 1 || base[integerStart] != UInt8(ascii: "0") else { return nil }
+            if next(UInt8(ascii: ".")) {
+                guard digits() > 0 else { return nil }
+            }
+            if position < end, base[position] | 0x20 == UInt8(ascii: "e") { return nil }
+            return first..<position
         }
-        let cause = causeStart..<scanner.position
-        guard next(UInt8(ascii: "\"")), next(UInt8(ascii: ",")), isDigit(), (try? scanner.integer()) != nil, next(UInt8(ascii: ",")),
-            isDigit(), (try? scanner.integer()) != nil, next(UInt8(ascii: ",")), next(UInt8(ascii: "["))
+        @inline(__always) func literal(_ word: StaticString) -> Bool {
+            let length = word.utf8CodeUnitCount
+            guard end - position >= length, memcmp(base + position, word.utf8Start, length) == 0 else { return false }
+            position += length
+            return true
+        }
+        guard next(UInt8(ascii: "[")), let seq = integer(), next(UInt8(ascii: ",")) else { return nil }
+        guard let time = plainNumber(), time.count < 24, next(UInt8(ascii: ",")), next(UInt8(ascii: "\"")) else { return nil }
+        let causeStart = position
+        while position < end, base[position] != UInt8(ascii: "\""), base[position] >= 0x20, base[position] != UInt8(ascii: "\\"), base[position] < 0x80 {
+            position += 1
+        }
+        let cause = causeStart..<position
+        guard next(UInt8(ascii: "\"")), next(UInt8(ascii: ",")), integer() != nil, next(UInt8(ascii: ",")),
+            integer() != nil, next(UInt8(ascii: ",")), next(UInt8(ascii: "["))
         else { return nil }
         if !next(UInt8(ascii: "]")) {
             while true {
-                guard next(UInt8(ascii: "[")), isDigit(), let id = try? scanner.integer(), count < idCapacity else { return nil }
+                guard next(UInt8(ascii: "[")), let id = integer(), count < idCapacity else { return nil }
                 ids[count] = id
                 count += 1
-                guard next(UInt8(ascii: ",")), next(UInt8(ascii: "\"")), scanner.position + 2 < end else { return nil }
-                let kind = raw[scanner.position]
-                guard raw[scanner.position + 1] == UInt8(ascii: "\"") else { return nil }
-                scanner.position += 2
+                guard next(UInt8(ascii: ",")), next(UInt8(ascii: "\"")), position + 2 < end else { return nil }
+                let kind = base[position]
+                guard base[position + 1] == UInt8(ascii: "\"") else { return nil }
+                position += 2
                 if kind == UInt8(ascii: "="), version >= 3 {
                     guard next(UInt8(ascii: "]")) else { return nil }
                 } else if kind == UInt8(ascii: "v") {
-                    // A scalar: containers and strings are left to the general reader.
-                    guard next(UInt8(ascii: ",")), scanner.position < end else { return nil }
-                    let first = raw[scanner.position]
-                    guard first != UInt8(ascii: "["), first != UInt8(ascii: "{"), first != UInt8(ascii: "\""), first > 0x20,
-                        (try? scanner.skipValue()) != nil, next(UInt8(ascii: "]"))
-                    else { return nil }
+                    // A number or a literal: containers and strings are left to the general reader.
+                    guard next(UInt8(ascii: ",")) else { return nil }
+                    guard literal("true") || literal("false") || literal("null") || plainNumber() != nil, next(UInt8(ascii: "]")) else {
+                        return nil
+                    }
                 } else {
                     return nil
                 }
@@ -73,7 +104,7 @@ struct TransactionEnvelope {
             }
         }
         // The line ends with the transaction's own bracket; graph changes go to the general reader.
-        guard next(UInt8(ascii: "]")), scanner.position == end else { return nil }
+        guard next(UInt8(ascii: "]")), position == end else { return nil }
         return TransactionEnvelope(seq: seq, time: time, cause: cause)
     }
 }
