@@ -82,11 +82,7 @@ extension TransactionLine {
 
     /// `[id,"v",json]`: a whole value.
     static func appendWhole(id: Int, json: some Sequence<UInt8>, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "["))
-        output.appendDecimal(id)
-        output.append(contentsOf: #","v","#.utf8)
-        output.append(contentsOf: json)
-        output.append(UInt8(ascii: "]"))
+        appendEntry(id: id, kind: UInt8(ascii: "v"), payload: json, to: &output)
     }
 
     /// `{"id":N,fields}`: a keyed entry, for values that are not plain JSON.
@@ -100,10 +96,15 @@ extension TransactionLine {
 
     /// `[id,"d",delta]`: a change to the previous value.
     static func appendDelta(id: Int, delta: some Sequence<UInt8>, to output: inout [UInt8]) {
+        appendEntry(id: id, kind: UInt8(ascii: "d"), payload: delta, to: &output)
+    }
+
+    /// `[id,"kind",payload]`.
+    private static func appendEntry(id: Int, kind: UInt8, payload: some Sequence<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "["))
         output.appendDecimal(id)
-        output.append(contentsOf: #","d","#.utf8)
-        output.append(contentsOf: delta)
+        output.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\""), kind, UInt8(ascii: "\""), UInt8(ascii: ",")])
+        output.append(contentsOf: payload)
         output.append(UInt8(ascii: "]"))
     }
 
