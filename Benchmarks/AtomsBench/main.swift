@@ -166,7 +166,7 @@ func runBenchmarks() {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let members = quick ? 20_000 : 100_000
-            if !json { print("Atom churn: \(members) family members watched one after another, each released when the next is watched, a counter ticking beside them (one process per run)") }
+            if !json { print("Atom churn: \(members) family members watched one after another, each released when the next is watched, a counter ticking beside them (one process per run; the recorder flushed every 1,000 members)") }
             let off = try ChurnSuite.run(.off, members: members, directory: directory)
             report("churn", "journal-off-seconds", off.seconds, "s",
                    text: "  journal off  \(String(format: "%.3f", off.seconds)) s, \(off.transactions) transactions, peak memory \(off.peakBytes >> 10) KB")
@@ -189,7 +189,7 @@ func runBenchmarks() {
                 let run = try ChurnSuite.run(.bounded, members: count, directory: directory)
                 let floor = try ChurnSuite.run(.off, members: count, directory: directory)
                 figures.append(Figure(suite: "churn", name: "bounded-\(count)-seconds", value: run.seconds, unit: "s", target: nil, meetsTarget: nil))
-                scaling.append("\(count): \(String(format: "%.3f", run.seconds)) s (\(String(format: "%.1f", run.seconds * 1e6 / Double(count))) µs per member; off \(String(format: "%.3f", floor.seconds)) s)")
+                scaling.append("\(count): \(String(format: "%.3f", run.seconds)) s (\(String(format: "%.1f", run.seconds * 1e6 / Double(count))) µs per member, peak \(run.peakBytes >> 10) KB, largest keyframe \(run.largestKeyframe) B; off \(String(format: "%.3f", floor.seconds)) s)")
             }
             if !json { print("  bounded 1 MB by length  " + scaling.joined(separator: ", ")) }
         } catch {
