@@ -8,29 +8,43 @@ struct ExpressionScan {
 
     /// Calls `found` with each step in `from...through` where the expression becomes true (it
     /// holds there and not at the step before; at the journal's first step, where it holds)
-    /// with the state there and the transaction that led to it (`nil` at the journal's first
-    /// step), in order. With `holding`, every step where it holds.
+    /// with the state there, the transaction that led to it (`nil` at the journal's first
+    /// step) and the expression with every number of its atoms learned so far, in order. With
+    /// `holding`, every step where it holds.
+    ///
+    /// An atom released and seen again after a keyframe has a new number: the scan learns it
+    /// from the transaction that declares it, and reads that transaction again decoding it.
     ///
     /// - Parameter limit: Stop after this many steps.
     /// - Complexity: One transaction envelope per step; the expression is evaluated only at
     ///   steps that write, create or release one of its atoms.
-    func steps(from: Int, through: Int, holding: Bool = false, limit: Int = .max, _ found: (_ state: JournalState, _ record: TransactionRecord?) throws(InspectorError) -> Void) throws(InspectorError) {
+    func steps(from: Int, through: Int, holding: Bool = false, limit: Int = .max, _ found: (_ state: JournalState, _ record: TransactionRecord?, _ expression: BoundExpression) throws(InspectorError) -> Void) throws(InspectorError) {
         guard from <= through, limit > 0 else { return }
-        let atoms = expression.atomIDs
+        var expression = self.expression
         // Start a step early so that whether it becomes true at `from` is known.
         let start = from > journal.reader.firstStep ? from - 1 : from
-        var state = try journal.state(at: start, decodingValuesOf: atoms)
+        var state = try journal.state(at: start, decodingValuesOf: expression.atomIDs)
+        if expression.learn(state.declarations.values) {
+            state = try journal.state(at: start, decodingValuesOf: expression.atomIDs)
+        }
+        var atoms = expression.atomIDs
         var holds = expression.holds(in: state.values)
         var count = 0
         if start == from, holds {
-            try found(state, nil)
+            try found(state, nil, expression)
             count += 1
         }
         guard start < through else { return }
         for seq in (start + 1)...through where count < limit {
-            let record: TransactionRecord
+            var record: TransactionRecord
             do {
+                let before = state
                 record = try journal.reader.apply(seq, to: &state, decodingValuesOf: atoms)
+                if let declared = record.declare, expression.learn(declared) {
+                    atoms = expression.atomIDs
+                    state = before
+                    record = try journal.reader.apply(seq, to: &state, decodingValuesOf: atoms)
+                }
             } catch {
                 throw InspectorError(error)
             }
@@ -39,7 +53,7 @@ struct ExpressionScan {
                 holds = expression.holds(in: state.values)
             }
             if holds && (holding || !before) {
-                try found(state, record)
+                try found(state, record, expression)
                 count += 1
             }
         }
