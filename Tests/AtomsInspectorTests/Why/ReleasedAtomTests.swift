@@ -23,10 +23,10 @@ struct ReleasedRowAtom: ValueAtom {
 struct ReleasedAtomTests {
     /// Rows 1…60 shown one after another (each hidden when the next shows), row 5 shown again
     /// beside row 50, a counter ticking; returns the journal and the steps where row 5 is live.
-    private func record(in directory: TemporaryDirectory) throws -> (InspectedJournal, live: [Int]) {
-        let path = directory.path("rows.jsonl")
+    private func record(in directory: TemporaryDirectory, keyframeInterval: Int = 4) throws -> (InspectedJournal, live: [Int]) {
+        let path = directory.path("rows-\(keyframeInterval).jsonl")
         let root = AtomRoot()
-        let recorder = try JournalRecorder(path: path, keyframeInterval: 4, program: "tests")
+        let recorder = try JournalRecorder(path: path, keyframeInterval: keyframeInterval, program: "tests")
         recorder.attach(to: root.store)
         let context = root.viewContext()
         context.watch(ReleasedRowTickAtom())
@@ -93,5 +93,19 @@ struct ReleasedAtomTests {
         #expect(found == live)
         let becomes = try FindCommand.find(journal, where: #"ReleasedRowAtom[5] == "row 5""#).steps.map(\.step)
         #expect(becomes.count == 2, "true in each life: \(becomes)")
+    }
+
+    @Test func compareMatchesRecordingsThatNumberARowDifferently() throws {
+        let directory = try TemporaryDirectory()
+        let (often, _) = try record(in: directory)
+        // No keyframe after the first: row 5 keeps its number when it comes back.
+        let (once, _) = try record(in: directory, keyframeInterval: 100_000)
+        let numbers = { (journal: InspectedJournal) throws -> Set<Int> in
+            Set(try journal.declarations(through: journal.reader.lastStep).values.filter { $0.displayName == "ReleasedRowAtom[5]" }.map(\.id))
+        }
+        #expect(try numbers(often).count == 2 && numbers(once).count == 1)
+        let comparison = try CompareCommand.compare(often, once)
+        #expect(!comparison.diverges, "\(comparison.differences)")
+        #expect(comparison.matchingTransactions == often.reader.transactionCount)
     }
 }
