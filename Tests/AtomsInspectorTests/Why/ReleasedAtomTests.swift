@@ -108,4 +108,21 @@ struct ReleasedAtomTests {
         #expect(!comparison.diverges, "\(comparison.differences)")
         #expect(comparison.matchingTransactions == often.reader.transactionCount)
     }
+
+    @Test func diffSeesOneAtomAcrossItsNumbers() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, live) = try record(in: directory)
+        // The first step of each life.
+        let starts = live.enumerated().filter { $0.offset == 0 || live[$0.offset - 1] != $0.element - 1 }.map(\.element)
+        #expect(starts.count == 2)
+        let name = "ReleasedRowAtom[5]"
+        for atom in [nil, name] {
+            let across = try DiffCommand.difference(journal, from: .number(starts[0]), to: .number(starts[1]), atom: atom)
+            #expect(!across.created.contains(name) && !across.released.contains(name) && !across.changed.contains { $0.atom == name }, "\(across)")
+            let gone = try DiffCommand.difference(journal, from: .number(starts[0]), to: .number(starts[1] - 1), atom: atom)
+            #expect(gone.released.contains(name), "\(gone)")
+            let back = try DiffCommand.difference(journal, from: .number(starts[1] - 1), to: .number(starts[1]), atom: atom)
+            #expect(back.created == [name], "\(back)")
+        }
+    }
 }
