@@ -125,4 +125,13 @@ struct ReleasedAtomTests {
             #expect(back.created == [name], "\(back)")
         }
     }
+
+    @Test func statsNamesRowsReleasedBeforeTheLastKeyframe() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, _) = try record(in: directory)
+        let stats = try StatsCommand.stats(journal)
+        #expect(!stats.mostChanged.contains { $0.atom.hasPrefix("#") }, "\(stats.mostChanged)")
+        // The counter, 60 rows, and row 5 again under a new number.
+        #expect(stats.atoms == 62)
+    }
 }
