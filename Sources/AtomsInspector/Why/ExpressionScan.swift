@@ -13,7 +13,7 @@ struct ExpressionScan {
     /// `holding`, every step where it holds.
     ///
     /// An atom released and seen again after a keyframe has a new number: the scan learns it
-    /// from the transaction that declares it, and reads that transaction again decoding it.
+    /// from the transaction that declares it, and reads that transaction's value of it.
     ///
     /// - Parameter limit: Stop after this many steps.
     /// - Complexity: One transaction envelope per step; the expression is evaluated only at
@@ -36,17 +36,18 @@ struct ExpressionScan {
         }
         guard start < through else { return }
         for seq in (start + 1)...through where count < limit {
-            var record: TransactionRecord
+            let record: TransactionRecord
             do {
-                let before = state
                 record = try journal.reader.apply(seq, to: &state, decodingValuesOf: atoms)
-                if let declared = record.declare, expression.learn(declared) {
-                    atoms = expression.atomIDs
-                    state = before
-                    record = try journal.reader.apply(seq, to: &state, decodingValuesOf: atoms)
-                }
             } catch {
                 throw InspectorError(error)
+            }
+            if let declared = record.declare {
+                let known = atoms
+                if expression.learn(declared) {
+                    atoms = expression.atomIDs
+                    try takeValues(of: atoms.subtracting(known), at: seq, into: &state)
+                }
             }
             let before = holds
             if Self.touches(record, atoms) {
@@ -56,6 +57,21 @@ struct ExpressionScan {
                 try found(state, record, expression)
                 count += 1
             }
+        }
+    }
+
+    /// Sets the values that transaction `seq` gives atoms it declares, which `state` has
+    /// applied without decoding them. A declared atom is new to any reader, so its value there
+    /// is whole.
+    private func takeValues(of learned: Set<Int>, at seq: Int, into state: inout JournalState) throws(InspectorError) {
+        var values = try journal.transaction(seq, decodingValuesOf: learned)
+        values.values = values.values?.filter { learned.contains($0.id) }
+        (values.declare, values.created, values.released) = (nil, nil, nil)
+        (values.edgesAdded, values.edgesRemoved, values.subsAdded, values.subsRemoved) = (nil, nil, nil, nil)
+        do {
+            try state.apply(values)
+        } catch {
+            throw InspectorError(.dataError, path: journal.path, "transaction \(seq) \(error.message)")
         }
     }
 
