@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|large|inspector|live|report …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|large|inspector|live|churn|report …] [--json] [--quick]`
 
 /// One reported figure.
 struct Figure: Encodable {
@@ -18,6 +18,10 @@ func runBenchmarks() {
     let arguments = CommandLine.arguments
     if let index = arguments.firstIndex(of: "--inspect-once"), arguments.count > index + 2 {
         InspectorSuite.inspectOnce(path: arguments[index + 1], step: Int(arguments[index + 2]) ?? 0)
+        return
+    }
+    if let index = arguments.firstIndex(of: "--churn-once"), arguments.count > index + 3 {
+        ChurnSuite.runOnce(mode: arguments[index + 1], members: Int(arguments[index + 2]) ?? 0, path: arguments[index + 3])
         return
     }
     let json = arguments.contains("--json")
@@ -154,6 +158,42 @@ func runBenchmarks() {
                    text: "    open the folder + state at the last step \(String(format: "%.4f", large.openLastSeconds)) s; wc -l on its segments (less a process start) \(String(format: "%.4f", large.wcSeconds)) s: \(String(format: "%.2f", large.openLastSeconds / large.wcSeconds))×")
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: live suite failed: \(error)\n".utf8))
+        }
+    }
+    if selected("churn") {
+        do {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-churn-\(getpid())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let members = quick ? 20_000 : 100_000
+            if !json { print("Atom churn: \(members) family members watched one after another, each released when the next is watched, a counter ticking beside them (one process per run; the recorder flushed every 1,000 members)") }
+            let off = try ChurnSuite.run(.off, members: members, directory: directory)
+            report("churn", "journal-off-seconds", off.seconds, "s",
+                   text: "  journal off  \(String(format: "%.3f", off.seconds)) s, \(off.transactions) transactions, peak memory \(off.peakBytes >> 10) KB")
+            for mode in [ChurnSuite.Mode.unbounded, .bounded] {
+                let run = try ChurnSuite.run(mode, members: members, directory: directory)
+                let perTransaction = Double(run.bytes) / Double(max(run.transactions, 1))
+                report("churn", "\(mode.rawValue)-seconds", run.seconds, "s",
+                       text: "  \(mode == .bounded ? "bounded 1 MB" : "unbounded   ") \(String(format: "%.3f", run.seconds)) s (\(String(format: "%.1f", run.seconds / max(off.seconds, 1e-9)))× off), peak memory \(run.peakBytes >> 10) KB (off: \(off.peakBytes >> 10) KB), journal \(run.bytes) bytes" + (mode == .bounded ? " on disk = \(String(format: "%.2f", Double(run.bytes) / Double(ChurnSuite.limit))) of the limit, largest keyframe \(run.largestKeyframe) bytes" : " = \(String(format: "%.1f", perTransaction)) bytes per transaction, largest keyframe \(run.largestKeyframe) bytes"))
+                figures.append(Figure(suite: "churn", name: "\(mode.rawValue)-peak-bytes", value: Double(run.peakBytes), unit: "bytes", target: nil, meetsTarget: nil))
+                figures.append(Figure(suite: "churn", name: "\(mode.rawValue)-largest-keyframe", value: Double(run.largestKeyframe), unit: "bytes", target: nil, meetsTarget: nil))
+                if mode == .unbounded {
+                    figures.append(Figure(suite: "churn", name: "unbounded-bytes-per-transaction", value: perTransaction, unit: "bytes", target: nil, meetsTarget: nil))
+                } else {
+                    figures.append(Figure(suite: "churn", name: "bounded-bytes-over-limit", value: Double(run.bytes) / Double(ChurnSuite.limit), unit: "ratio", target: "≤ 1.5", meetsTarget: Double(run.bytes) <= 1.5 * Double(ChurnSuite.limit)))
+                }
+            }
+            // Linear, not quadratic: the time per member stays flat as the session grows.
+            var scaling: [String] = []
+            for count in [5_000, 10_000, 20_000] {
+                let run = try ChurnSuite.run(.bounded, members: count, directory: directory)
+                let floor = try ChurnSuite.run(.off, members: count, directory: directory)
+                figures.append(Figure(suite: "churn", name: "bounded-\(count)-seconds", value: run.seconds, unit: "s", target: nil, meetsTarget: nil))
+                scaling.append("\(count): \(String(format: "%.3f", run.seconds)) s (\(String(format: "%.1f", run.seconds * 1e6 / Double(count))) µs per member, peak \(run.peakBytes >> 10) KB, largest keyframe \(run.largestKeyframe) B; off \(String(format: "%.3f", floor.seconds)) s)")
+            }
+            if !json { print("  bounded 1 MB by length  " + scaling.joined(separator: ", ")) }
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: churn suite failed: \(error)\n".utf8))
         }
     }
     if selected("report") {

@@ -37,25 +37,43 @@ public enum BlameCommand {
 
     /// Blames every atom matching `pattern` (display name, label or type; `*` globs) at `step`.
     ///
+    /// An atom released and seen again after a keyframe has several numbers; it is blamed
+    /// once, across all of them.
+    ///
     /// - Complexity: Without `history`, reads transaction envelopes back from `step` to the
-    ///   atom's last change; with it, one pass from the start decoding only the atom's values.
+    ///   atom's last change (and, for an atom released before the keyframe nearest `step`,
+    ///   every envelope up to `step` to find its declaration); with it, two passes from the
+    ///   start, the second decoding only the atom's values.
     /// - Throws: ``InspectorError`` (usage) when no atom declared by `step` matches.
     public static func blame(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec = .fromLast(0), history: Bool = false) throws(InspectorError) -> [Blame] {
         let step = try journal.step(step)
-        let declarations = try journal.state(at: step, decodingValuesOf: []).declarations
-        let names = Naming(declarations: declarations)
-        let atoms = names.matching(pattern).sorted { (names.name($0), $0) < (names.name($1), $1) }
-        guard !atoms.isEmpty else {
+        var declarations = try journal.state(at: step, decodingValuesOf: []).declarations
+        var matched = Naming(declarations: declarations).matching(pattern)
+        if history || matched.isEmpty {
+            // A keyframe declares what is live: atoms released before it, and the earlier
+            // numbers of atoms that came back, are declared further back.
+            declarations = try journal.declarations(through: step)
+            matched = Naming(declarations: declarations).matching(pattern)
+        }
+        guard !matched.isEmpty else {
             throw InspectorError(.usage, path: journal.path, "no atom declared by step \(step) matches '\(pattern)' — list atoms with `atoms-inspect show`")
         }
+        let names = Naming(declarations: declarations)
+        // Each atom's numbers, oldest first; named by its latest.
+        let atoms = Dictionary(grouping: matched) { declarations[$0]?.identityKey ?? "#\($0)" }.values
+            .map { $0.sorted() }
+            .sorted { (names.name($0.last!), $0.last!) < (names.name($1.last!), $1.last!) }
         if history {
-            let changes = try self.history(journal, of: Set(atoms), through: step)
-            return atoms.map { Blame(atom: names.name($0), step: step, change: changes[$0]?.last, history: (changes[$0] ?? []).reversed()) }
+            let changes = try self.history(journal, of: matched, through: step)
+            return atoms.map { numbers in
+                let merged = numbers.flatMap { changes[$0] ?? [] }.sorted { $0.step < $1.step }
+                return Blame(atom: names.name(numbers.last!), step: step, change: merged.last, history: merged.reversed())
+            }
         }
         var blames: [Blame] = []
-        for atom in atoms {
-            let change = try lastChange(journal, of: atom, atOrBefore: step)
-            blames.append(Blame(atom: names.name(atom), step: step, change: change, history: nil))
+        for numbers in atoms {
+            let change = try lastChange(journal, of: numbers, atOrBefore: step)
+            blames.append(Blame(atom: names.name(numbers.last!), step: step, change: change, history: nil))
         }
         return blames
     }
@@ -68,12 +86,13 @@ public enum BlameCommand {
             || record.released?.contains(atom) == true
     }
 
-    private static func lastChange(_ journal: InspectedJournal, of atom: Int, atOrBefore step: Int) throws(InspectorError) -> Change? {
+    /// The last change, at or before `step`, of an atom with any of these numbers.
+    private static func lastChange(_ journal: InspectedJournal, of numbers: [Int], atOrBefore step: Int) throws(InspectorError) -> Change? {
         let first = journal.reader.firstStep
         var seq = step
         while seq > first {
             let record = try journal.transaction(seq, decodingValuesOf: [])
-            if changes(record, atom) {
+            if let atom = numbers.last(where: { changes(record, $0) }) {
                 return change(atom, record, in: try journal.state(at: seq, decodingValuesOf: [atom]))
             }
             seq -= 1

@@ -49,8 +49,11 @@ public enum DiffCommand {
         let toStep = try journal.step(to)
         var selected: Set<Int>?
         if let atom {
-            let latest = try journal.state(at: max(fromStep, toStep), decodingValuesOf: [])
-            selected = Naming(declarations: latest.declarations).matching(atom)
+            // Both ends: an atom live at one may be released before the other's keyframe, or
+            // have another number there.
+            let fromDeclarations = try journal.state(at: fromStep, decodingValuesOf: []).declarations
+            let toDeclarations = try journal.state(at: toStep, decodingValuesOf: []).declarations
+            selected = Naming(declarations: fromDeclarations.merging(toDeclarations) { $1 }).matching(atom)
         }
         let fromState = try journal.state(at: fromStep, decodingValuesOf: selected)
         let toState = try journal.state(at: toStep, decodingValuesOf: selected)
@@ -58,8 +61,8 @@ public enum DiffCommand {
     }
 
     static func difference(_ from: JournalState, _ to: JournalState, atom pattern: String?, journal: InspectedJournal) throws(InspectorError) -> Difference {
-        // Atoms are numbered per journal, so states of one journal compare by number; the
-        // later step declares every atom of the earlier one (`diff J last 0` runs backwards).
+        // Atoms are numbered per journal; each state declares its live atoms (`diff J last 0`
+        // runs backwards).
         let names = Naming(declarations: from.declarations.merging(to.declarations) { $1 })
         var selected: Set<Int>?
         if let pattern {
@@ -69,13 +72,20 @@ public enum DiffCommand {
             }
         }
         func included(_ id: Int) -> Bool { selected?.contains(id) ?? true }
-        let fromIDs = from.liveIDs.filter(included)
-        let toIDs = to.liveIDs.filter(included)
-        let changed = fromIDs.intersection(toIDs).compactMap { id -> Difference.Changed? in
-            let old = from.values[id]!
-            let new = to.values[id]!
+        // Live atoms by identity: an atom released and seen again after a keyframe has a new
+        // number, and is the same atom at both ends.
+        func byIdentity(_ state: JournalState) -> [String: Int] {
+            Dictionary(state.liveIDs.filter(included).map { (state.declarations[$0]?.identityKey ?? "#\($0)", $0) }, uniquingKeysWith: min)
+        }
+        let fromAtoms = byIdentity(from)
+        let toAtoms = byIdentity(to)
+        let changed = fromAtoms.compactMap { identity, fromID -> Difference.Changed? in
+            guard let toID = toAtoms[identity] else { return nil }
+            var old = from.values[fromID]!
+            old.id = toID  // the same atom under another number: compare the values only
+            let new = to.values[toID]!
             guard old != new else { return nil }
-            return Difference.Changed(atom: names.name(id), from: display(old), to: display(new), diff: lineDiff(old, new))
+            return Difference.Changed(atom: names.name(toID), from: display(old), to: display(new), diff: lineDiff(old, new))
         }
         func edgeNames(_ edges: Set<EdgeEntry>) -> Set<String> {
             Set(edges.filter { included($0.from) || included($0.to) }.map { "\(names.name($0.from)) -> \(names.name($0.to))" })
@@ -86,8 +96,8 @@ public enum DiffCommand {
             from: from.step,
             to: to.step,
             changed: changed.sorted { $0.atom < $1.atom },
-            created: toIDs.subtracting(fromIDs).map(names.name).sorted(),
-            released: fromIDs.subtracting(toIDs).map(names.name).sorted(),
+            created: toAtoms.filter { fromAtoms[$0.key] == nil }.values.map(names.name).sorted(),
+            released: fromAtoms.filter { toAtoms[$0.key] == nil }.values.map(names.name).sorted(),
             edgesAdded: newEdges.subtracting(oldEdges).sorted(),
             edgesRemoved: oldEdges.subtracting(newEdges).sorted()
         )

@@ -41,7 +41,12 @@ public enum FindCommand {
     public static func bind(_ expression: String, in journal: InspectedJournal) throws(InspectorError) -> BoundExpression {
         let parsed = try WhereExpression.parse(expression)
         let declarations = try journal.state(at: journal.reader.lastStep, decodingValuesOf: []).declarations
-        return try BoundExpression(parsed, declarations: declarations, journal: journal.path)
+        do {
+            return try BoundExpression(parsed, declarations: declarations, journal: journal.path)
+        } catch {
+            // An atom released before the last keyframe: its declaration is further back.
+            return try BoundExpression(parsed, declarations: journal.declarations(through: journal.reader.lastStep), journal: journal.path)
+        }
     }
 
     /// The steps where `expression` becomes true (or, with `.all`, holds).
@@ -61,7 +66,7 @@ public enum FindCommand {
         let reader = journal.reader
         let scan = ExpressionScan(journal: journal, expression: bound)
         var names: Naming?
-        try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max) { state, record throws(InspectorError) in
+        try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max) { state, record, bound throws(InspectorError) in
             let step = state.step
             if names == nil || record?.declare != nil {
                 names = Naming(declarations: state.declarations)

@@ -68,9 +68,14 @@ public enum LogCommand {
             throw InspectorError(.usage, path: journal.path, "--from \(first) is after --to \(last) — swap them")
         }
         if let pattern = options.atom {
-            // An atom never declared in the journal is a typo, not an empty log.
-            let everyAtom = try journal.state(at: reader.lastStep, decodingValuesOf: []).declarations
-            guard !Naming(declarations: everyAtom).matching(pattern).isEmpty else {
+            // An atom never declared in the journal is a typo, not an empty log. A keyframe
+            // declares what is live: an atom released before the last one is declared further
+            // back.
+            var known = Naming(declarations: try journal.state(at: reader.lastStep, decodingValuesOf: []).declarations).matching(pattern)
+            if known.isEmpty {
+                known = Naming(declarations: try journal.declarations(through: reader.lastStep)).matching(pattern)
+            }
+            guard !known.isEmpty else {
                 throw InspectorError(.usage, path: journal.path, "no atom in the journal matches '\(pattern)' — list atoms with `atoms-inspect show`")
             }
         }

@@ -8,7 +8,8 @@ public enum StatsCommand {
         public let transactions: Int
         /// Keyframes.
         public let keyframes: Int
-        /// Atoms declared.
+        /// Atoms declared (an atom declared again after a keyframe, under a new number, counts
+        /// once per number).
         public let atoms: Int
         /// Atoms live at the last step.
         public let liveAtoms: Int
@@ -38,7 +39,8 @@ public enum StatsCommand {
 
     /// The statistics of a journal.
     ///
-    /// - Complexity: Reads every transaction's envelope once; values are skipped.
+    /// - Complexity: Reads every transaction's envelope once (twice when an atom that changed
+    ///   was released before the last keyframe, to name it); values are skipped.
     public static func stats(_ journal: InspectedJournal) throws(InspectorError) -> Stats {
         let reader = journal.reader
         let last = try journal.state(at: reader.lastStep, decodingValuesOf: [])
@@ -50,14 +52,20 @@ public enum StatsCommand {
         }
         let changes = summary.valueWrites
         let causes = summary.causes
-        let names = Naming(declarations: last.declarations)
+        var declarations = last.declarations
+        if changes.keys.contains(where: { declarations[$0] == nil }) {
+            // Atoms released before the last keyframe (which declares what is live): their
+            // declarations are further back.
+            declarations = try journal.declarations(through: reader.lastStep)
+        }
+        let names = Naming(declarations: declarations)
         let mostChanged = changes.sorted { ($0.value, names.name($1.key)) > ($1.value, names.name($0.key)) }
             .prefix(10)
             .map { Stats.Changed(atom: names.name($0.key), changes: $0.value) }
         return Stats(
             transactions: reader.transactionCount,
             keyframes: summary.keyframes,
-            atoms: last.declarations.count,
+            atoms: declarations.count,
             liveAtoms: last.liveAtoms.count,
             timeSpanMilliseconds: (summary.lastTime ?? 0) - (summary.firstTime ?? summary.lastTime ?? 0),
             fileBytes: reader.fileSize,

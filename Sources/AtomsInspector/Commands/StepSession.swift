@@ -193,9 +193,9 @@ public final class StepSession {
         var target: Int?
         if backwards {
             // The last step before here where it becomes true: one pass from the start.
-            try scan.steps(from: first, through: position - 1) { state, _ throws(InspectorError) in target = state.step }
+            try scan.steps(from: first, through: position - 1) { state, _, _ throws(InspectorError) in target = state.step }
         } else {
-            try scan.steps(from: position + 1, through: last, limit: 1) { state, _ throws(InspectorError) in target = state.step }
+            try scan.steps(from: position + 1, through: last, limit: 1) { state, _, _ throws(InspectorError) in target = state.step }
         }
         guard let target else {
             return "no \(backwards ? "earlier" : "later") step where \(bound.expression) becomes true"
@@ -204,7 +204,11 @@ public final class StepSession {
     }
 
     private func find(_ pattern: String, backwards: Bool) throws(InspectorError) -> String {
-        let ids = Naming(declarations: try journal.state(at: last, decodingValuesOf: []).declarations).matching(pattern)
+        var ids = Naming(declarations: try journal.state(at: last, decodingValuesOf: []).declarations).matching(pattern)
+        if ids.isEmpty {
+            // Released before the last keyframe, or declared again since: every declaration.
+            ids = Naming(declarations: try journal.declarations(through: last)).matching(pattern)
+        }
         guard !ids.isEmpty else {
             throw InspectorError(.usage, "no atom matches '\(pattern)' in \(journal.path)")
         }

@@ -56,6 +56,22 @@ public struct InspectedJournal: Sendable {
         }
     }
 
+    /// Every atom declared by `step`: in the first keyframe and in any transaction up to it,
+    /// whether live or not. A keyframe declares only what is live, so a state read from one
+    /// knows only some of the atoms released before; names of those are found here.
+    ///
+    /// - Complexity: One transaction envelope per step; values are not decoded.
+    public func declarations(through step: Int) throws(InspectorError) -> [Int: AtomDeclaration] {
+        var declarations = try state(at: reader.firstStep, decodingValuesOf: []).declarations
+        guard step > reader.firstStep else { return declarations }
+        for seq in (reader.firstStep + 1)...step {
+            for declaration in try transaction(seq, decodingValuesOf: []).declare ?? [] {
+                declarations[declaration.id] = declaration
+            }
+        }
+        return declarations
+    }
+
     /// Atoms of a state matching a name pattern, or a usage error naming the pattern.
     public func atoms(matching pattern: String, in state: JournalState) throws(InspectorError) -> [AtomDeclaration] {
         let matches = state.atoms(matching: pattern)

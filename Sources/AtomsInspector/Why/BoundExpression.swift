@@ -9,12 +9,18 @@ import AtomsJournal
 public struct BoundExpression: Sendable {
     /// The expression as parsed.
     public let expression: WhereExpression
-    /// For each path as written: the atom it reads and the components inside its value (a
-    /// family key written as the first subscript, `Family[key]`, is part of the atom).
-    private let bindings: [ValuePath: (atom: Int, components: [ValuePath.Component])]
+    /// For each path as written: the atom it reads, by identity, and the components inside its
+    /// value (a family key written as the first subscript, `Family[key]`, is part of the atom).
+    private let bindings: [ValuePath: (identity: String, components: [ValuePath.Component])]
+    /// The identities the paths read.
+    private let identities: Set<String>
+    /// The numbers each identity has had in the journal, as learned: an atom released and
+    /// seen again after a keyframe is declared again under a new number (one live at a time).
+    private var numbers: [String: Set<Int>] = [:]
 
-    /// The atoms the expression reads: the only values a scan needs to decode.
-    public let atomIDs: Set<Int>
+    /// The atoms the expression reads, by every number learned: the only values a scan needs
+    /// to decode.
+    public private(set) var atomIDs: Set<Int> = []
 
     /// Binds each path of `expression` to an atom declared in the journal.
     ///
@@ -25,29 +31,47 @@ public struct BoundExpression: Sendable {
     public init(_ expression: WhereExpression, declarations: [Int: AtomDeclaration], journal: String) throws(InspectorError) {
         self.expression = expression
         let atoms = declarations.values.sorted { $0.id < $1.id }
-        var bindings: [ValuePath: (atom: Int, components: [ValuePath.Component])] = [:]
+        var bindings: [ValuePath: (identity: String, components: [ValuePath.Component])] = [:]
         for path in expression.paths {
             bindings[path] = try Self.bind(path, among: atoms, journal: journal)
         }
         self.bindings = bindings
-        atomIDs = Set(bindings.values.map(\.atom))
+        identities = Set(bindings.values.map(\.identity))
+        learn(declarations.values)
     }
 
-    private static func bind(_ path: ValuePath, among atoms: [AtomDeclaration], journal: String) throws(InspectorError) -> (atom: Int, components: [ValuePath.Component]) {
+    /// Learns the numbers of the atoms the expression reads from declarations (a state's, or
+    /// a transaction's `declare`).
+    ///
+    /// - Returns: Whether a number was new.
+    @discardableResult
+    public mutating func learn(_ declarations: some Sequence<AtomDeclaration>) -> Bool {
+        var learned = false
+        for declaration in declarations where identities.contains(declaration.identityKey) {
+            if numbers[declaration.identityKey, default: []].insert(declaration.id).inserted {
+                atomIDs.insert(declaration.id)
+                learned = true
+            }
+        }
+        return learned
+    }
+
+    private static func bind(_ path: ValuePath, among atoms: [AtomDeclaration], journal: String) throws(InspectorError) -> (identity: String, components: [ValuePath.Component]) {
         // `Family[key]` unquoted: the first subscript names a family member, when there is one.
         if !path.quoted, let first = path.components.first {
             let key = switch first {
             case .member(let name): name
             case .index(let index): String(index)
             }
-            let members = atoms.filter { $0.displayName == "\(path.atom)[\(key)]" }
+            // One atom may have several numbers, one per stretch of its life.
+            let members = atoms.filter { $0.displayName == "\(path.atom)[\(key)]" }.uniqued(by: \.identityKey)
             if members.count == 1 {
-                return (members[0].id, Array(path.components.dropFirst()))
+                return (members[0].identityKey, Array(path.components.dropFirst()))
             }
         }
-        let named = candidates(path.atom, among: atoms)
+        let named = candidates(path.atom, among: atoms).uniqued(by: \.identityKey)
         if named.count == 1 {
-            return (named[0].id, path.components)
+            return (named[0].identityKey, path.components)
         }
         if named.isEmpty {
             let known = Set(atoms.map(\.label)).sorted().prefix(8).joined(separator: ", ")
@@ -73,7 +97,8 @@ public struct BoundExpression: Sendable {
 
     /// The value a path reads with these values.
     public func value(of path: ValuePath, in values: [Int: ValueEntry]) -> JSONValue {
-        guard let binding = bindings[path], let entry = values[binding.atom] else {
+        // At most one of an atom's numbers is live at a step.
+        guard let binding = bindings[path], let entry = numbers[binding.identity]?.lazy.compactMap({ values[$0] }).first else {
             return .null
         }
         var value: JSONValue
@@ -141,5 +166,13 @@ public struct BoundExpression: Sendable {
         case .greater: return order.map { $0 > 0 } ?? false
         case .greaterOrEqual: return order.map { $0 >= 0 } ?? false
         }
+    }
+}
+
+extension Array {
+    /// The elements in order, the first of each key only.
+    fileprivate func uniqued(by key: (Element) -> String) -> [Element] {
+        var seen = Set<String>()
+        return filter { seen.insert(key($0)).inserted }
     }
 }

@@ -6,9 +6,10 @@ struct ComparedJournal {
     let journal: InspectedJournal
     private(set) var state: JournalState
     private let ignore: [Glob]
-    /// Each declared atom's number by identity, kept up to date as transactions declare atoms
-    /// (the smallest number where two atoms share an identity).
-    private var byIdentity: [String: Int] = [:]
+    /// Each declared atom's numbers by identity, smallest first, kept up to date as
+    /// transactions declare atoms: an atom released and seen again after a keyframe is
+    /// declared again under a new number (and two atoms may share an identity).
+    private var byIdentity: [String: [Int]] = [:]
 
     init(_ journal: InspectedJournal, ignoring ignore: [Glob]) throws(InspectorError) {
         self.journal = journal
@@ -19,7 +20,12 @@ struct ComparedJournal {
 
     private mutating func declare(_ atoms: [AtomDeclaration]) {
         for atom in atoms {
-            byIdentity[atom.identityKey] = min(atom.id, byIdentity[atom.identityKey] ?? .max)
+            var numbers = byIdentity[atom.identityKey, default: []]
+            if !numbers.contains(atom.id) {
+                numbers.append(atom.id)
+                numbers.sort()
+                byIdentity[atom.identityKey] = numbers
+            }
         }
     }
 
@@ -59,9 +65,9 @@ struct ComparedJournal {
         Set(state.liveIDs.filter { !isIgnored($0) }.map(identity))
     }
 
-    /// The live atom with this identity, unless it is ignored.
+    /// The live atom with this identity (the smallest number live), unless it is ignored.
     func liveAtom(_ identity: String) -> Int? {
-        guard let id = byIdentity[identity], state.liveIDs.contains(id), !isIgnored(id) else { return nil }
+        guard let id = byIdentity[identity]?.first(where: state.liveIDs.contains), !isIgnored(id) else { return nil }
         return id
     }
 

@@ -5,7 +5,10 @@ import Atoms
 public struct JournalState: Sendable, Equatable {
     /// The step: the state after this transaction (the first keyframe's step before any).
     public private(set) var step: Int
-    /// Every atom declared up to this step, live or not, by number.
+    /// The atoms declared by the keyframe this state was read from and by the transactions
+    /// since, by number: every live atom and every atom the graph refers to, and some atoms
+    /// released before (a keyframe declares only what is live, so a state read from an earlier
+    /// keyframe knows more of them).
     public private(set) var declarations: [Int: AtomDeclaration]
     /// The values of the live atoms, by number (of those asked for, when the state was read
     /// for some atoms only: ``JournalReader/state(at:decodingValuesOf:)``).

@@ -140,6 +140,13 @@ public final class JournalRecorder {
         try sink.flush()
     }
 
+    /// What the recorder's mirror of the store holds, once the transactions committed so far
+    /// are recorded: it holds the live atoms, the graph, and the atoms referred to since the
+    /// last keyframe, never every atom seen. `nil` before ``attach(to:)``.
+    package func mirrorSizes() -> RecorderMirrorSizes? {
+        pipeline?.mirrorSizes()
+    }
+
     /// Writes the end line, flushes, syncs the file to disk and closes it. Later transactions
     /// are not recorded.
     public func close() throws {

@@ -3,14 +3,24 @@ import Atoms
 /// The recorder's mirror of the store, kept from the transactions it records: atom numbers,
 /// live atoms' values, edges and subscriptions. Keyframes are written from it, and a changed
 /// value is compared with the value before it to record only what changed.
+///
+/// The mirror holds the atoms that are live or that an edge or subscription refers to, and
+/// those referred to since the last keyframe. Each keyframe first forgets the others, so it
+/// declares only what the lines after it need, and the mirror does not grow with atoms that
+/// came and went. A forgotten atom that appears again gets a new number, declared again.
 struct RecordedState: Sendable {
-    /// Atom numbers by identity; numbers are never reused within a journal.
+    /// Atom numbers by identity, of the atoms held.
     private(set) var ids: [AtomIdentity: Int] = [:]
-    private(set) var declarations: [String] = []
+    /// The atoms held, by number: identity and declaration.
+    private var atoms: [Int: (identity: AtomIdentity, declaration: String)] = [:]
+    /// The number the next new atom gets: numbers are never reused within a journal.
+    private var nextID = 1
     /// Values of live atoms, by number.
     var values = ValueTable()
-    var edges: [EdgeEntry: Int] = [:]
-    var subscriptions: [SubscriptionEntry: Int] = [:]
+    private(set) var edges: [EdgeEntry: Int] = [:]
+    private(set) var subscriptions: [SubscriptionEntry: Int] = [:]
+    /// How many distinct edges and subscriptions refer to each atom that has any.
+    private var references: [Int: Int] = [:]
 
     /// Numbers by identity instance: the common lookup, without hashing keys. Holds the
     /// identities of live atoms (and of the atoms seeded at the start), which keeps their
@@ -19,7 +29,7 @@ struct RecordedState: Sendable {
     /// The instance looked up last, with its number; `idsByInstance` keeps the instance alive.
     private var lastInstance: (instance: ObjectIdentifier, id: Int)?
 
-    /// The atom's number, and its declaration when it is new.
+    /// The atom's number, and its declaration when it is new (or was forgotten).
     mutating func id(of atom: AtomIdentity) -> (Int, declaration: String?) {
         // Consecutive transactions often change the same atom: skip the lookup then.
         if let last = lastInstance, last.instance == atom.instance {
@@ -33,10 +43,11 @@ struct RecordedState: Sendable {
             idsByInstance[atom.instance] = (atom, id)
             return (id, nil)
         }
-        let id = ids.count + 1
+        let id = nextID
+        nextID += 1
         ids[atom] = id
         let declaration = AtomDeclaration(id: id, label: atom.label, type: atom.typeName, key: atom.keyDescription, scope: atom.scope?.id).json
-        declarations.append(declaration)
+        atoms[id] = (atom, declaration)
         idsByInstance[atom.instance] = (atom, id)
         return (id, declaration)
     }
@@ -50,19 +61,113 @@ struct RecordedState: Sendable {
         }
     }
 
+    /// Applies counted additions and removals of edges; returns those that became present and
+    /// those that became absent, in a stable order.
+    mutating func changeEdges(added: [EdgeEntry], removed: [EdgeEntry]) -> (added: [EdgeEntry], removed: [EdgeEntry]) {
+        let changes = Self.netChanges(&edges, added: added, removed: removed)
+        for edge in changes.added { refer(to: edge.from, by: 1); refer(to: edge.to, by: 1) }
+        for edge in changes.removed { refer(to: edge.from, by: -1); refer(to: edge.to, by: -1) }
+        return changes
+    }
+
+    /// Applies counted additions and removals of subscriptions, as ``changeEdges(added:removed:)``.
+    mutating func changeSubscriptions(added: [SubscriptionEntry], removed: [SubscriptionEntry]) -> (added: [SubscriptionEntry], removed: [SubscriptionEntry]) {
+        let changes = Self.netChanges(&subscriptions, added: added, removed: removed)
+        for subscription in changes.added { refer(to: subscription.atom, by: 1) }
+        for subscription in changes.removed { refer(to: subscription.atom, by: -1) }
+        return changes
+    }
+
+    private mutating func refer(to id: Int, by change: Int) {
+        let count = references[id, default: 0] + change
+        references[id] = count > 0 ? count : nil
+    }
+
+    /// Forgets the atoms that are neither live nor referred to by an edge or a subscription:
+    /// their numbers, declarations and identities. The lines after the next keyframe never
+    /// use their numbers again.
+    ///
+    /// - Complexity: O(*n*) for the *n* atoms held.
+    private mutating func forgetUnneeded() {
+        let unneeded = atoms.keys.filter { values[$0] == nil && references[$0] == nil }
+        guard !unneeded.isEmpty else { return }
+        for id in unneeded {
+            if let identity = atoms.removeValue(forKey: id)?.identity {
+                ids[identity] = nil
+            }
+        }
+        idsByInstance = idsByInstance.filter { atoms[$0.value.id] != nil }
+        if let last = lastInstance, atoms[last.id] == nil {
+            lastInstance = nil
+        }
+    }
+
+    /// How much the mirror holds: atoms numbered, identity instances, live values, edges,
+    /// subscriptions and atoms referred to by them, and the value table's buckets.
+    var sizes: RecorderMirrorSizes {
+        RecorderMirrorSizes(
+            atoms: atoms.count, identities: ids.count, instances: idsByInstance.count,
+            values: values.count, valueBuckets: values.capacity,
+            edges: edges.count, subscriptions: subscriptions.count, referencedAtoms: references.count
+        )
+    }
+
     /// The keyframe line of the current state, after transaction `seq`; values kept as Swift
-    /// values are encoded now.
-    func keyframe(seq: Int, encoder: ValueEncoder, locations: [SourceLocation: Int]) -> String {
+    /// values are encoded now. It declares the live atoms and those the graph refers to, having
+    /// forgotten the others.
+    mutating func keyframe(seq: Int, encoder: ValueEncoder, locations: [SourceLocation: Int]) -> String {
+        forgetUnneeded()
         // Every location numbered so far: a reader starting at this keyframe knows the
         // locations of the transactions after it without reading what came before.
-        KeyframeLine.line(
-            seq: seq, atoms: declarations,
+        return KeyframeLine.line(
+            seq: seq, atoms: atoms.sorted { $0.key < $1.key }.map(\.value.declaration),
             values: values.entries.map { $0.value.encoded(by: encoder).keyedEntry(id: $0.id) },
             edges: edges.keys.sorted(by: EdgeEntry.precedes).map(\.json),
             subs: subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json),
             locs: locations.sorted { $0.value < $1.value }.map { LocationDeclaration(id: $0.value, at: $0.key.description).json }
         )
     }
+
+    /// Applies counted additions and removals to a multiset; returns the elements that became
+    /// present and those that became absent, in a stable order.
+    private static func netChanges<Element: Hashable & JSONOrdered>(
+        _ counts: inout [Element: Int],
+        added: [Element],
+        removed: [Element]
+    ) -> (added: [Element], removed: [Element]) {
+        guard !added.isEmpty || !removed.isEmpty else { return ([], []) }
+        let touched = Set(added + removed)
+        let before = Dictionary(uniqueKeysWithValues: touched.map { ($0, counts[$0, default: 0] > 0) })
+        for element in added { counts[element, default: 0] += 1 }
+        for element in removed {
+            let count = counts[element, default: 0] - 1
+            counts[element] = count > 0 ? count : nil
+        }
+        let nowPresent = touched.filter { counts[$0, default: 0] > 0 && !before[$0]! }
+        let nowAbsent = touched.filter { counts[$0, default: 0] == 0 && before[$0]! }
+        return (nowPresent.sorted { Element.precedes($0, $1) }, nowAbsent.sorted { Element.precedes($0, $1) })
+    }
+}
+
+/// What the recorder's mirror holds (``JournalRecorder/mirrorSizes()``): every count stays
+/// within the live atoms, the graph, and the atoms referred to since the last keyframe.
+package struct RecorderMirrorSizes: Sendable, Equatable {
+    /// Atoms numbered and declared.
+    package var atoms: Int
+    /// Atom numbers by identity.
+    package var identities: Int
+    /// Atom numbers by identity instance.
+    package var instances: Int
+    /// Live atoms' values.
+    package var values: Int
+    /// Buckets of the value table.
+    package var valueBuckets: Int
+    /// Distinct dependency edges.
+    package var edges: Int
+    /// Distinct subscriptions.
+    package var subscriptions: Int
+    /// Atoms an edge or subscription refers to.
+    package var referencedAtoms: Int
 }
 
 /// A live atom's value as the recorder keeps it.
@@ -80,49 +185,6 @@ enum RecordedValue {
         case .encoded(let value): value
         case .swift(let value): encoder.encode(value, redacted: false)
         }
-    }
-}
-
-/// Recorded values by atom number. Numbers count up from 1 and are never reused, so a list
-/// indexed by number replaces a dictionary: the recorder reads and writes a value several times
-/// per transaction, and hashing the number cost more than the rest of the lookup.
-struct ValueTable: @unchecked Sendable {
-    // Unchecked: `.swift` values hold no class instance (`OffThreadEncodingCheck`), so copies
-    // of them may move to the recorder's thread.
-    private var slots: [RecordedValue?] = []
-    /// Swift values replaced or removed, not yet handed back (``takeRetired()``).
-    private var retired: [Any] = []
-
-    /// The value of atom `id`, or `nil` when it is not live.
-    subscript(id: Int) -> RecordedValue? {
-        get {
-            id < slots.count ? slots[id] : nil
-        }
-        set {
-            if id >= slots.count {
-                guard newValue != nil else { return }
-                slots.append(contentsOf: repeatElement(nil, count: id - slots.count + 1))
-            }
-            if case .swift(let old)? = slots[id] {
-                retired.append(old)
-            }
-            slots[id] = newValue
-        }
-    }
-
-    /// The Swift values replaced or removed since the last call. The recorder hands them back
-    /// to the app's thread to release: that thread allocated their storage, and freeing it
-    /// there, as it would without a journal, spares both threads contention on the allocator
-    /// and on the elements' reference counts.
-    mutating func takeRetired() -> [Any] {
-        guard !retired.isEmpty else { return [] }
-        defer { retired = [] }
-        return retired
-    }
-
-    /// The live atoms' numbers and values, by number.
-    var entries: [(id: Int, value: RecordedValue)] {
-        slots.indices.compactMap { id in slots[id].map { (id, $0) } }
     }
 }
 

@@ -80,6 +80,17 @@ final class RecordingPipeline: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// What the line builder's mirror holds, once every queued transaction has reached the
+    /// sink (the thread leaves the builder alone while the lock is held and nothing is queued).
+    func mirrorSizes() -> RecorderMirrorSizes {
+        condition.lock()
+        defer { condition.unlock() }
+        while (!queue.isEmpty || isProcessing) && !isFinished {
+            condition.wait()
+        }
+        return builder.mirrorSizes
+    }
+
     /// Processes what is queued, stops the thread, and ends the journal with its end line.
     func finish() {
         condition.lock()

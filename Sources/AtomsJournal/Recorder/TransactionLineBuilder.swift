@@ -89,12 +89,19 @@ struct TransactionLineBuilder: Sendable {
         for (atom, value) in values {
             state.values[state.id(of: atom).0] = value
         }
-        for edge in edges {
-            state.edges[EdgeEntry(from: state.id(of: edge.dependency).0, to: state.id(of: edge.dependent).0), default: 0] += 1
-        }
-        for subscription in subscriptions {
-            state.subscriptions[SubscriptionEntry(atom: state.id(of: subscription.atom).0, at: subscription.location.description), default: 0] += 1
-        }
+        _ = state.changeEdges(
+            added: edges.map { EdgeEntry(from: state.id(of: $0.dependency).0, to: state.id(of: $0.dependent).0) },
+            removed: []
+        )
+        _ = state.changeSubscriptions(
+            added: subscriptions.map { SubscriptionEntry(atom: state.id(of: $0.atom).0, at: $0.location.description) },
+            removed: []
+        )
+    }
+
+    /// How much the mirror of the recorded state holds.
+    var mirrorSizes: RecorderMirrorSizes {
+        state.sizes
     }
 
     /// The values the mirror let go of since the last call (``ValueTable/takeRetired()``).
@@ -153,20 +160,16 @@ struct TransactionLineBuilder: Sendable {
             (graph == nil ? nil : liveness[atomID]?.now) ?? (state.values[atomID] != nil)
         }
 
-        let edges = graph.map {
-            Self.netChanges(
-                &state.edges,
-                added: $0.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) },
-                removed: $0.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
-            )
-        } ?? (added: [], removed: [])
-        let subscriptions = graph.map {
-            Self.netChanges(
-                &state.subscriptions,
-                added: $0.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) },
-                removed: $0.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
-            )
-        } ?? (added: [], removed: [])
+        var edges: (added: [EdgeEntry], removed: [EdgeEntry]) = ([], [])
+        var subscriptions: (added: [SubscriptionEntry], removed: [SubscriptionEntry]) = ([], [])
+        if let graph {
+            let edgesAdded = graph.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
+            let edgesRemoved = graph.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
+            edges = state.changeEdges(added: edgesAdded, removed: edgesRemoved)
+            let subscriptionsAdded = graph.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
+            let subscriptionsRemoved = graph.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
+            subscriptions = state.changeSubscriptions(added: subscriptionsAdded, removed: subscriptionsRemoved)
+        }
 
         // A new location's `loc` line comes before the transaction that first uses it.
         let location = locationID(transaction.location, lines: &output)
@@ -341,26 +344,6 @@ struct TransactionLineBuilder: Sendable {
         case .fields(let fields): TransactionLine.appendKeyed(id: id, fields: fields.utf8, to: &output)
         case .json(let bytes, _): TransactionLine.appendWhole(id: id, json: bytes, to: &output)
         }
-    }
-
-    /// Applies counted additions and removals to a multiset; returns the elements that became
-    /// present and those that became absent, in a stable order.
-    private static func netChanges<Element: Hashable & JSONOrdered>(
-        _ counts: inout [Element: Int],
-        added: [Element],
-        removed: [Element]
-    ) -> (added: [Element], removed: [Element]) {
-        guard !added.isEmpty || !removed.isEmpty else { return ([], []) }
-        let touched = Set(added + removed)
-        let before = Dictionary(uniqueKeysWithValues: touched.map { ($0, counts[$0, default: 0] > 0) })
-        for element in added { counts[element, default: 0] += 1 }
-        for element in removed {
-            let count = counts[element, default: 0] - 1
-            counts[element] = count > 0 ? count : nil
-        }
-        let nowPresent = touched.filter { counts[$0, default: 0] > 0 && !before[$0]! }
-        let nowAbsent = touched.filter { counts[$0, default: 0] == 0 && before[$0]! }
-        return (nowPresent.sorted { Element.precedes($0, $1) }, nowAbsent.sorted { Element.precedes($0, $1) })
     }
 }
 

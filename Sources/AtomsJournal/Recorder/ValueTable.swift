@@ -1,0 +1,133 @@
+/// Recorded values of the live atoms, by atom number: an open-addressing table sized by the
+/// live atoms, not by the numbers handed out so far, so atoms that come and go (family members)
+/// leave nothing behind.
+///
+/// The recorder reads and writes a value several times per transaction: a number is placed by
+/// a multiplicative hash and linear probing, with none of `Dictionary`'s seeded hashing, which
+/// cost more than the rest of the lookup.
+struct ValueTable: @unchecked Sendable {
+    // Unchecked: `.swift` values hold no class instance (`OffThreadEncodingCheck`), so copies
+    // of them may move to the recorder's thread.
+    /// Atom numbers by bucket; 0 marks an empty bucket (numbers start at 1).
+    private var keys: [Int] = Array(repeating: 0, count: Self.minimumCapacity)
+    private var slots: [RecordedValue?] = Array(repeating: nil, count: Self.minimumCapacity)
+    /// The number of live atoms held.
+    private(set) var count = 0
+    /// Swift values replaced or removed, not yet handed back (``takeRetired()``).
+    private var retired: [Any] = []
+
+    private static let minimumCapacity = 16
+
+    /// The buckets allocated: at most eight times the live atoms (or the minimum).
+    var capacity: Int { keys.count }
+
+    /// The value of atom `id`, or `nil` when it is not live.
+    subscript(id: Int) -> RecordedValue? {
+        get {
+            bucket(of: id).map { slots[$0] } ?? nil
+        }
+        set {
+            if let index = bucket(of: id) {
+                if case .swift(let old)? = slots[index] {
+                    retired.append(old)
+                }
+                if let newValue {
+                    slots[index] = newValue
+                } else {
+                    remove(at: index)
+                }
+            } else if let newValue {
+                insert(id, newValue)
+            }
+        }
+    }
+
+    /// The Swift values replaced or removed since the last call. The recorder hands them back
+    /// to the app's thread to release: that thread allocated their storage, and freeing it
+    /// there, as it would without a journal, spares both threads contention on the allocator
+    /// and on the elements' reference counts.
+    mutating func takeRetired() -> [Any] {
+        guard !retired.isEmpty else { return [] }
+        defer { retired = [] }
+        return retired
+    }
+
+    /// The live atoms' numbers and values, by number.
+    ///
+    /// - Complexity: O(*n* log *n*) for *n* live atoms.
+    var entries: [(id: Int, value: RecordedValue)] {
+        keys.indices.compactMap { index in
+            keys[index] == 0 ? nil : slots[index].map { (keys[index], $0) }
+        }.sorted { $0.id < $1.id }
+    }
+
+    // MARK: Buckets
+
+    private var mask: Int { keys.count - 1 }
+
+    /// The bucket where a probe for `id` starts (Fibonacci hashing on the table's size).
+    private func home(of id: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> UInt(Int.bitWidth - keys.count.trailingZeroBitCount)) & mask
+    }
+
+    private func bucket(of id: Int) -> Int? {
+        var index = home(of: id)
+        while true {
+            let key = keys[index]
+            if key == id { return index }
+            if key == 0 { return nil }
+            index = (index + 1) & mask
+        }
+    }
+
+    private mutating func insert(_ id: Int, _ value: RecordedValue) {
+        precondition(id > 0, "atom numbers start at 1")
+        if (count + 1) * 4 > keys.count * 3 {
+            resize(to: keys.count * 2)
+        }
+        var index = home(of: id)
+        while keys[index] != 0 {
+            index = (index + 1) & mask
+        }
+        keys[index] = id
+        slots[index] = value
+        count += 1
+    }
+
+    /// Empties a bucket, moving later entries of its probe run back so every entry stays
+    /// reachable from its home bucket without tombstones.
+    private mutating func remove(at removed: Int) {
+        var hole = removed
+        keys[hole] = 0
+        slots[hole] = nil
+        count -= 1
+        var index = (hole + 1) & mask
+        while keys[index] != 0 {
+            let home = home(of: keys[index])
+            // The entry may move back to the hole unless its home lies cyclically in (hole, index].
+            let staysPut = hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
+            if !staysPut {
+                keys[hole] = keys[index]
+                slots[hole] = slots[index]
+                keys[index] = 0
+                slots[index] = nil
+                hole = index
+            }
+            index = (index + 1) & mask
+        }
+        if keys.count > Self.minimumCapacity && count * 8 < keys.count {
+            resize(to: keys.count / 2)
+        }
+    }
+
+    private mutating func resize(to capacity: Int) {
+        let oldKeys = keys
+        let oldSlots = slots
+        keys = Array(repeating: 0, count: capacity)
+        slots = Array(repeating: nil, count: capacity)
+        count = 0
+        for index in oldKeys.indices where oldKeys[index] != 0 {
+            insert(oldKeys[index], oldSlots[index]!)
+        }
+    }
+}

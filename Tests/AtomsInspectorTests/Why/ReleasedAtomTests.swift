@@ -1,0 +1,137 @@
+import Atoms
+import AtomsJournal
+import Foundation
+import Testing
+import TestSupport
+@testable import AtomsInspector
+
+struct ReleasedRowTickAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Int { 0 }
+}
+
+/// A list row: one family member per item.
+struct ReleasedRowAtom: ValueAtom {
+    let item: Int
+    var key: Int { item }
+    func value(context: Context) -> String { "row \(item)" }
+}
+
+/// Keyframes declare what is live: an atom released long before the last keyframe, or shown
+/// again under a new number, is still found by name by `log --atom`, `blame`, `blame --history`
+/// and `find`, across all its numbers.
+@MainActor
+struct ReleasedAtomTests {
+    /// Rows 1…60 shown one after another (each hidden when the next shows), row 5 shown again
+    /// beside row 50, a counter ticking; returns the journal and the steps where row 5 is live.
+    private func record(in directory: TemporaryDirectory, keyframeInterval: Int = 4) throws -> (InspectedJournal, live: [Int]) {
+        let path = directory.path("rows-\(keyframeInterval).jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, keyframeInterval: keyframeInterval, program: "tests")
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(ReleasedRowTickAtom())
+        var live: [Int] = []
+        var rowFiveShown = false
+        func noteStep() {
+            if rowFiveShown { live.append(root.store.committedTransactions) }
+        }
+        for item in 1...60 {
+            context.watch(ReleasedRowAtom(item: item))
+            rowFiveShown = rowFiveShown || item == 5
+            noteStep()
+            if item > 1 {
+                context.unwatch(ReleasedRowAtom(item: item - 1))
+                rowFiveShown = rowFiveShown && item - 1 != 5
+                noteStep()
+            }
+            if item == 50 {
+                context.watch(ReleasedRowAtom(item: 5))
+                rowFiveShown = true
+                noteStep()
+            }
+            if item == 52 {
+                context.unwatch(ReleasedRowAtom(item: 5))
+                rowFiveShown = false
+            }
+            context[ReleasedRowTickAtom()] += 1
+            noteStep()
+        }
+        try recorder.close()
+        return (try InspectedJournal(path: path), live)
+    }
+
+    @Test func logAndBlameFindARowReleasedLongAgoAcrossItsNumbers() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, _) = try record(in: directory)
+        let last = try journal.state(at: journal.reader.lastStep, decodingValuesOf: [])
+        #expect(!last.declarations.values.contains { $0.displayName == "ReleasedRowAtom[5]" }, "the last keyframe does not declare row 5")
+
+        let entries = try LogCommand.entries(journal, options: .init(atom: "ReleasedRowAtom[5]"))
+        #expect(entries.filter { $0.created == ["ReleasedRowAtom[5]"] }.count == 2, "both lives")
+        #expect(entries.filter { $0.released == ["ReleasedRowAtom[5]"] }.count == 2)
+        #expect(throws: InspectorError.self) { try LogCommand.entries(journal, options: .init(atom: "ReleasedRowAtom[99]")) }
+
+        let blame = try BlameCommand.blame(journal, atom: "ReleasedRowAtom[5]")
+        #expect(blame.count == 1)
+        #expect(blame.first?.change?.released == true)
+        #expect(blame.first?.change?.step == entries.last?.step)
+
+        let history = try BlameCommand.blame(journal, atom: "ReleasedRowAtom[5]", history: true)
+        #expect(history.count == 1, "one atom, whatever its numbers")
+        let changes = history.first?.history ?? []
+        #expect(changes.filter(\.released).count == 2)
+        #expect(changes.map(\.step) == entries.map(\.step).reversed(), "every change of both lives, newest first")
+
+        let older = try BlameCommand.blame(journal, atom: "ReleasedRowAtom[3]")
+        #expect(older.first?.change?.released == true, "a row released long before the last keyframe")
+    }
+
+    @Test func findFollowsARowAcrossItsNumbers() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, live) = try record(in: directory)
+        let found = try FindCommand.find(journal, where: #"ReleasedRowAtom[5] == "row 5""#, mode: .all).steps.map(\.step)
+        #expect(found == live)
+        let becomes = try FindCommand.find(journal, where: #"ReleasedRowAtom[5] == "row 5""#).steps.map(\.step)
+        #expect(becomes.count == 2, "true in each life: \(becomes)")
+    }
+
+    @Test func compareMatchesRecordingsThatNumberARowDifferently() throws {
+        let directory = try TemporaryDirectory()
+        let (often, _) = try record(in: directory)
+        // No keyframe after the first: row 5 keeps its number when it comes back.
+        let (once, _) = try record(in: directory, keyframeInterval: 100_000)
+        let numbers = { (journal: InspectedJournal) throws -> Set<Int> in
+            Set(try journal.declarations(through: journal.reader.lastStep).values.filter { $0.displayName == "ReleasedRowAtom[5]" }.map(\.id))
+        }
+        #expect(try numbers(often).count == 2 && numbers(once).count == 1)
+        let comparison = try CompareCommand.compare(often, once)
+        #expect(!comparison.diverges, "\(comparison.differences)")
+        #expect(comparison.matchingTransactions == often.reader.transactionCount)
+    }
+
+    @Test func diffSeesOneAtomAcrossItsNumbers() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, live) = try record(in: directory)
+        // The first step of each life.
+        let starts = live.enumerated().filter { $0.offset == 0 || live[$0.offset - 1] != $0.element - 1 }.map(\.element)
+        #expect(starts.count == 2)
+        let name = "ReleasedRowAtom[5]"
+        for atom in [nil, name] {
+            let across = try DiffCommand.difference(journal, from: .number(starts[0]), to: .number(starts[1]), atom: atom)
+            #expect(!across.created.contains(name) && !across.released.contains(name) && !across.changed.contains { $0.atom == name }, "\(across)")
+            let gone = try DiffCommand.difference(journal, from: .number(starts[0]), to: .number(starts[1] - 1), atom: atom)
+            #expect(gone.released.contains(name), "\(gone)")
+            let back = try DiffCommand.difference(journal, from: .number(starts[1] - 1), to: .number(starts[1]), atom: atom)
+            #expect(back.created == [name], "\(back)")
+        }
+    }
+
+    @Test func statsNamesRowsReleasedBeforeTheLastKeyframe() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, _) = try record(in: directory)
+        let stats = try StatsCommand.stats(journal)
+        #expect(!stats.mostChanged.contains { $0.atom.hasPrefix("#") }, "\(stats.mostChanged)")
+        // The counter, 60 rows, and row 5 again under a new number.
+        #expect(stats.atoms == 62)
+    }
+}
