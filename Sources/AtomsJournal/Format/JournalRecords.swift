@@ -24,7 +24,8 @@ public struct JournalHeader: Codable, Sendable, Equatable {
     public var startStep: Int?
 }
 
-/// An atom, declared once per journal and referred to by its number afterwards.
+/// An atom, declared when it first appears (and again, under a new number, when it comes back
+/// after a keyframe that no longer declared it), and referred to by its number afterwards.
 public struct AtomDeclaration: Codable, Sendable, Hashable {
     /// The atom's number in this journal.
     public var id: Int
@@ -155,7 +156,7 @@ public struct TransactionRecord: Codable, Sendable, Equatable {
     public var origin: Int?
     /// `fileID:line` of the context that acted.
     public var at: String?
-    /// Atoms first seen in this transaction.
+    /// Atoms first seen in this transaction, or seen again after a keyframe forgot them.
     public var declare: [AtomDeclaration]?
     /// New values of atoms that changed.
     public var values: [ValueEntry]?
@@ -179,7 +180,8 @@ public struct KeyframeRecord: Codable, Sendable, Equatable {
     public var type: String
     /// The state is the one after transaction `seq` (0: before the first).
     public var seq: Int
-    /// Every atom declared so far (live or not), so reading can start here.
+    /// The atoms live here and those the graph refers to: every number a later line uses
+    /// is declared here or by that line, so reading can start here.
     public var atoms: [AtomDeclaration]
     /// The live atoms' values.
     public var values: [ValueEntry]

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// A journal of format 4 or later, opened without reading it whole: its keyframes list every
-/// atom and location declared before them, so reading can start at any keyframe.
+/// A journal of format 4 or later, opened without reading it whole: its keyframes declare every
+/// atom and location the lines after them use, so reading can start at any keyframe.
 ///
 /// Opening reads the header, the first keyframe's start and the last lines. A transaction is
 /// found by binary search over byte offsets (lines are in `seq` order), its keyframe by walking
