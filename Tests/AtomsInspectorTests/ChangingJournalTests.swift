@@ -131,6 +131,36 @@ struct ChangingJournalTests {
         #expect(session.handle("goto 5").output.contains("[5/\(newLast)]"))
     }
 
+    @Test func aFollowerStartsOverWhenTheJournalIsCutOrRecordedAgain() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("tally.jsonl")
+        try record(path, count: 50)
+        let follower = JournalFollower(path: path)
+        let transactions = { (events: [JournalFollower.Event]) in
+            events.filter { if case .transaction = $0 { true } else { false } }.count
+        }
+        let first = try follower.poll()
+        #expect(transactions(first) == (try JournalReader(path: path).lastStep))
+        #expect(first.last == .ended)
+        // A journal still being recorded (no end line yet), cut in half: read again from the start.
+        let whole = try String(contentsOfFile: path, encoding: .utf8)
+        let live = whole.split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
+        try live.write(toFile: path, atomically: false, encoding: .utf8)
+        let follower2 = JournalFollower(path: path)
+        #expect(transactions(try follower2.poll()) == transactions(first))
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(truncate(path, off_t(size / 2)) == 0)
+        let cut = try follower2.poll()
+        #expect(cut.first == .restarted)
+        #expect(transactions(cut) > 0 && transactions(cut) < transactions(first))
+        // Recorded again at the same path: read again from the new journal's start.
+        try record(path, count: 5)
+        let again = try follower2.poll()
+        #expect(again.first == .restarted)
+        #expect(transactions(again) == (try JournalReader(path: path).lastStep))
+        #expect(again.last == .ended)
+    }
+
     /// Through the binary: `step` keeps its session when the journal is cut under it, and
     /// `show` run again and again while the file is cut and rewritten never dies by a signal.
     @Test func theBinaryNeverDiesWhenTheJournalChanges() throws {
@@ -179,6 +209,22 @@ struct ChangingJournalTests {
             #expect(!run.stderr.contains("Bus error") && !run.stderr.contains("Fatal error"))
         }
         stop.set()
+
+        // `log --follow` on a journal cut and then recorded again ends at the new end line.
+        // (A journal still being recorded: without its end line.)
+        try record(path, count: 30)
+        let whole = try String(contentsOfFile: path, encoding: .utf8)
+        try (whole.split(separator: "\n").dropLast().joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let follow = try LiveJournalTests.Child("atoms-inspect", ["log", "--follow", path])
+        let start = Date()
+        while follow.output.count < 30, Date().timeIntervalSince(start) < 20 { usleep(5_000) }
+        let newSize = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(truncate(path, off_t(newSize / 3)) == 0)
+        usleep(100_000)
+        try record(path, count: 7)
+        #expect(follow.process.isRunning || follow.output.count > 30, "log --follow waited for more")
+        #expect(follow.wait(timeout: 20) == 0, "log --follow ends at the new journal's end line")
+        #expect(follow.output.count > 30, "the new journal's transactions were printed too")
     }
 }
 
