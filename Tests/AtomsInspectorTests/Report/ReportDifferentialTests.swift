@@ -11,7 +11,7 @@ import TestSupport
 @Suite(.enabled(if: ReportWebTests.node != nil, "node is not installed (apt-get install nodejs): the page's state was not checked against show"))
 struct ReportDifferentialTests {
     /// The live atoms at one step: `[name, text, marks]` each.
-    typealias Printed = [[String]]
+    typealias Printed = ShowPrinted.Atoms
 
     @Test(arguments: ["counter", "movies", "numpad", "todo"])
     func everyStepOfTheSampleJournalMatchesShow(sample: String) throws {
@@ -35,7 +35,7 @@ struct ReportDifferentialTests {
         #expect(pageStates.count == last - first + 1)
         for (offset, page) in pageStates.enumerated() {
             let step = first + offset
-            let shown = try printedByShow(journal, at: step)
+            let shown = try ShowPrinted.atoms(journal, at: step)
             #expect(!shown.isEmpty || step == first, "step \(step) of \(path) has live atoms")
             // Bytes, not `String ==` (which would equate canonically equivalent texts).
             let bytes = { (atoms: Printed) in atoms.map { $0.map { Array($0.utf8) } } }
@@ -65,25 +65,6 @@ struct ReportDifferentialTests {
                 guard case .array(let fields) = atom else { return [] }
                 return fields.map { if case .string(let text) = $0 { text } else { "" } }
             }
-        }
-    }
-
-    /// The live atoms `show --at STEP --json` prints, each as `show` prints its value (its
-    /// JSON, the dump of a phase, or `<redacted>`) and its marks.
-    private func printedByShow(_ journal: InspectedJournal, at step: Int) throws -> Printed {
-        let output = try ShowCommand.run(journal, at: .number(step), json: true)
-        guard case .object(let members) = try JSONValue.parse(Array(output.utf8)), case .array(let atoms)? = members["atoms"] else {
-            Issue.record("show --json printed \(output)")
-            return []
-        }
-        return atoms.map { atom in
-            guard case .object(let fields) = atom, case .string(let name)? = fields["atom"] else { return [] }
-            let dump: String? = if case .string(let text)? = fields["dump"] { text } else { nil }
-            let phase: String? = if case .string(let text)? = fields["phase"] { text } else { nil }
-            let redacted = fields["redacted"] == .bool(true)
-            let text = if redacted { "<redacted>" } else if phase != nil, let dump { dump } else { fields["value"]?.prettyText ?? dump ?? "<unknown>" }
-            let marks = if redacted { "redacted" } else if fields["restorable"] == .bool(false) { phase.map { "phase: \($0), not restorable" } ?? "not restorable" } else { "" }
-            return [name, text, marks]
         }
     }
 }
