@@ -20,7 +20,13 @@ struct ReportDifferentialTests {
 
     @Test func everyStepOfTheHostileJournalMatchesShow() throws {
         let directory = try TemporaryDirectory()
-        try compare(try HostileSessions.values(in: directory))
+        let path = try HostileSessions.values(in: directory)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        // Every delta kind, and deltas nested in arrays, dictionary entries and set-holding atoms.
+        for delta in [#"["o","#, #"["a","#, #"["s","#, #"["m","#, #"["a",[[0,["a","#, #"[0,["o","#] {
+            #expect(text.contains(delta), "the hostile journal holds \(delta)")
+        }
+        try compare(path)
     }
 
     @Test func everyStepOfTheHostileNamesJournalMatchesShow() throws {
