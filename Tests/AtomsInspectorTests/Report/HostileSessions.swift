@@ -41,10 +41,10 @@ struct ScoresAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> [String: Int] { ["plain": 0] }
 }
 
-/// A dictionary with integer keys (written as `[k, v, …]`: dictionary deltas) whose values
+/// A dictionary with `Int64` keys (written as `[k, v, …]`: dictionary deltas) whose values
 /// change inside.
 struct ShelvesAtom: StateAtom, Hashable {
-    func defaultValue(context: Context) -> [Int: HostileNote] { [0: HostileNote(title: "plain", tags: [])] }
+    func defaultValue(context: Context) -> [Int64: HostileNote] { [0: HostileNote(title: "plain", tags: []), .min: HostileNote(title: "min", tags: [])] }
 }
 
 /// A set of arrays (set deltas, in the canonical order of JSON values).
@@ -88,7 +88,7 @@ enum HostileSessions {
             context[NoteAtom()].grid[1].insert(-0.0, at: 0)
             // Never from 0.0 to -0.0 alone: the recorder compares with `==`, which calls them equal.
             context[NoteAtom()].negativeZero = index.isMultiple(of: 2) ? -0.0 : 1.5
-            context[ShelvesAtom()][index] = HostileNote(title: text, tags: [Hostile.scriptEnd])
+            context[ShelvesAtom()][Int64(index) + 1] = HostileNote(title: text, tags: [Hostile.scriptEnd])
             context[ShelvesAtom()][0]?.tags.append(text)
             context[ShelvesAtom()][0]?.grid[0][0] += 0.1
             context[PairsAtom()].insert([Int64.min + Int64(index), Int64.max - Int64(index)])
