@@ -57,7 +57,9 @@ let package = Package(
         // The inspector: everything atoms-inspect does, as plain functions.
         .target(
             name: "AtomsInspector",
-            dependencies: ["AtomsJournal", "Atoms", .product(name: "CustomDump", package: "swift-custom-dump")]
+            dependencies: ["AtomsJournal", "Atoms", .product(name: "CustomDump", package: "swift-custom-dump")],
+            // The report page's JavaScript and CSS, embedded by Report/Web/embed.sh.
+            exclude: ["Report/Web"]
         ),
         .executableTarget(
             name: "atoms-inspect",
@@ -66,6 +68,8 @@ let package = Package(
         .testTarget(
             name: "AtomsInspectorTests",
             dependencies: ["AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
+            // The report page's `node --test` tests, which ReportWebTests runs.
+            exclude: ["Report/Web"],
             resources: [.copy("Golden")]
         ),
 

@@ -53,7 +53,7 @@ public enum BuiltProducts {
 }
 
 /// Reads a pipe to its end on a background thread.
-private final class PipeReader: @unchecked Sendable {
+final class PipeReader: @unchecked Sendable {
     // Unchecked: `data` is written once by the reader thread before `done` is signalled.
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)

@@ -20,6 +20,13 @@ struct HostileNote: Codable, Hashable, Sendable {
     var measure = 0.1
     var big = UInt64.max
     var tiny = Double.leastNonzeroMagnitude
+    var smallest = Int64.min
+    /// 2^53 + 1: the first integer a `Double` cannot hold.
+    var past53: Int64 = 9_007_199_254_740_993
+    var sum = 0.1 + 0.2
+    var negativeZero = 1.5
+    /// Nested arrays, changed inside the inner ones.
+    var grid: [[Double]] = [[0.5], []]
 }
 
 struct NoteAtom: StateAtom, Hashable {
@@ -34,6 +41,17 @@ struct ScoresAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> [String: Int] { ["plain": 0] }
 }
 
+/// A dictionary with `Int64` keys (written as `[k, v, …]`: dictionary deltas) whose values
+/// change inside.
+struct ShelvesAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> [Int64: HostileNote] { [0: HostileNote(title: "plain", tags: []), .min: HostileNote(title: "min", tags: [])] }
+}
+
+/// A set of arrays (set deltas, in the canonical order of JSON values).
+struct PairsAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Set<[Int64]> { [[0, 0]] }
+}
+
 struct TokenAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> String { "" }
 }
@@ -41,8 +59,10 @@ struct TokenAtom: StateAtom, Hashable {
 /// Sessions whose values, names and locations are hostile, for the report's escaping tests.
 @MainActor
 enum HostileSessions {
-    /// Hostile strings written as struct members, set elements and dictionary keys (so the
-    /// journal holds object, array, set and dictionary deltas), and a redacted token.
+    /// Hostile strings written as struct members, set elements and dictionary keys, numbers a
+    /// JavaScript `number` would print differently, deltas inside sets, dictionaries and
+    /// nested arrays (so the journal holds object, array, set and dictionary deltas), and a
+    /// redacted token.
     static func values(in directory: TemporaryDirectory) throws -> String {
         let path = directory.path("hostile-values.jsonl")
         let root = AtomRoot()
@@ -52,6 +72,8 @@ enum HostileSessions {
         context.watch(NoteAtom())
         context.watch(LabelsAtom())
         context.watch(ScoresAtom())
+        context.watch(ShelvesAtom())
+        context.watch(PairsAtom())
         context.watch(TokenAtom())
         context[TokenAtom()] = Hostile.secret
         for (index, text) in Hostile.all.enumerated() {
@@ -62,7 +84,19 @@ enum HostileSessions {
             context[LabelsAtom()].insert(text)
             context[ScoresAtom()][text] = index + 1
             context[ScoresAtom()]["plain"] = index + 10
+            context[NoteAtom()].grid[0].append(Double(index) * 0.1 + 0.2)
+            context[NoteAtom()].grid[1].insert(-0.0, at: 0)
+            // Never from 0.0 to -0.0 alone: the recorder compares with `==`, which calls them equal.
+            context[NoteAtom()].negativeZero = index.isMultiple(of: 2) ? -0.0 : 1.5
+            context[ShelvesAtom()][Int64(index) + 1] = HostileNote(title: text, tags: [Hostile.scriptEnd])
+            context[ShelvesAtom()][0]?.tags.append(text)
+            context[ShelvesAtom()][0]?.grid[0][0] += 0.1
+            context[PairsAtom()].insert([Int64.min + Int64(index), Int64.max - Int64(index)])
+            context[PairsAtom()].remove([Int64(index) - 1, 0])
+            context[PairsAtom()].insert([Int64(index), 0])
         }
+        context[ShelvesAtom()][1] = nil
+        context[ShelvesAtom()][2]?.smallest += 1
         context[LabelsAtom()].remove(Hostile.image)
         context[ScoresAtom()][Hostile.quotes] = nil
         try recorder.close()

@@ -143,6 +143,45 @@ struct ReportBrowserTests {
         }
     }
 
+    /// A sample of steps of each shipped journal and of the hostile one, shown in Chromium:
+    /// the atoms, their text byte for byte and their marks are what `show --json` prints (the
+    /// differential test checks every step under Node; this checks the page draws them).
+    @Test(arguments: ["counter", "movies", "numpad", "todo", "hostile"])
+    func sampledStepsShowWhatShowPrints(journalName: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = journalName == "hostile"
+            ? try HostileSessions.values(in: directory)
+            : repository.appendingPathComponent("samples/journals/\(journalName).jsonl").path
+        let journal = try InspectedJournal(path: path)
+        let page = try writeReport(path, in: directory)
+        let browser = try HeadlessChromium()
+        defer { browser.close() }
+        try browser.open("file://\(page)#step=\(journal.reader.lastStep)", until: Self.ready)
+        let first = journal.reader.firstStep, last = journal.reader.lastStep
+        let steps = Array(Set(stride(from: first, through: last, by: 7)).union([first, first + 1, last])).sorted()
+        let script = """
+            JSON.stringify(\(steps).map((s) => { window.atomsReport.go(s);
+              return [window.atomsReport.step(), [...document.querySelectorAll('#values .atom')].map((e) => [e.dataset.atom,
+                e.querySelector('pre.value').textContent, (e.querySelector('.marks')?.textContent ?? '').replace(/^\\((.*)\\)$/s, '$1')])]; }))
+            """
+        let shown = try JSONValue.parse(Array(try #require(browser.evaluate(script) as? String).utf8))
+        guard case .array(let visits) = shown else { Issue.record("the page returned \(shown)"); return }
+        #expect(visits.count == steps.count)
+        for (step, visit) in zip(steps, visits) {
+            guard case .array(let pair) = visit, pair.count == 2, case .array(let atoms) = pair[1] else { continue }
+            #expect(pair[0] == .number(JSONNumber(step)))
+            let page = atoms.map { atom in
+                guard case .array(let fields) = atom else { return [String]() }
+                return fields.map { if case .string(let text) = $0 { text } else { "" } }
+            }
+            let printed = try ShowPrinted.atoms(journal, at: step)
+            let same = page.map { $0.map { Array($0.utf8) } } == printed.map { $0.map { Array($0.utf8) } }
+            #expect(same, "step \(step) of \(journalName): the page has \(page.filter { !printed.contains($0) }), show \(printed.filter { !page.contains($0) })")
+        }
+        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try browser.evaluate("typeof window.__injected") as? String == "undefined")
+    }
+
     @Test func hostileValuesRenderAsTextAndNothingRuns() throws {
         let directory = try TemporaryDirectory()
         let path = try HostileSessions.values(in: directory)
