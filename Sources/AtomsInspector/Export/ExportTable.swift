@@ -23,13 +23,13 @@ public enum ExportTable: String, CaseIterable, Sendable {
                 .init("phase", .text, nullable: true), .init("redacted", .boolean),
                 .init("unchanged", .boolean), .init("created", .boolean), .init("cause", .text),
                 .init("origin", .text, nullable: true), .init("origin_id", .integer, nullable: true),
-                .init("at", .text, nullable: true),
+                .init("site", .text, nullable: true),
             ]
         case .transactions:
             [
                 .init("journal", .text), .init("step", .integer), .init("time_ms", .double), .init("cause", .text),
                 .init("origin", .text, nullable: true), .init("origin_id", .integer, nullable: true),
-                .init("at", .text, nullable: true), .init("changed", .integer), .init("unchanged", .integer),
+                .init("site", .text, nullable: true), .init("changed", .integer), .init("unchanged", .integer),
                 .init("created", .integer), .init("released", .integer), .init("declared", .integer),
                 .init("duration_ms", .double, nullable: true),
             ]
