@@ -72,7 +72,7 @@ enum ExportSuite {
 
     /// Runs a program with its stdout written to a file.
     private static func shell(_ executable: String, _ arguments: [String], output: String) throws -> Int32 {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         defer { try? handle.close() }
         let process = Process()
