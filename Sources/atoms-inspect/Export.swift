@@ -17,10 +17,10 @@ struct Export: ParsableCommand {
     @Argument(help: "The journal files (or bounded journals' folders).")
     var journals: [String]
 
-    @Option(name: [.customShort("o"), .long], help: "The output folder.")
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The output folder (created when missing).", valueName: "dir"))
     var output = "atoms-export"
 
-    @Option(help: "The tables' format: ndjson, csv or parquet.")
+    @Option(help: ArgumentHelp("The tables' format: ndjson, csv or parquet.", valueName: "format"))
     var format: ExportFormat = .ndjson
 
     @Option(help: "The first step to export.")
