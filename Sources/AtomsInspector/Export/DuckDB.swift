@@ -51,7 +51,7 @@ package struct DuckDB: Sendable {
         let (executable, arguments): (String, [String]) =
             switch engine {
             case .commandLine(let path): (path, ["-batch", ":memory:", sql])
-            case .python(let path): (path, ["-c", "import sys, duckdb; duckdb.connect().execute(sys.argv[1])", sql])
+            case .python(let path): (path, ["-c", Self.pythonRunner, sql])
             }
         let result: (status: Int32, errors: String)
         do {
@@ -60,10 +60,23 @@ package struct DuckDB: Sendable {
             throw InspectorError(.unavailable, path: executable, "cannot run DuckDB: \(error.localizedDescription) — check the installation (`pip install duckdb`)")
         }
         guard result.status == 0 else {
-            let reason = result.errors.split(separator: "\n").last.map(String.init) ?? "no message"
+            // What went wrong comes first (then a hint and the statement, pointed at).
+            let reason = result.errors.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? "no message"
             throw InspectorError(.unavailable, path: executable, "DuckDB failed (status \(result.status)): \(reason) — check the DuckDB installation")
         }
     }
+
+    /// The Python program running the SQL in its first argument: an error is printed as
+    /// DuckDB's own message (the command line's first line), without a traceback.
+    private static let pythonRunner = """
+        import sys
+        try:
+            import duckdb
+            duckdb.connect().execute(sys.argv[1])
+        except Exception as error:
+            print(str(error) or type(error).__name__, file=sys.stderr)
+            sys.exit(1)
+        """
 
     /// Runs a program with no input, its output discarded and its errors kept.
     private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, errors: String) {
