@@ -37,7 +37,7 @@ enum ExportSuite {
         for run in 0..<3 {
             logs.append(InspectorSuite.seconds { _ = try? shell(inspector, ["log", path], output: logOutput) })
             let folder = directory.appendingPathComponent("export-\(run)").path
-            exports.append(InspectorSuite.seconds { _ = try? shell(inspector, ["export", path, "-o", folder], output: "/dev/null") })
+            exports.append(InspectorSuite.seconds { _ = try? shell(inspector, ["export", path, "-o", folder], output: nil) })
             figures.exportedBytes = ExportTable.allCases.reduce(0) { total, table in
                 total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + table.fileName(.ndjson))[.size] as? Int) ?? 0)
             }
@@ -70,11 +70,17 @@ enum ExportSuite {
         }
     }
 
-    /// Runs a program with its stdout written to a file.
-    private static func shell(_ executable: String, _ arguments: [String], output: String) throws -> Int32 {
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        defer { try? handle.close() }
+    /// Runs a program with its stdout written to a file (created or emptied), or discarded.
+    private static func shell(_ executable: String, _ arguments: [String], output: String?) throws -> Int32 {
+        let handle: FileHandle
+        if let output {
+            // Opened in place, never replaced: a path such as /dev/null stays what it is.
+            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        } else {
+            handle = FileHandle.nullDevice
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
