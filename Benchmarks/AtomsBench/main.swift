@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|large|inspector|live|churn|report …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|large|inspector|live|churn|report|export …] [--json] [--quick]`
 
 /// One reported figure.
 struct Figure: Encodable {
@@ -22,6 +22,10 @@ func runBenchmarks() {
     }
     if let index = arguments.firstIndex(of: "--churn-once"), arguments.count > index + 3 {
         ChurnSuite.runOnce(mode: arguments[index + 1], members: Int(arguments[index + 2]) ?? 0, path: arguments[index + 3])
+        return
+    }
+    if let index = arguments.firstIndex(of: "--export-once"), arguments.count > index + 2 {
+        ExportSuite.exportOnce(path: arguments[index + 1], directory: arguments[index + 2])
         return
     }
     let json = arguments.contains("--json")
@@ -222,6 +226,27 @@ func runBenchmarks() {
             }
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: report suite failed: \(error)\n".utf8))
+        }
+    }
+    if selected("export") {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-export-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            if let f = try ExportSuite.run(directory: directory, transactions: quick ? 100_000 : 1_000_000) {
+                let ratio = f.exportSeconds / f.logSeconds
+                if !json { print("Export of the generated counter journal (temp dir, deleted): \(f.transactions) transactions, \(f.fileBytes) bytes; whole processes, same run") }
+                report("export", "ndjson-over-log", ratio, "ratio", target: "≤ 5", meets: ratio <= 5,
+                       text: "  export --format ndjson \(String(format: "%.2f", f.exportSeconds)) s (\(f.exportedBytes) bytes of tables); log > file \(String(format: "%.2f", f.logSeconds)) s; ratio \(String(format: "%.2f", ratio)) (target ≤ 5)")
+                for (transactions, bytes) in f.peakRSS {
+                    report("export", "peak-rss-\(transactions)", Double(bytes), "bytes",
+                           text: "  peak RSS of export, \(transactions) transactions: \(bytes >> 10) KB")
+                }
+            } else if !json {
+                print("Export skipped: atoms-inspect is not built next to atoms-bench (swift build -c release)")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: export suite failed: \(error)\n".utf8))
         }
     }
     if json {

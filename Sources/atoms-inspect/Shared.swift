@@ -16,6 +16,8 @@ extension StepSpec: ExpressibleByArgument {
 
 extension GraphCommand.Format: ExpressibleByArgument {}
 
+extension ExportFormat: ExpressibleByArgument {}
+
 /// Runs a command's work: prints inspector errors as one line on stderr and exits with their
 /// status; prints journal warnings on stderr.
 func runInspector(_ body: () throws(InspectorError) -> Void) throws {

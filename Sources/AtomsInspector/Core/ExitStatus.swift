@@ -11,9 +11,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case dataError = 65
     /// A file is missing or unreadable.
     case noInput = 66
-    /// Graphviz `dot` is not installed (or failed).
+    /// Graphviz `dot` is not installed (or failed), or DuckDB, for `export --format parquet`.
     case unavailable = 69
-    /// An output file cannot be created.
+    /// An output file cannot be created, or `export`'s output folder already holds files.
     case cannotCreate = 73
     /// Standard output (or an output file) could not be written: closed, full, or a broken pipe.
     case ioError = 74
