@@ -15,7 +15,7 @@ struct LineReader {
     private var filled = 0
 
     /// Bytes read when reading on in order, and when jumping elsewhere.
-    private static let sequentialChunk = 1 << 20
+    private static let sequentialChunk = 256 << 10
     private static let randomChunk = 16 << 10
 
     init(file: JournalFile) {

@@ -42,11 +42,13 @@ struct TransactionEnvelope {
         // or an exponent; at most 18 digits, which cannot overflow.
         @inline(__always) func integer() -> Int? {
             let first = position
-            let count = digits()
-            guard count > 0, count <= 18 else { return nil }
-            if position < end, base[position] == UInt8(ascii: ".") || base[position] | 0x20 == UInt8(ascii: "e") { return nil }
             var value = 0
-            for index in first..<position { value = value &* 10 &+ Int(base[index] &- 0x30) }
+            while position < end, case let digit = base[position] &- 0x30, digit < 10 {
+                value = value &* 10 &+ Int(digit)
+                position += 1
+            }
+            guard position > first, position - first <= 18 else { return nil }
+            if position < end, base[position] == UInt8(ascii: ".") || base[position] | 0x20 == UInt8(ascii: "e") { return nil }
             return value
         }
         // A number as `JSONScanner.numberRange()` reads it, without an exponent (left to the
@@ -93,7 +95,10 @@ struct TransactionEnvelope {
                 } else if kind == UInt8(ascii: "v") {
                     // A number or a literal: containers and strings are left to the general reader.
                     guard next(UInt8(ascii: ",")) else { return nil }
-                    guard literal("true") || literal("false") || literal("null") || plainNumber() != nil, next(UInt8(ascii: "]")) else {
+                    guard position < end else { return nil }
+                    let first = base[position]
+                    let isNumber = first &- 0x30 < 10 || first == UInt8(ascii: "-")
+                    guard isNumber ? plainNumber() != nil : (literal("true") || literal("false") || literal("null")), next(UInt8(ascii: "]")) else {
                         return nil
                     }
                 } else {
