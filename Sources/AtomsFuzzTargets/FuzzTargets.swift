@@ -54,9 +54,10 @@ public enum FuzzTargets {
         }
     }
 
-    /// Feeds the input, line by line, to a `step` session over a small recorded journal.
+    /// Feeds the input, line by line, to a new `step` session over a small recorded journal
+    /// (opened once, and decoded once, for all the inputs of a process).
     public static func stepCommands(_ input: UnsafeRawBufferPointer) {
-        guard let journal = FuzzFixtures.journal, let session = try? StepSession(journal: journal) else {
+        guard let journal = FuzzFixtures.sessionJournal, let session = try? StepSession(journal: journal) else {
             return
         }
         let text = String(decoding: input, as: UTF8.self)
