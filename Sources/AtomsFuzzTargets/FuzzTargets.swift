@@ -9,6 +9,7 @@ public enum FuzzTargets {
     /// The targets by name, as `Fuzz/run.sh` and the corpus folders name them.
     public static let all: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
         "journal-reader": journalReader,
+        "journal-summary": journalSummary,
         "rules": rules,
         "step-commands": stepCommands,
     ]
@@ -39,6 +40,20 @@ public enum FuzzTargets {
             for rule in FuzzFixtures.everyRule {
                 _ = checker.check(rule)
             }
+        }
+    }
+
+    /// Opens the input as a journal and reads every transaction's envelope three ways: the
+    /// summary `stats` prints, the same in two halves on two threads, and one by one as `log`
+    /// reads them. Where they disagree, the input goes to ``FuzzFindings`` (the readers are
+    /// to give one verdict; until they do, a disagreement is not a crash).
+    public static func journalSummary(_ input: UnsafeRawBufferPointer) {
+        let path = FuzzScratch.path("summary.jsonl")
+        guard FuzzScratch.write(input, to: path), let reader = try? JournalReader(path: path) else {
+            return
+        }
+        for disagreement in SummaryCrossCheck.disagreements(in: reader) {
+            FuzzFindings.report(target: "journal-summary", kind: disagreement.kind, detail: disagreement.detail, input: input)
         }
     }
 
