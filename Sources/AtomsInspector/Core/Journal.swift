@@ -134,6 +134,12 @@ public struct InspectedJournal: Sendable {
         }
     }
 
+    /// `DiffCommand.difference` between two steps, kept by a memoized journal.
+    func difference(from: Int, to: Int, atoms pattern: String?, _ compare: () throws(InspectorError) -> DiffCommand.Difference) throws(InspectorError) -> DiffCommand.Difference {
+        guard let memo else { return try compare() }
+        return try memo.difference(from: from, to: to, atoms: pattern, compare)
+    }
+
     /// Atoms of a state matching a name pattern, or a usage error naming the pattern.
     public func atoms(matching pattern: String, in state: JournalState) throws(InspectorError) -> [AtomDeclaration] {
         let matches = state.atoms(matching: pattern)

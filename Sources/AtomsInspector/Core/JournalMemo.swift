@@ -1,12 +1,13 @@
 import AtomsJournal
 import Synchronization
 
-/// Decoded states and transactions of one journal, kept so that a `step` session (or a
-/// fuzzer's many sessions over one journal) decodes each once however often it comes back
-/// to a step. Bounded: once `capacity` states or transactions are kept, it starts over.
+/// Decoded states and transactions of one journal, and the differences between two steps,
+/// kept so that a `step` session (or a fuzzer's many sessions over one journal) works each
+/// out once however often it comes back to a step. Bounded: once `capacity` of a kind are
+/// kept, that kind starts over.
 ///
-/// A state or a transaction is a function of the journal's bytes, which a reader never
-/// rereads after opening: what is kept never goes stale. Errors are not kept.
+/// Each is a function of the journal's bytes, which a reader never rereads after opening:
+/// what is kept never goes stale. Errors are not kept.
 package final class JournalMemo: Sendable {
     /// A step (or sequence number) and the atoms whose values were decoded.
     private struct Key: Hashable {
@@ -14,9 +15,17 @@ package final class JournalMemo: Sendable {
         var atoms: Set<Int>?
     }
 
+    /// Two steps and the pattern of the atoms compared.
+    private struct StepPair: Hashable {
+        var from: Int
+        var to: Int
+        var atoms: String?
+    }
+
     private struct Kept {
         var states: [Key: JournalState] = [:]
         var transactions: [Key: TransactionRecord] = [:]
+        var differences: [StepPair: DiffCommand.Difference] = [:]
     }
 
     private let kept = Mutex(Kept())
@@ -53,5 +62,19 @@ package final class JournalMemo: Sendable {
             kept.transactions[key] = record
         }
         return record
+    }
+
+    /// The difference between the states at two steps, from `compare` the first time.
+    func difference(from: Int, to: Int, atoms pattern: String?, _ compare: () throws(InspectorError) -> DiffCommand.Difference) throws(InspectorError) -> DiffCommand.Difference {
+        let key = StepPair(from: from, to: to, atoms: pattern)
+        if let difference = kept.withLock({ $0.differences[key] }) {
+            return difference
+        }
+        let difference = try compare()
+        kept.withLock { kept in
+            if kept.differences.count >= capacity { kept.differences.removeAll(keepingCapacity: true) }
+            kept.differences[key] = difference
+        }
+        return difference
     }
 }
