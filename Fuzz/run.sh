@@ -34,5 +34,5 @@ mkdir -p "$corpus" "$crashes"
 # The Swift runtime's own crash reporter would wait on libFuzzer's: let libFuzzer report.
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$asan_options \
     ".build-fuzz/release/fuzz-$target" "$corpus" "Fuzz/corpus/$target" "Fuzz/regressions/$target" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -detect_leaks=0 \
     -artifact_prefix="$crashes/" -print_final_stats=1 "$@"

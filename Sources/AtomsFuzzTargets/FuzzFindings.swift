@@ -50,6 +50,8 @@ public enum FuzzFindings {
     static func report(target: String, kind: String, detail: String, input: UnsafeRawBufferPointer) {
         let finding = Finding(target: target, kind: kind, detail: detail, input: Array(input))
         let (folder, isNew) = record.withLock { record -> (String?, Bool) in
+            // An input run again (libFuzzer does, to look for leaks) is one finding.
+            guard !record.kept.contains(where: { $0.kind == kind && $0.input == finding.input }) else { return (nil, false) }
             record.countsByKind[kind, default: 0] += 1
             guard record.countsByKind[kind]! <= inputsPerKind else { return (nil, false) }
             record.kept.append(finding)
