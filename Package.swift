@@ -77,6 +77,7 @@ let package = Package(
         // executables that libFuzzer drives when built by Fuzz/run.sh (docs/FUZZING.md).
         .target(name: "AtomsFuzzTargets", dependencies: ["AtomsInspector", "AtomsJournal"]),
         .executableTarget(name: "fuzz-journal-reader", dependencies: ["AtomsFuzzTargets"]),
+        .executableTarget(name: "fuzz-journal-summary", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-rules", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-step-commands", dependencies: ["AtomsFuzzTargets"]),
         .testTarget(name: "AtomsFuzzTargetsTests", dependencies: ["AtomsFuzzTargets"]),

@@ -27,6 +27,10 @@ enum FuzzFixtures {
         return try? InspectedJournal(path: path)
     }()
 
+    /// The journal as every `step` session of the process shares it: each state and
+    /// transaction is decoded by the first input that needs it, not by every input.
+    static let sessionJournal: InspectedJournal? = journal?.memoized(capacity: 1_024)
+
     /// The state at the journal's fourth step (every atom live).
     static let state: JournalState? = try? journal?.reader.state(at: 4)
 

@@ -9,6 +9,7 @@ public enum FuzzTargets {
     /// The targets by name, as `Fuzz/run.sh` and the corpus folders name them.
     public static let all: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
         "journal-reader": journalReader,
+        "journal-summary": journalSummary,
         "rules": rules,
         "step-commands": stepCommands,
     ]
@@ -42,6 +43,20 @@ public enum FuzzTargets {
         }
     }
 
+    /// Opens the input as a journal and reads every transaction's envelope three ways: the
+    /// summary `stats` prints, the same in two halves on two threads, and one by one as `log`
+    /// reads them. Where they disagree, the input goes to ``FuzzFindings`` (the readers are
+    /// to give one verdict; until they do, a disagreement is not a crash).
+    public static func journalSummary(_ input: UnsafeRawBufferPointer) {
+        let path = FuzzScratch.path("summary.jsonl")
+        guard FuzzScratch.write(input, to: path), let reader = try? JournalReader(path: path) else {
+            return
+        }
+        for disagreement in SummaryCrossCheck.disagreements(in: reader) {
+            FuzzFindings.report(target: "journal-summary", kind: disagreement.kind, detail: disagreement.detail, input: input)
+        }
+    }
+
     /// Parses the input as a rules file and checks its rules against a small recorded state.
     public static func rules(_ input: UnsafeRawBufferPointer) {
         let text = String(decoding: input, as: UTF8.self)
@@ -54,13 +69,15 @@ public enum FuzzTargets {
         }
     }
 
-    /// Feeds the input, line by line, to a `step` session over a small recorded journal.
+    /// Feeds the input, line by line, to a new `step` session over a small recorded journal
+    /// (opened once, and decoded once, for all the inputs of a process).
     public static func stepCommands(_ input: UnsafeRawBufferPointer) {
-        guard let journal = FuzzFixtures.journal, let session = try? StepSession(journal: journal) else {
+        guard let journal = FuzzFixtures.sessionJournal, let session = try? StepSession(journal: journal) else {
             return
         }
         let text = String(decoding: input, as: UTF8.self)
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).prefix(64) {
+        // The first 64 lines; the rest of a long input is not split at all.
+        for line in text.split(maxSplits: 64, omittingEmptySubsequences: false, whereSeparator: \.isNewline).prefix(64) {
             _ = session.handle(String(line))
         }
     }

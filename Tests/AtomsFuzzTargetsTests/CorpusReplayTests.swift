@@ -1,3 +1,4 @@
+import AtomsJournal
 import Foundation
 import Testing
 @testable import AtomsFuzzTargets
@@ -9,7 +10,7 @@ struct CorpusReplayTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz")
 
-    @Test(arguments: ["journal-reader", "rules", "step-commands"])
+    @Test(arguments: ["journal-reader", "journal-summary", "rules", "step-commands"])
     func seedsAndRegressionsRunThroughTheirTarget(target: String) throws {
         let run = try #require(FuzzTargets.all[target])
         var inputs = 0
@@ -21,6 +22,20 @@ struct CorpusReplayTests {
             }
         }
         #expect(inputs >= 3, "the seed corpus of \(target) is there")
+        // Seeds and fixed regressions are journals every reader agrees on.
+        #expect(FuzzFindings.reported.filter { $0.target == target }.map(\.detail) == [])
+    }
+
+    @Test func everySeedOfTheSummaryTargetIsAJournalToCount() throws {
+        let folder = Self.fuzzFolder.appendingPathComponent("corpus/journal-summary").path
+        var versions = Set<Int>()
+        for file in FuzzReplay.files(at: folder) {
+            let reader = try JournalReader(path: file)
+            // Transactions to count; or a torn last line, which opening warns about.
+            #expect(reader.lastStep > reader.firstStep || !reader.warnings.isEmpty, "\(file)")
+            versions.insert(reader.header.version)
+        }
+        #expect(versions == [1, 2, 3, 4], "formats 1 to 4")
     }
 
     @Test func theFixtureJournalOpensWithEveryAtomLive() throws {

@@ -16,11 +16,10 @@ struct LiveJournalTests {
         private var lines: [String] = []
         private let finished = DispatchSemaphore(value: 0)
 
-        init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdout: FileHandle? = nil) throws {
+        init(_ name: String, _ arguments: [String], stdout: FileHandle? = nil) throws {
             let executable = try #require(BuiltProducts.executable(name))
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardInput = input
             process.standardError = FileHandle.nullDevice
             if let stdout {
@@ -112,17 +111,15 @@ struct LiveJournalTests {
         }
     }
 
-    /// A recording child killed with SIGKILL at random moments, during rotations too, leaves a
-    /// journal that opens, whose last step is at least the last one it had flushed.
+    /// A recording child killed with SIGKILL at random moments leaves a journal that opens,
+    /// whose last step is at least the last one it had flushed. (Kills inside a segment
+    /// rotation, at each of its moments, are covered in-process by `RotationCrashTests`.)
     @Test func aKilledRecorderLeavesAJournalThatOpensWithEverythingFlushed() throws {
         var random = SeededGenerator(seed: 2026)
-        var sawRotationCutShort = false
         for round in 0..<16 {
             let directory = try TemporaryDirectory()
             let journal = directory.path("killed")
-            // Every other round, rotations pause at each step, so kills land inside them.
-            let pause = round % 2 == 0 ? ["ATOMS_JOURNAL_ROTATION_PAUSE_US": "3000"] : [:]
-            let child = try Child("sample-counter", ["--journal", journal, "--journal-limit", "4KB"], environment: pause)
+            let child = try Child("sample-counter", ["--journal", journal, "--journal-limit", "4KB"])
             var flushed = -1
             let deadline = Date().addingTimeInterval(Double(5 + random.next(200)) / 1000)
             while Date() < deadline {
@@ -135,7 +132,6 @@ struct LiveJournalTests {
                 flushed = max(flushed, Int(line.dropFirst(8)) ?? -1)
             }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? []
-            if names.contains(where: { $0.hasSuffix(".tmp") }) { sawRotationCutShort = true }
             guard flushed >= 0 || names.contains(where: { $0.hasSuffix(".jsonl") }) else {
                 continue  // killed before the first segment appeared
             }
@@ -143,12 +139,6 @@ struct LiveJournalTests {
             #expect(reader.lastStep >= flushed, "round \(round): last step \(reader.lastStep), flushed \(flushed)")
             _ = try reader.state(at: reader.lastStep)
             _ = try reader.summary()
-        }
-        // Evidence that the kills covered rotations: not asserted per round, as timing varies.
-        if !sawRotationCutShort {
-            withKnownIssue("no kill landed inside a rotation this run", isIntermittent: true) {
-                Issue.record("no temporary segment was left behind")
-            }
         }
     }
 

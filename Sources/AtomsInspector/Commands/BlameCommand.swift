@@ -106,12 +106,7 @@ public enum BlameCommand {
         var changes: [Int: [Change]] = [:]
         guard step > first else { return changes }
         for seq in (first + 1)...step {
-            let record: TransactionRecord
-            do {
-                record = try journal.reader.apply(seq, to: &state, decodingValuesOf: atoms)
-            } catch {
-                throw InspectorError(error)
-            }
+            let record = try journal.apply(seq, to: &state, decodingValuesOf: atoms)
             for atom in atoms where Self.changes(record, atom) {
                 changes[atom, default: []].append(change(atom, record, in: state))
             }

@@ -47,17 +47,19 @@ public enum DiffCommand {
     public static func difference(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil) throws(InspectorError) -> Difference {
         let fromStep = try journal.step(from)
         let toStep = try journal.step(to)
-        var selected: Set<Int>?
-        if let atom {
-            // Both ends: an atom live at one may be released before the other's keyframe, or
-            // have another number there.
-            let fromDeclarations = try journal.state(at: fromStep, decodingValuesOf: []).declarations
-            let toDeclarations = try journal.state(at: toStep, decodingValuesOf: []).declarations
-            selected = Naming(declarations: fromDeclarations.merging(toDeclarations) { $1 }).matching(atom)
+        return try journal.difference(from: fromStep, to: toStep, atoms: atom) { () throws(InspectorError) -> Difference in
+            var selected: Set<Int>?
+            if let atom {
+                // Both ends: an atom live at one may be released before the other's keyframe, or
+                // have another number there.
+                let fromDeclarations = try journal.state(at: fromStep, decodingValuesOf: []).declarations
+                let toDeclarations = try journal.state(at: toStep, decodingValuesOf: []).declarations
+                selected = Naming(declarations: fromDeclarations.merging(toDeclarations) { $1 }).matching(atom)
+            }
+            let fromState = try journal.state(at: fromStep, decodingValuesOf: selected)
+            let toState = try journal.state(at: toStep, decodingValuesOf: selected)
+            return try difference(fromState, toState, atom: atom, journal: journal)
         }
-        let fromState = try journal.state(at: fromStep, decodingValuesOf: selected)
-        let toState = try journal.state(at: toStep, decodingValuesOf: selected)
-        return try difference(fromState, toState, atom: atom, journal: journal)
     }
 
     static func difference(_ from: JournalState, _ to: JournalState, atom pattern: String?, journal: InspectedJournal) throws(InspectorError) -> Difference {

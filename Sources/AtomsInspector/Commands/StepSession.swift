@@ -13,8 +13,11 @@ public final class StepSession {
     private var state: JournalState
 
     /// Starts at `step` (default: the first step).
+    ///
+    /// The session keeps the states and transactions it decodes (a few dozen) for when it
+    /// comes back to a step; a journal already keeping them is shared, not copied.
     public init(journal: InspectedJournal, at step: StepSpec = .number(0), style: Style = .plain) throws(InspectorError) {
-        self.journal = journal
+        self.journal = journal.memoized()
         self.style = style
         position = try journal.step(step)
         previousPosition = position
@@ -129,8 +132,7 @@ public final class StepSession {
     /// bounded journal dropped it); returns how many transactions were added.
     private func reload() throws(InspectorError) -> Int {
         let before = last
-        let reopened = try InspectedJournal(path: journal.path)
-        journal = reopened
+        journal = try journal.reopened()
         let kept = min(max(position, first), last)
         state = try journal.state(at: kept)
         position = kept
@@ -163,11 +165,7 @@ public final class StepSession {
         }
         if target != position {
             previousPosition = position
-            do {
-                state = try journal.reader.advance(state, to: target)
-            } catch {
-                throw InspectorError(error)
-            }
+            state = try journal.advance(state, to: target)
             position = target
         }
         return try describePosition() + note

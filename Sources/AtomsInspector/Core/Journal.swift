@@ -5,13 +5,20 @@ import Foundation
 public struct InspectedJournal: Sendable {
     /// The reader.
     public let reader: JournalReader
+    /// Decoded states and transactions kept for reuse (``memoized(capacity:)``); `nil` for a
+    /// command that reads each step once.
+    private var memo: JournalMemo?
+    /// The file as it was just before it was opened (`nil` for a folder).
+    private let identity: FileIdentity?
 
     /// Opens a journal; a progress indicator is drawn on stderr when `showProgress` and the
     /// file is large.
     ///
     /// - Throws: ``InspectorError`` with the documented exit status.
     public init(path: String, showProgress: Bool = false) throws(InspectorError) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        // Taken before opening: a file appended meanwhile then counts as changed.
+        identity = FileIdentity(path: path)
+        let size = identity?.byteCount ?? 0
         let progress: ((Double) -> Void)? = showProgress && size > 64 << 20 ? { fraction in
             StandardStream.error.write("\rloading \(path) \(Int(fraction * 100))%")
         } : nil
@@ -32,6 +39,27 @@ public struct InspectedJournal: Sendable {
         reader.warnings.map { "atoms-inspect: \($0)" }
     }
 
+    /// The same journal, keeping up to `capacity` decoded states and transactions for reuse
+    /// (itself when it already keeps them): for sessions that come back to steps.
+    package func memoized(capacity: Int = 64) -> InspectedJournal {
+        guard memo == nil else { return self }
+        var journal = self
+        journal.memo = JournalMemo(capacity: capacity)
+        return journal
+    }
+
+    /// The journal opened again to read what was appended since: itself when it is a file
+    /// that nothing wrote since it was opened. Keeps decoded states when this one does.
+    ///
+    /// - Throws: ``InspectorError`` when it cannot be opened.
+    package func reopened() throws(InspectorError) -> InspectedJournal {
+        if let identity, FileIdentity(path: path) == identity {
+            return self
+        }
+        let reopened = try InspectedJournal(path: path)
+        return memo == nil ? reopened : reopened.memoized()
+    }
+
     /// The step a spec names in this journal.
     public func step(_ spec: StepSpec) throws(InspectorError) -> Int {
         try spec.resolve(first: reader.firstStep, last: reader.lastStep, journal: path)
@@ -40,6 +68,21 @@ public struct InspectedJournal: Sendable {
     /// The state at a step, with the values of `atoms` only (all when `nil`; none for an
     /// empty set: declarations, liveness and the graph).
     public func state(at step: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> JournalState {
+        guard let memo else { return try decodedState(at: step, decodingValuesOf: atoms) }
+        return try memo.state(at: step, decodingValuesOf: atoms) { () throws(InspectorError) -> JournalState in
+            try decodedState(at: step, decodingValuesOf: atoms)
+        }
+    }
+
+    /// A transaction, with the values of `atoms` only (all when `nil`).
+    public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> TransactionRecord {
+        guard let memo else { return try decodedTransaction(seq, decodingValuesOf: atoms) }
+        return try memo.transaction(seq, decodingValuesOf: atoms) { () throws(InspectorError) -> TransactionRecord in
+            try decodedTransaction(seq, decodingValuesOf: atoms)
+        }
+    }
+
+    private func decodedState(at step: Int, decodingValuesOf atoms: Set<Int>?) throws(InspectorError) -> JournalState {
         do {
             return try reader.state(at: step, decodingValuesOf: atoms)
         } catch {
@@ -47,8 +90,7 @@ public struct InspectedJournal: Sendable {
         }
     }
 
-    /// A transaction, with the values of `atoms` only (all when `nil`).
-    public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> TransactionRecord {
+    private func decodedTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?) throws(InspectorError) -> TransactionRecord {
         do {
             return try reader.transaction(seq, decodingValuesOf: atoms)
         } catch {
@@ -70,6 +112,48 @@ public struct InspectedJournal: Sendable {
             }
         }
         return declarations
+    }
+
+    /// Moves a state (read with the same `atoms`) one transaction forward, as
+    /// `JournalReader.apply(_:to:decodingValuesOf:)` does; returns the transaction.
+    func apply(_ seq: Int, to state: inout JournalState, decodingValuesOf atoms: Set<Int>?) throws(InspectorError) -> TransactionRecord {
+        if memo != nil {
+            let record = try transaction(seq, decodingValuesOf: atoms)
+            var next = state
+            if (try? next.apply(record, decoding: { atoms?.contains($0) ?? true })) != nil {
+                state = next
+                return record
+            }
+            // Not kept: the reader words the error, with its line.
+        }
+        do {
+            return try reader.apply(seq, to: &state, decodingValuesOf: atoms)
+        } catch {
+            throw InspectorError(error)
+        }
+    }
+
+    /// The state at `step` (within the journal), moved forward from `state` when that is
+    /// shorter, as `JournalReader.advance(_:to:)` does.
+    func advance(_ state: JournalState, to step: Int) throws(InspectorError) -> JournalState {
+        guard let memo else { return try advanced(state, to: step) }
+        return try memo.state(at: step, decodingValuesOf: nil) { () throws(InspectorError) -> JournalState in
+            try advanced(state, to: step)
+        }
+    }
+
+    private func advanced(_ state: JournalState, to step: Int) throws(InspectorError) -> JournalState {
+        do {
+            return try reader.advance(state, to: step)
+        } catch {
+            throw InspectorError(error)
+        }
+    }
+
+    /// `DiffCommand.difference` between two steps, kept by a memoized journal.
+    func difference(from: Int, to: Int, atoms pattern: String?, _ compare: () throws(InspectorError) -> DiffCommand.Difference) throws(InspectorError) -> DiffCommand.Difference {
+        guard let memo else { return try compare() }
+        return try memo.difference(from: from, to: to, atoms: pattern, compare)
     }
 
     /// Atoms of a state matching a name pattern, or a usage error naming the pattern.

@@ -36,12 +36,7 @@ struct ExpressionScan {
         }
         guard start < through else { return }
         for seq in (start + 1)...through where count < limit {
-            let record: TransactionRecord
-            do {
-                record = try journal.reader.apply(seq, to: &state, decodingValuesOf: atoms)
-            } catch {
-                throw InspectorError(error)
-            }
+            let record = try journal.apply(seq, to: &state, decodingValuesOf: atoms)
             if let declared = record.declare {
                 let known = atoms
                 if expression.learn(declared) {

@@ -61,10 +61,9 @@ final class SegmentWriter {
     let limit: Int
     /// Sizes of the segments on disk, oldest first (the last one is being written).
     private var segments: [(number: Int, bytes: Int)] = []
-    /// For the crash tests: a pause, in microseconds, at each step of a rotation (after the
-    /// temporary file is written, and after it is renamed), so that a kill lands inside one.
-    /// Set by the environment variable `ATOMS_JOURNAL_ROTATION_PAUSE_US`; 0 otherwise.
-    private let rotationPause = UInt32(ProcessInfo.processInfo.environment["ATOMS_JOURNAL_ROTATION_PAUSE_US"].flatMap { UInt32($0) } ?? 0)
+    /// For the crash tests: called at each step of a rotation (after the temporary file is
+    /// written, and after it is renamed); `nil` when recording for real.
+    private let rotationHook: SegmentRotationHook?
 
     /// The smallest limit accepted: a segment must hold a keyframe and some transactions.
     static let minimumLimit = JournalSizeLimit.minimum
@@ -78,9 +77,10 @@ final class SegmentWriter {
     /// Prepares the folder: creates it (mode 0700), or empties it of an earlier recording's
     /// segments. A file at the path (an unbounded journal, say) is replaced, as the unbounded
     /// recorder replaces one; any other file in the folder is left alone.
-    init(directory: String, limit: Int) throws(JournalError) {
+    init(directory: String, limit: Int, rotationHook: SegmentRotationHook? = nil) throws(JournalError) {
         self.directory = directory
         self.limit = limit
+        self.rotationHook = rotationHook
         var status = stat()
         if lstat(directory, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
             guard unlink(directory) == 0 else {
@@ -131,7 +131,7 @@ final class SegmentWriter {
             unlink(temporary)
             throw error
         }
-        if rotationPause > 0 { usleep(rotationPause) }
+        rotationHook?(.temporaryWritten(segment: number))
         // The rename makes the segment appear whole: header and keyframe are there before any
         // reader (or a crash) can see it.
         guard rename(temporary, final) == 0 else {
@@ -141,7 +141,7 @@ final class SegmentWriter {
             throw .cannotCreate(path: final, reason: reason)
         }
         segments.append((number, opening.count))
-        if rotationPause > 0 { usleep(rotationPause) }
+        rotationHook?(.renamed(segment: number))
         deleteOldSegments()
         return descriptor
     }

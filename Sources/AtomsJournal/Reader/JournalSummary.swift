@@ -26,8 +26,8 @@ extension JournalReader {
     }
 
     /// ``summary()``, scanning a file in two halves on two threads when it is larger than
-    /// `threshold` bytes (tests make it small).
-    func summary(splittingAbove threshold: Int) throws(JournalError) -> JournalSummary {
+    /// `threshold` bytes (tests and the fuzz targets make it small).
+    package func summary(splittingAbove threshold: Int) throws(JournalError) -> JournalSummary {
         try checkingForChanges { () throws(JournalError) in
             var tally = EnvelopeTally()
             var summary = JournalSummary()

@@ -54,13 +54,20 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     ///
     /// - Throws: ``JournalError/cannotCreate(path:reason:)`` when the folder cannot be made or
     ///   the limit is below 4 KB.
-    public init(directory path: String, limit: Int, flush policy: FlushPolicy = .everyTransaction) throws {
+    public convenience init(directory path: String, limit: Int, flush policy: FlushPolicy = .everyTransaction) throws {
+        try self.init(directory: path, limit: limit, flush: policy, rotationHook: nil)
+    }
+
+    /// A bounded journal as ``init(directory:limit:flush:)`` creates it, calling `rotationHook`
+    /// at each moment of each segment rotation: how tests pause a rotation or copy the folder
+    /// as a crash inside one would leave it.
+    package init(directory path: String, limit: Int, flush policy: FlushPolicy, rotationHook: SegmentRotationHook?) throws {
         guard limit >= SegmentWriter.minimumLimit else {
             throw JournalError.cannotCreate(path: path, reason: "a journal size limit of \(limit) bytes is below the smallest, \(SegmentWriter.minimumLimit) bytes")
         }
         self.path = path
         self.policy = policy
-        segmentWriter = try SegmentWriter(directory: path, limit: limit)
+        segmentWriter = try SegmentWriter(directory: path, limit: limit, rotationHook: rotationHook)
         descriptor = -1
         startWriter()
     }

@@ -1,0 +1,106 @@
+import AtomsJournal
+
+/// Two readers of a journal's transactions that must give one verdict: the summary's envelope
+/// scan (whole, and in two halves on two threads) and an envelope-only read of each
+/// transaction, as `stats` and `log` do. Either both succeed and count the same, or both fail.
+enum SummaryCrossCheck {
+    /// A disagreement: its kind and which reader said what.
+    typealias Disagreement = (kind: String, detail: String)
+
+    /// The most transactions read one by one; past it, only a failure among them is compared.
+    static let transactionBound = 8_192
+
+    /// What the readers of `reader`'s journal disagree about (nothing when they agree).
+    static func disagreements(in reader: JournalReader) -> [Disagreement] {
+        let whole = Result { () throws(JournalError) in try reader.summary() }
+        // A threshold of one byte: every segment is scanned in two halves, joined after.
+        let halves = Result { () throws(JournalError) in try reader.summary(splittingAbove: 1) }
+        var found: [Disagreement] = []
+        switch (whole, halves) {
+        case (.success(let one), .success(let two)) where Counts(one) != Counts(two):
+            found.append(("halves-count-differently", "summary: \(Counts(one)); in halves: \(Counts(two))"))
+        case (.success, .failure(let error)):
+            found.append(("halves-reject", "summary succeeds; in halves: \(error)"))
+        case (.failure(let error), .success):
+            found.append(("halves-accept", "summary: \(error); in halves it succeeds"))
+        case (.failure(let one), .failure(let two)) where one != two:
+            found.append(("halves-fail-differently", "summary: \(one); in halves: \(two)"))
+        default:
+            break
+        }
+        let reads = EnvelopeReads(reader, bound: transactionBound)
+        switch (whole, reads.failure) {
+        case (.success, let failure?):
+            found.append(("summary-accepts", "summary succeeds; transaction(\(failure.seq), decodingValuesOf: []): \(failure.error)"))
+        case (.failure(let error), nil) where reads.isComplete:
+            found.append(("summary-rejects", "summary: \(error); every transaction's envelope reads"))
+        case (.success(let summary), nil) where reads.isComplete && Counts(summary) != reads.counts:
+            found.append(("counts-differ", "summary: \(Counts(summary)); envelopes read one by one: \(reads.counts)"))
+        default:
+            break
+        }
+        return found
+    }
+}
+
+/// What the summary counts, keyframes aside: equal when the counts and times are (a NaN time
+/// equals a NaN time), described in a stable order.
+private struct Counts: Equatable, CustomStringConvertible {
+    var causes: [String: Int] = [:]
+    var valueWrites: [Int: Int] = [:]
+    var firstTime: Double?
+    var lastTime: Double?
+
+    init() {}
+
+    init(_ summary: JournalSummary) {
+        (causes, valueWrites, firstTime, lastTime) = (summary.causes, summary.valueWrites, summary.firstTime, summary.lastTime)
+    }
+
+    static func == (one: Counts, two: Counts) -> Bool {
+        func same(_ a: Double?, _ b: Double?) -> Bool {
+            a == b || (a?.isNaN == true && b?.isNaN == true)
+        }
+        return one.causes == two.causes && one.valueWrites == two.valueWrites
+            && same(one.firstTime, two.firstTime) && same(one.lastTime, two.lastTime)
+    }
+
+    var description: String {
+        let causes = causes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let writes = valueWrites.sorted { $0.key < $1.key }.map { "#\($0.key)=\($0.value)" }
+        let times = "\(firstTime.map { "\($0)" } ?? "-")…\(lastTime.map { "\($0)" } ?? "-")"
+        return "causes [\(causes.joined(separator: " "))], writes [\(writes.joined(separator: " "))], times \(times)"
+    }
+}
+
+/// Every transaction's envelope read one by one (`transaction(_:decodingValuesOf: [])`), up to
+/// a bound, tallied as the summary tallies them (keyframes aside).
+private struct EnvelopeReads {
+    /// What was counted.
+    var counts = Counts()
+    /// The first transaction that could not be read.
+    var failure: (seq: Int, error: JournalError)?
+    /// Whether every transaction was read (none failed, none past the bound).
+    var isComplete = false
+
+    init(_ reader: JournalReader, bound: Int) {
+        let first = reader.firstStep + 1
+        let last = min(reader.lastStep, reader.firstStep + bound)
+        for seq in stride(from: first, through: last, by: 1) {
+            do {
+                let record = try reader.transaction(seq, decodingValuesOf: [])
+                counts.causes[record.cause, default: 0] += 1
+                // As the summary counts: atoms numbered outside 0..<2^24 are not counted.
+                for entry in record.values ?? [] where entry.id >= 0 && entry.id < 1 << 24 {
+                    counts.valueWrites[entry.id, default: 0] += 1
+                }
+                if counts.firstTime == nil { counts.firstTime = record.t }
+                counts.lastTime = record.t
+            } catch {
+                failure = (seq, error)
+                return
+            }
+        }
+        isComplete = last == reader.lastStep
+    }
+}

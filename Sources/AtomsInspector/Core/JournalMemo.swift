@@ -1,0 +1,80 @@
+import AtomsJournal
+import Synchronization
+
+/// Decoded states and transactions of one journal, and the differences between two steps,
+/// kept so that a `step` session (or a fuzzer's many sessions over one journal) works each
+/// out once however often it comes back to a step. Bounded: once `capacity` of a kind are
+/// kept, that kind starts over.
+///
+/// Each is a function of the journal's bytes, which a reader never rereads after opening:
+/// what is kept never goes stale. Errors are not kept.
+package final class JournalMemo: Sendable {
+    /// A step (or sequence number) and the atoms whose values were decoded.
+    private struct Key: Hashable {
+        var step: Int
+        var atoms: Set<Int>?
+    }
+
+    /// Two steps and the pattern of the atoms compared.
+    private struct StepPair: Hashable {
+        var from: Int
+        var to: Int
+        var atoms: String?
+    }
+
+    private struct Kept {
+        var states: [Key: JournalState] = [:]
+        var transactions: [Key: TransactionRecord] = [:]
+        var differences: [StepPair: DiffCommand.Difference] = [:]
+    }
+
+    private let kept = Mutex(Kept())
+    private let capacity: Int
+
+    /// A memo keeping at most `capacity` states and as many transactions.
+    package init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The state at `step` with the values of `atoms`, from `decode` the first time.
+    func state(at step: Int, decodingValuesOf atoms: Set<Int>?, _ decode: () throws(InspectorError) -> JournalState) throws(InspectorError) -> JournalState {
+        let key = Key(step: step, atoms: atoms)
+        if let state = kept.withLock({ $0.states[key] }) {
+            return state
+        }
+        let state = try decode()
+        kept.withLock { kept in
+            if kept.states.count >= capacity { kept.states.removeAll(keepingCapacity: true) }
+            kept.states[key] = state
+        }
+        return state
+    }
+
+    /// Transaction `seq` with the values of `atoms`, from `decode` the first time.
+    func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, _ decode: () throws(InspectorError) -> TransactionRecord) throws(InspectorError) -> TransactionRecord {
+        let key = Key(step: seq, atoms: atoms)
+        if let record = kept.withLock({ $0.transactions[key] }) {
+            return record
+        }
+        let record = try decode()
+        kept.withLock { kept in
+            if kept.transactions.count >= capacity { kept.transactions.removeAll(keepingCapacity: true) }
+            kept.transactions[key] = record
+        }
+        return record
+    }
+
+    /// The difference between the states at two steps, from `compare` the first time.
+    func difference(from: Int, to: Int, atoms pattern: String?, _ compare: () throws(InspectorError) -> DiffCommand.Difference) throws(InspectorError) -> DiffCommand.Difference {
+        let key = StepPair(from: from, to: to, atoms: pattern)
+        if let difference = kept.withLock({ $0.differences[key] }) {
+            return difference
+        }
+        let difference = try compare()
+        kept.withLock { kept in
+            if kept.differences.count >= capacity { kept.differences.removeAll(keepingCapacity: true) }
+            kept.differences[key] = difference
+        }
+        return difference
+    }
+}
