@@ -191,12 +191,9 @@ public final class JournalReader: Sendable {
     }
 
     private func decodeTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, lineLength: inout Int) throws(JournalError) -> TransactionRecord {
-        let segment = try segment(forTransaction: seq)
-        let (offset, locations) = try segment.transactionLine(seq)
-        return try segment.lines.read(lineAt: offset) { scanner, raw, range in
-            lineLength = range.count
-            return try scanner.transaction(in: raw, range, locations: locations, decoding: { atoms?.contains($0) ?? true })
-        }
+        let (record, length) = try segment(forTransaction: seq).transaction(seq, decoding: { atoms?.contains($0) ?? true })
+        lineLength = length
+        return record
     }
 
     /// The recorded state after transaction `step` (`firstStep`: before any).

@@ -23,6 +23,9 @@ protocol JournalSegment: AnyObject, Sendable {
     /// The offset of transaction `seq`'s line (`firstStep < seq <= lastStep`), and the source
     /// locations that line may refer to.
     func transactionLine(_ seq: Int) throws(JournalError) -> (offset: Int, locations: [Int: String])
+    /// Transaction `seq` (`firstStep < seq <= lastStep`), with the values of the atoms
+    /// `decoding` accepts, and its line's length.
+    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int)
     /// The last keyframe at or before `step`: its step and offset.
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int)
     /// The steps of every keyframe, in order.

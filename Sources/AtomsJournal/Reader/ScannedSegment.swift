@@ -85,6 +85,13 @@ final class ScannedSegment: JournalSegment {
         (transactionOffsets[seq - firstStep - 1], locations)
     }
 
+    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
+        let locations = self.locations
+        return try lines.read(lineAt: transactionOffsets[seq - firstStep - 1]) { scanner, raw, range in
+            (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
+        }
+    }
+
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int) {
         var low = 0
         var high = keyframes.count - 1

@@ -119,18 +119,38 @@ final class SeekableSegment: JournalSegment {
 
     func transactionLine(_ seq: Int) throws(JournalError) -> (offset: Int, locations: [Int: String]) {
         try cursor.withLock { cursor throws(JournalError) in
-            let offset: Int
-            if let next = cursor.nextOffset, cursor.check.expected == seq {
-                // Reading in order: the next line, with the location lines before it.
-                offset = try scanForward(from: next, to: seq, cursor: &cursor)
-            } else {
-                offset = try locate(seq, reader: &cursor.reader)
-                try cover(offset, cursor: &cursor)
-                cursor.check = SequenceCheck(after: seq)
-            }
-            cursor.nextOffset = try cursor.reader.line(at: offset).next
-            return (offset, cursor.locations)
+            (try findTransaction(seq, cursor: &cursor), cursor.locations)
         }
+    }
+
+    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
+        // Found and read under one lock, from the buffer that found it.
+        let scanner = self.scanner
+        nonisolated(unsafe) var result: (record: TransactionRecord, lineLength: Int)?
+        try cursor.withLock { cursor throws(JournalError) in
+            let offset = try findTransaction(seq, cursor: &cursor)
+            let locations = cursor.locations
+            result = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
+                (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
+            }
+        }
+        return result!
+    }
+
+    /// The offset of transaction `seq`'s line: the next line when reading in order,
+    /// otherwise found by ``locate(_:reader:)``; the cursor then stands after it.
+    private func findTransaction(_ seq: Int, cursor: inout Cursor) throws(JournalError) -> Int {
+        let offset: Int
+        if let next = cursor.nextOffset, cursor.check.expected == seq {
+            // Reading in order: the next line, with the location lines before it.
+            offset = try scanForward(from: next, to: seq, cursor: &cursor)
+        } else {
+            offset = try locate(seq, reader: &cursor.reader)
+            try cover(offset, cursor: &cursor)
+            cursor.check = SequenceCheck(after: seq)
+        }
+        cursor.nextOffset = try cursor.reader.line(at: offset).next
+        return offset
     }
 
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int) {
