@@ -19,7 +19,7 @@ private struct DamageLabelAtom: ValueAtom, Hashable {
 struct DamagedJournalTests {
     /// The damage done to one transaction line (a newline ends each).
     enum Damage: String, CaseIterable, Sendable {
-        case valueNotJSON, timeNotANumber, unknownEntryKind, notUTF8, seqRepeated, seqSkipped, lineCutShort, emptyLine
+        case valueNotJSON, timeNotANumber, unknownEntryKind, notUTF8, seqRepeated, seqSkipped, lineCutShort, emptyLine, locationUndeclared
 
         func apply(to line: String, previous: String) -> [UInt8] {
             switch self {
@@ -31,6 +31,10 @@ struct DamagedJournalTests {
             case .seqSkipped: Array(line.replacingOccurrences(of: "[\(line.dropFirst().prefix { $0.isNumber })", with: "[\(Int(line.dropFirst().prefix { $0.isNumber })! + 1)").utf8)
             case .lineCutShort: Array(line.prefix(line.count / 2).utf8)
             case .emptyLine: []
+            case .locationUndeclared:
+                // The fifth element is the write site's location number.
+                Array(line.split(separator: ",", maxSplits: 5, omittingEmptySubsequences: false).enumerated()
+                    .map { $0.offset == 4 ? "99" : String($0.element) }.joined(separator: ",").utf8)
             }
         }
     }

@@ -32,6 +32,11 @@ protocol JournalSegment: AnyObject, Sendable {
     func keyframeSteps() throws(JournalError) -> [Int]
     /// Its lines, read by offset.
     var lines: LineSource { get }
+    /// The locations a transaction anywhere in it may refer to, when that does not depend on
+    /// where the transaction is (formats 2 and 3 read every `loc` line at opening); `nil`
+    /// when a transaction may refer only to locations declared before it: by the first
+    /// keyframe or a `loc` line (format 4, read in order).
+    var locationsAnywhere: Set<Int>? { get }
 }
 
 extension JournalSegment {

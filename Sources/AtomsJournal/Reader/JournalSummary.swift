@@ -99,12 +99,23 @@ struct EnvelopeTally {
             let middle = try reader.line(at: body + (size - body) / 2).next
             if middle < size { bounds = [body, middle, size] }
         }
+        // The locations every transaction may refer to: all of a format 2–3 file's, or the
+        // first keyframe's (format 4; later ones are declared by `loc` lines before use).
+        var declared: Set<Int>
+        if let anywhere = segment.locationsAnywhere {
+            declared = anywhere
+        } else if header.next < size {
+            declared = Set(try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.locations(in: raw, range).map(\.id) })
+        } else {
+            declared = []
+        }
         let partCount = bounds.count - 1
         let parts = PartResults(count: partCount)
         let limits = bounds
+        let known = declared
         DispatchQueue.concurrentPerform(iterations: partCount) { index in
             var tally = EnvelopeTally()
-            let part = tally.scanPart(segment, range: limits[index]..<limits[index + 1], after: index == 0 ? firstStep : nil)
+            let part = tally.scanPart(segment, range: limits[index]..<limits[index + 1], after: index == 0 ? firstStep : nil, locations: known)
             parts.set(index, (tally, part))
         }
         var expected = firstStep + 1
@@ -116,9 +127,20 @@ struct EnvelopeTally {
                 let violation: SequenceCheck.Violation = first < expected ? .duplicate(seq: first) : .missing(expected: expected, found: first)
                 throw violation.error(path: segment.path, line: segment.lineNumber(at: part.firstOffset))
             }
-            if let failure = part.failure {
-                throw failure
+            // A location the part refers to before declaring it must come from the parts before;
+            // the earlier of that line and the line the part failed at is the one named.
+            let unresolved = part.references.filter { !declared.contains($0.key) }.map(\.value).min()
+            if let unresolved, unresolved < (part.failure?.offset ?? .max) {
+                let line = segment.lineNumber(at: unresolved)
+                let reason = try segment.lines.read(lineAt: unresolved) { scanner, raw, range in
+                    "refers to location \(try scanner.transactionEnvelope(in: raw, range).at), which no earlier line declares"
+                }
+                throw JournalError.malformedLine(path: segment.path, line: line, reason: reason)
             }
+            if let failure = part.failure {
+                throw failure.error
+            }
+            declared.formUnion(part.locations)
             expected = part.finalExpected ?? expected
             merge(tally)
             summary.keyframes += part.keyframes
@@ -150,7 +172,12 @@ struct EnvelopeTally {
         /// The next `seq` expected after the part.
         var finalExpected: Int?
         var lastTime: Double?
-        var failure: JournalError?
+        var failure: (error: JournalError, offset: Int)?
+        /// Locations declared by the part's `loc` lines.
+        var locations: Set<Int> = []
+        /// Locations the part refers to before it declares them, with the first line that
+        /// does (the parts before it must declare them).
+        var references: [Int: Int] = [:]
     }
 
     /// Adds another tally's counts to this one (the other covers later lines).
@@ -171,7 +198,7 @@ struct EnvelopeTally {
     }
 
     /// Scans the lines in `range`; `step` is the step before them when known.
-    private mutating func scanPart(_ segment: any JournalSegment, range: Range<Int>, after step: Int?) -> Part {
+    private mutating func scanPart(_ segment: any JournalSegment, range: Range<Int>, after step: Int?, locations known: Set<Int>) -> Part {
         var part = Part()
         var check = step.map { SequenceCheck(after: $0) } ?? SequenceCheck(startsAnywhere: true)
         let scanner = segment.scanner
@@ -193,8 +220,14 @@ struct EnvelopeTally {
             fastWrites.deallocate()
         }
         var lastTransaction: Int?
+        var lineOffset = range.lowerBound
+        func refer(_ location: Int, at offset: Int) {
+            guard location != 0, !known.contains(location), !part.locations.contains(location), part.references[location] == nil else { return }
+            part.references[location] = offset
+        }
         do {
             try reader.forEachLine(in: range) { raw, line in
+                lineOffset = line.offset
                 let kind: LineKind
                 if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),
                     JournalFormat.stepRange.contains(envelope.seq)
@@ -215,6 +248,7 @@ struct EnvelopeTally {
                         let atom = ids[index]
                         if atom >= 0, atom < 1 << 16 { fastWrites[atom] += 1 } else { countWrite(atom) }
                     }
+                    refer(envelope.at, at: line.offset)
                     kind = .transaction(seq: envelope.seq)
                 } else {
                     do {
@@ -223,7 +257,10 @@ struct EnvelopeTally {
                             // Not in the common shape: the general reader, which checks it the same way.
                             let envelope = try scanner.transactionEnvelope(in: raw, line.range)
                             count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
+                            refer(envelope.at, at: line.offset)
                             lastTransaction = line.offset
+                        } else if kind == .location {
+                            part.locations.insert(try scanner.location(in: raw, line.range).id)
                         }
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
@@ -247,9 +284,9 @@ struct EnvelopeTally {
                 }
             }
         } catch let error as JournalError {
-            part.failure = error
+            part.failure = (error, lineOffset)
         } catch {
-            part.failure = .malformedLine(path: segment.path, line: 0, reason: "\(error)")
+            part.failure = (.malformedLine(path: segment.path, line: segment.lineNumber(at: lineOffset), reason: "\(error)"), lineOffset)
         }
         part.finalExpected = check.expected
         return part

@@ -85,6 +85,8 @@ final class ScannedSegment: JournalSegment {
         (transactionOffsets[seq - firstStep - 1], locations)
     }
 
+    var locationsAnywhere: Set<Int>? { Set(locations.keys) }
+
     func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
         let locations = self.locations
         return try lines.read(lineAt: transactionOffsets[seq - firstStep - 1]) { scanner, raw, range in

@@ -26,6 +26,7 @@ final class SeekableSegment: JournalSegment {
     private let cursor: Mutex<Cursor>
     let lines: LineSource
     var dataEnd: Int { validEnd }
+    var locationsAnywhere: Set<Int>? { nil }
 
     /// Where sequential reading stands, and the locations known.
     private struct Cursor {

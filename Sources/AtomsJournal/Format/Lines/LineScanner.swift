@@ -117,13 +117,14 @@ struct LineScanner {
 
     /// A transaction's envelope: its step, time, cause and the atoms it wrote (location
     /// numbers are not resolved, values not decoded).
-    func transactionEnvelope(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> (seq: Int, t: Double, cause: String, atoms: [Int]) {
+    /// `at` is the location's number (0 for none, and in format 1, which writes it inline).
+    func transactionEnvelope(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> (seq: Int, t: Double, cause: String, atoms: [Int], at: Int) {
         guard version >= 2 else {
             let record = try transaction(in: raw, range, locations: [:], decoding: { _ in false })
-            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id))
+            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id), 0)
         }
         let line = try TransactionLine(bytes: raw, range: range, version: version)
-        return (line.seq, line.t, line.cause, line.values.map(\.id))
+        return (line.seq, line.t, line.cause, line.values.map(\.id), line.at)
     }
 
     /// A transaction line as a format 1 record, with its location looked up in `locations`;

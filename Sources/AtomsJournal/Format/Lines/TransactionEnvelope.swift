@@ -15,6 +15,8 @@ struct TransactionEnvelope {
     var time: Range<Int>
     /// The cause's bytes (it has no escapes).
     var cause: Range<Int>
+    /// The number of its write site's location (0 for none).
+    var at: Int
 
     /// The most value entries a line may have here (more go to ``TransactionLine``).
     static let idCapacity = 1024
@@ -79,7 +81,7 @@ struct TransactionEnvelope {
         }
         let cause = causeStart..<position
         guard next(UInt8(ascii: "\"")), next(UInt8(ascii: ",")), integer() != nil, next(UInt8(ascii: ",")),
-            integer() != nil, next(UInt8(ascii: ",")), next(UInt8(ascii: "["))
+            let at = integer(), next(UInt8(ascii: ",")), next(UInt8(ascii: "["))
         else { return nil }
         if !next(UInt8(ascii: "]")) {
             while true {
@@ -110,6 +112,6 @@ struct TransactionEnvelope {
         }
         // The line ends with the transaction's own bracket; graph changes go to the general reader.
         guard next(UInt8(ascii: "]")), position == end else { return nil }
-        return TransactionEnvelope(seq: seq, time: time, cause: cause)
+        return TransactionEnvelope(seq: seq, time: time, cause: cause, at: at)
     }
 }

@@ -153,7 +153,7 @@ struct TransactionLine {
         var location: String?
         if at != 0 {
             guard let known = locations[at] else {
-                throw JSONScanner.SyntaxError(offset: 0, message: "refers to location \(at), which no earlier line declares")
+                throw LineScanner.Problem("refers to location \(at), which no earlier line declares")
             }
             location = known
         }
