@@ -137,6 +137,9 @@ final class JournalFile: Sendable {
         return number
     }
 
+    /// The most a stream (a pipe, a FIFO) is read into memory.
+    static let maximumStreamSize = 4 << 30
+
     /// Reads a stream to its end.
     private static func readToEnd(_ descriptor: Int32, path: String) throws(JournalError) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -149,6 +152,15 @@ final class JournalFile: Sendable {
             }
             if received == 0 { return bytes }
             bytes += chunk[0..<received]
+            // Something else (`/dev/zero`, `yes`) is not read on: once its first line shows it
+            // is no journal header, what was read is enough to say so.
+            let firstLineEnd = bytes.prefix(LineScanner.maximumHeaderLength + 1).firstIndex(of: 0x0A)
+            if bytes.first != UInt8(ascii: "{") || (firstLineEnd == nil && bytes.count > LineScanner.maximumHeaderLength) {
+                return bytes
+            }
+            if bytes.count > maximumStreamSize {
+                throw .cannotRead(path: path, reason: "the stream goes on past \(maximumStreamSize >> 30) GB — record the journal to a file and pass its path")
+            }
         }
     }
 

@@ -79,7 +79,13 @@ public final class JournalFollower {
             guard try openNext(after: nil, events: &events) else { return events }
         }
         while var current = file {
-            try readAvailable(&current, events: &events)
+            do {
+                try readAvailable(&current, events: &events)
+            } catch {
+                // Keep where reading stands, so a later poll goes on from there.
+                file = current
+                throw error
+            }
             file = current
             if isEnded { break }
             if try wasReplaced(current) {

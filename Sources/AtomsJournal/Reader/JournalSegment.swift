@@ -74,6 +74,22 @@ func readLine<Result>(
 func readHeader(_ reader: inout LineReader) throws(JournalError) -> (header: JournalHeader, next: Int) {
     let file = reader.file
     guard file.count > 0 else { throw .empty(path: file.path) }
+    // Looked for no further than a header may be long: a large file of something else (a
+    // disk image, a core file) is rejected without being read.
+    let limit = min(file.count, LineScanner.maximumHeaderLength + 1)
+    var start = [UInt8](repeating: 0, count: limit)
+    let read: JournalError? = start.withUnsafeMutableBytes { raw in
+        do throws(JournalError) {
+            try file.read(into: raw.baseAddress!, at: 0, length: limit)
+            return nil
+        } catch {
+            return error
+        }
+    }
+    if let read { throw read }
+    guard start.contains(0x0A) || limit == file.count else {
+        throw .notAJournal(path: file.path, found: String(decoding: start.prefix(80), as: UTF8.self))
+    }
     let line = try reader.line(at: 0)
     let header = try reader.withBuffer { raw throws(JournalError) in
         try LineScanner.header(in: raw, line.range, path: file.path)

@@ -119,8 +119,12 @@ struct EnvelopeTally {
             parts.set(index, (tally, part))
         }
         var expected = firstStep + 1
+        var ended = false
         for index in 0..<partCount {
             let (tally, part) = parts.get(index)
+            if ended, limits[index] < limits[index + 1] {
+                throw SequenceCheck.Violation.afterEnd.error(path: segment.path, line: segment.lineNumber(at: limits[index]))
+            }
             // The part's first step line comes before any line it failed at: check where it
             // joins the part before first, so both halves name the line reading in order names.
             if let first = part.firstExpected, first != expected {
@@ -141,6 +145,7 @@ struct EnvelopeTally {
                 throw failure.error
             }
             declared.formUnion(part.locations)
+            ended = part.isEnded
             expected = part.finalExpected ?? expected
             merge(tally)
             summary.keyframes += part.keyframes
@@ -172,6 +177,8 @@ struct EnvelopeTally {
         /// The next `seq` expected after the part.
         var finalExpected: Int?
         var lastTime: Double?
+        /// Whether the part read the end line.
+        var isEnded = false
         var failure: (error: JournalError, offset: Int)?
         /// Locations declared by the part's `loc` lines.
         var locations: Set<Int> = []
@@ -272,7 +279,8 @@ struct EnvelopeTally {
                     throw error.error(path: segment.path, line: segment.lineNumber(at: line.offset))
                 }
                 if part.firstExpected == nil, let step = kind.step {
-                    part.firstExpected = if case .keyframe = kind { step + 1 } else { step }
+                    // A transaction holds the step expected; a keyframe or end line the one before.
+                    part.firstExpected = if case .transaction = kind { step } else { step + 1 }
                     part.firstOffset = line.offset
                 }
                 if case .keyframe = kind { part.keyframes += 1 }
@@ -289,6 +297,7 @@ struct EnvelopeTally {
             part.failure = (.malformedLine(path: segment.path, line: segment.lineNumber(at: lineOffset), reason: "\(error)"), lineOffset)
         }
         part.finalExpected = check.expected
+        part.isEnded = check.isEnded
         return part
     }
 

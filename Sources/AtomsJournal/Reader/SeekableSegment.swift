@@ -54,7 +54,7 @@ final class SeekableSegment: JournalSegment {
         // Line 2: the first keyframe.
         let keyframeStart = headerEnd
         var first: (step: Int, next: Int)?
-        if keyframeStart < count, try reader.line(at: keyframeStart).isTerminated {
+        if keyframeStart < count {
             // Checked whole, as every reader would read it: a damaged first keyframe is found
             // at opening, by every command alike.
             let kind = try readLine(&reader, at: keyframeStart, scanner: scanner) { scanner, raw, range in
@@ -266,9 +266,8 @@ final class SeekableSegment: JournalSegment {
                 return offset
             case .location:
                 try takeLocation(at: offset, into: &cursor)
-            case .end:
-                throw .missingSequence(path: path, line: lineNumber(at: offset), expected: seq, found: seq - 1)
-            case .keyframe, .unknown:
+            case .end, .keyframe, .unknown:
+                // After an end line, the next line (if any) breaks the sequence there.
                 break
             }
             offset = try cursor.reader.line(at: offset).next
