@@ -228,7 +228,11 @@ struct EnvelopeTally {
         }
         var lastTransaction: Int?
         var lineOffset = range.lowerBound
+        // Consecutive transactions mostly come from one place: its check is not repeated.
+        var lastChecked = 0
         func refer(_ location: Int, at offset: Int) {
+            guard location != lastChecked else { return }
+            lastChecked = location
             guard location != 0, !known.contains(location), !part.locations.contains(location), part.references[location] == nil else { return }
             part.references[location] = offset
         }
