@@ -8,17 +8,17 @@ import Synchronization
 /// Each finding is printed on stderr. In a fuzzing process (``FuzzDriver``) the first few
 /// inputs of each kind are also written to `.build-fuzz/findings/TARGET/`, with a line in its
 /// `findings.txt` saying which reader said what; the tests read ``reported``.
-public enum FuzzFindings {
+package enum FuzzFindings {
     /// One input and what disagreed about it.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// The fuzz target that found it.
-        public var target: String
+        package var target: String
         /// What kind of disagreement (the same kind is one defect, most likely).
-        public var kind: String
+        package var kind: String
         /// Which reader said what.
-        public var detail: String
+        package var detail: String
         /// The input.
-        public var input: [UInt8]
+        package var input: [UInt8]
     }
 
     private struct Record {
@@ -34,7 +34,7 @@ public enum FuzzFindings {
 
     /// Writes the first inputs of each kind into `folder` (made if missing) from now on;
     /// `nil` stops writing them.
-    public static func keep(in folder: String?) {
+    package static func keep(in folder: String?) {
         if let folder {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }

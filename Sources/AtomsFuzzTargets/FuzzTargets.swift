@@ -47,7 +47,7 @@ public enum FuzzTargets {
     /// summary `stats` prints, the same in two halves on two threads, and one by one as `log`
     /// reads them. Where they disagree, the input goes to ``FuzzFindings`` (the readers are
     /// to give one verdict; until they do, a disagreement is not a crash).
-    public static func journalSummary(_ input: UnsafeRawBufferPointer) {
+    package static func journalSummary(_ input: UnsafeRawBufferPointer) {
         let path = FuzzScratch.path("summary.jsonl")
         guard FuzzScratch.write(input, to: path), let reader = try? JournalReader(path: path) else {
             return

@@ -20,28 +20,10 @@ public enum TimedProcess {
     /// - Throws: ``Timeout`` when it is still running at the deadline (it is then killed), or
     ///   the error of starting it.
     public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeout: TimeInterval) throws -> BuiltProducts.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let output = Pipe(), errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let outputData = PipeReader(output.fileHandleForReading)
-        let errorData = PipeReader(errors.fileHandleForReading)
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            _ = exited.wait(timeout: .now() + 10)
-            throw Timeout(description: "\(([executable] + arguments).joined(separator: " ")) ran for more than \(Int(timeout)) s and was killed")
+        do {
+            return try Subprocess.run(executable, arguments, directory: directory, timeout: timeout)
+        } catch let error as Subprocess.TimedOut {
+            throw Timeout(description: error.description)
         }
-        return BuiltProducts.Run(
-            status: process.terminationStatus,
-            stdout: String(decoding: outputData.wait(), as: UTF8.self),
-            stderr: String(decoding: errorData.wait(), as: UTF8.self)
-        )
     }
 }

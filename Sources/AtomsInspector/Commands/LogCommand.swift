@@ -62,11 +62,8 @@ public enum LogCommand {
     /// whatever the journal's length.
     public static func forEachEntry(_ journal: InspectedJournal, options: Options, _ body: (Entry) -> Void) throws(InspectorError) {
         let reader = journal.reader
-        let first = try options.from.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.firstStep
-        let last = try options.to.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.lastStep
-        guard first <= last else {
-            throw InspectorError(.usage, path: journal.path, "--from \(first) is after --to \(last) — swap them")
-        }
+        let steps = try journal.steps(from: options.from, to: options.to)
+        let (first, last) = (steps.lowerBound, steps.upperBound)
         if let pattern = options.atom {
             // An atom never declared in the journal is a typo, not an empty log. A keyframe
             // declares what is live: an atom released before the last one is declared further

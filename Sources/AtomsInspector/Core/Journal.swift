@@ -65,6 +65,19 @@ public struct InspectedJournal: Sendable {
         try spec.resolve(first: reader.firstStep, last: reader.lastStep, journal: path)
     }
 
+    /// The steps `--from`/`--to` name (the journal's first and last by default), as `log` and
+    /// `export` take them.
+    ///
+    /// - Throws: ``InspectorError`` (64) when a step is outside the journal or `from` is after `to`.
+    package func steps(from: StepSpec?, to: StepSpec?) throws(InspectorError) -> ClosedRange<Int> {
+        let first = try from.map { spec throws(InspectorError) in try step(spec) } ?? reader.firstStep
+        let last = try to.map { spec throws(InspectorError) in try step(spec) } ?? reader.lastStep
+        guard first <= last else {
+            throw InspectorError(.usage, path: path, "--from \(first) is after --to \(last) — swap them")
+        }
+        return first...last
+    }
+
     /// The state at a step, with the values of `atoms` only (all when `nil`; none for an
     /// empty set: declarations, liveness and the graph).
     public func state(at step: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> JournalState {
@@ -103,7 +116,7 @@ public struct InspectedJournal: Sendable {
     /// knows only some of the atoms released before; names of those are found here.
     ///
     /// - Complexity: One transaction envelope per step; values are not decoded.
-    public func declarations(through step: Int) throws(InspectorError) -> [Int: AtomDeclaration] {
+    package func declarations(through step: Int) throws(InspectorError) -> [Int: AtomDeclaration] {
         var declarations = try state(at: reader.firstStep, decodingValuesOf: []).declarations
         guard step > reader.firstStep else { return declarations }
         for seq in (reader.firstStep + 1)...step {

@@ -38,43 +38,31 @@ package final class JournalMemo: Sendable {
 
     /// The state at `step` with the values of `atoms`, from `decode` the first time.
     func state(at step: Int, decodingValuesOf atoms: Set<Int>?, _ decode: () throws(InspectorError) -> JournalState) throws(InspectorError) -> JournalState {
-        let key = Key(step: step, atoms: atoms)
-        if let state = kept.withLock({ $0.states[key] }) {
-            return state
-        }
-        let state = try decode()
-        kept.withLock { kept in
-            if kept.states.count >= capacity { kept.states.removeAll(keepingCapacity: true) }
-            kept.states[key] = state
-        }
-        return state
+        try value(in: \.states, for: Key(step: step, atoms: atoms), decode)
     }
 
     /// Transaction `seq` with the values of `atoms`, from `decode` the first time.
     func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, _ decode: () throws(InspectorError) -> TransactionRecord) throws(InspectorError) -> TransactionRecord {
-        let key = Key(step: seq, atoms: atoms)
-        if let record = kept.withLock({ $0.transactions[key] }) {
-            return record
-        }
-        let record = try decode()
-        kept.withLock { kept in
-            if kept.transactions.count >= capacity { kept.transactions.removeAll(keepingCapacity: true) }
-            kept.transactions[key] = record
-        }
-        return record
+        try value(in: \.transactions, for: Key(step: seq, atoms: atoms), decode)
     }
 
     /// The difference between the states at two steps, from `compare` the first time.
     func difference(from: Int, to: Int, atoms pattern: String?, _ compare: () throws(InspectorError) -> DiffCommand.Difference) throws(InspectorError) -> DiffCommand.Difference {
-        let key = StepPair(from: from, to: to, atoms: pattern)
-        if let difference = kept.withLock({ $0.differences[key] }) {
-            return difference
+        try value(in: \.differences, for: StepPair(from: from, to: to, atoms: pattern), compare)
+    }
+
+    /// The value kept in `table` for `key`, from `make` the first time; a full table is emptied.
+    private func value<K: Hashable & Sendable, V: Sendable>(
+        in table: WritableKeyPath<Kept, [K: V]> & Sendable, for key: K, _ make: () throws(InspectorError) -> V
+    ) throws(InspectorError) -> V {
+        if let value = kept.withLock({ $0[keyPath: table][key] }) {
+            return value
         }
-        let difference = try compare()
+        let value = try make()
         kept.withLock { kept in
-            if kept.differences.count >= capacity { kept.differences.removeAll(keepingCapacity: true) }
-            kept.differences[key] = difference
+            if kept[keyPath: table].count >= capacity { kept[keyPath: table].removeAll(keepingCapacity: true) }
+            kept[keyPath: table][key] = value
         }
-        return difference
+        return value
     }
 }

@@ -14,20 +14,20 @@ import Foundation
 /// let summary = try ExportCommand.run(["a.jsonl", "b.jsonl"], to: "exports/run-1", options: .init())
 /// print(summary.rows.changes)
 /// ```
-public enum ExportCommand {
+package enum ExportCommand {
     /// What to export, and how.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The tables' file format.
-        public var format: ExportFormat
+        package var format: ExportFormat
         /// The first step exported, as in `log` (default: the first transaction).
-        public var from: StepSpec?
+        package var from: StepSpec?
         /// The last step exported (default: last).
-        public var to: StepSpec?
+        package var to: StepSpec?
         /// Write into a folder that already holds files, replacing an earlier export's tables.
-        public var force: Bool
+        package var force: Bool
 
         /// Creates options.
-        public init(format: ExportFormat = .ndjson, from: StepSpec? = nil, to: StepSpec? = nil, force: Bool = false) {
+        package init(format: ExportFormat = .ndjson, from: StepSpec? = nil, to: StepSpec? = nil, force: Bool = false) {
             self.format = format
             self.from = from
             self.to = to
@@ -36,42 +36,42 @@ public enum ExportCommand {
     }
 
     /// Rows written, per table.
-    public struct Rows: Encodable, Equatable, Sendable {
+    package struct Rows: Encodable, Equatable, Sendable {
         /// Rows of `changes`.
-        public let changes: Int
+        package let changes: Int
         /// Rows of `transactions`.
-        public let transactions: Int
+        package let transactions: Int
         /// Rows of `atoms`.
-        public let atoms: Int
+        package let atoms: Int
     }
 
     /// A journal that could not be exported.
-    public struct Failure: Encodable, Equatable, Sendable {
+    package struct Failure: Encodable, Equatable, Sendable {
         /// The journal, as given.
-        public let journal: String
+        package let journal: String
         /// The error's line for stderr (`atoms-inspect: <file>[:<line>]: error: …`).
-        public let error: String
+        package let error: String
         /// The exit status the error calls for.
-        public let status: Int32
+        package let status: Int32
     }
 
     /// What an export wrote.
-    public struct Summary: Encodable, Equatable, Sendable {
+    package struct Summary: Encodable, Equatable, Sendable {
         /// The output folder.
-        public let directory: String
+        package let directory: String
         /// The tables' format.
-        public let format: String
+        package let format: String
         /// The ids of the journals exported, in the order given.
-        public let journals: [String]
+        package let journals: [String]
         /// The journals that could not be exported (none of their rows are in the tables).
-        public let failed: [Failure]
+        package let failed: [Failure]
         /// Rows written, per table.
-        public let rows: Rows
+        package let rows: Rows
         /// The table files, by table name.
-        public let files: [String: String]
+        package let files: [String: String]
 
         /// The exit status: 0, or the first failed journal's.
-        public var status: ExitStatus {
+        package var status: ExitStatus {
             failed.first.flatMap { ExitStatus(rawValue: $0.status) } ?? .ok
         }
     }
@@ -79,7 +79,7 @@ public enum ExportCommand {
     /// A journal's id in the tables: its file (or bounded journal's folder) name without the
     /// extension, `@`, and the time recording started from its header, e.g.
     /// `todo@2026-11-24T06:17:14Z`. The same journal has the same id in every export.
-    public static func journalID(path: String, header: JournalHeader) -> String {
+    package static func journalID(path: String, header: JournalHeader) -> String {
         var name = URL(fileURLWithPath: path).lastPathComponent
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
             name = String(name[..<dot])
@@ -100,7 +100,7 @@ public enum ExportCommand {
     ///   - failure: Called with each journal's error, as it happens.
     /// - Throws: ``InspectorError`` when the output cannot be written (73, 74) or DuckDB is
     ///   missing for Parquet (69).
-    public static func run(
+    package static func run(
         _ paths: [String],
         to directory: String,
         options: Options,
@@ -149,7 +149,7 @@ public enum ExportCommand {
     }
 
     /// The summary as text (one line) or JSON.
-    public static func render(_ summary: Summary, json: Bool) -> String {
+    package static func render(_ summary: Summary, json: Bool) -> String {
         if json {
             return JSONOutput.encode(summary)
         }

@@ -3,7 +3,7 @@
 /// DuckDB these types, and docs/EXPORT.md lists the same columns (a test compares them).
 ///
 /// Within a major version of the tool, columns are only added, at the end of a table.
-public enum ExportTable: String, CaseIterable, Sendable {
+package enum ExportTable: String, CaseIterable, Sendable {
     /// One row per atom value recorded by a transaction.
     case changes
     /// One row per transaction.
@@ -12,7 +12,7 @@ public enum ExportTable: String, CaseIterable, Sendable {
     case atoms
 
     /// The table's columns, in the order every format writes them.
-    public var columns: [ExportColumn] {
+    package var columns: [ExportColumn] {
         switch self {
         case .changes:
             [
@@ -43,19 +43,19 @@ public enum ExportTable: String, CaseIterable, Sendable {
     }
 
     /// The table's file name in an export folder: `changes.ndjson`, `atoms.csv`, ….
-    public func fileName(_ format: ExportFormat) -> String {
+    package func fileName(_ format: ExportFormat) -> String {
         "\(rawValue).\(format.rawValue)"
     }
 }
 
 /// A column of an exported table.
-public struct ExportColumn: Sendable, Equatable {
+package struct ExportColumn: Sendable, Equatable {
     /// The column's name.
-    public let name: String
+    package let name: String
     /// The column's type.
-    public let type: ExportColumnType
+    package let type: ExportColumnType
     /// Whether the column can be null.
-    public let nullable: Bool
+    package let nullable: Bool
 
     init(_ name: String, _ type: ExportColumnType, nullable: Bool = false) {
         self.name = name
@@ -65,7 +65,7 @@ public struct ExportColumn: Sendable, Equatable {
 }
 
 /// The type of an exported column, as SQL engines read it.
-public enum ExportColumnType: String, Sendable {
+package enum ExportColumnType: String, Sendable {
     /// Text (`VARCHAR`); a value's JSON text is text too.
     case text
     /// A 64-bit integer (`BIGINT`).
@@ -76,7 +76,7 @@ public enum ExportColumnType: String, Sendable {
     case boolean
 
     /// The type's name in DuckDB (and Spark) SQL.
-    public var sqlName: String {
+    package var sqlName: String {
         switch self {
         case .text: "VARCHAR"
         case .integer: "BIGINT"
@@ -87,7 +87,7 @@ public enum ExportColumnType: String, Sendable {
 }
 
 /// The file formats `atoms-inspect export` writes.
-public enum ExportFormat: String, CaseIterable, Sendable {
+package enum ExportFormat: String, CaseIterable, Sendable {
     /// JSON Lines: one object per row, every column present (`null` when empty).
     case ndjson
     /// CSV (RFC 4180): a header row, then one row per line; null is an empty field, an empty

@@ -34,11 +34,8 @@ struct JournalExporter {
 
     private mutating func run(from: StepSpec?, to: StepSpec?) throws(InspectorError) {
         let reader = journal.reader
-        let first = try from.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.firstStep
-        let last = try to.map { spec throws(InspectorError) in try journal.step(spec) } ?? reader.lastStep
-        guard first <= last else {
-            throw InspectorError(.usage, path: journal.path, "--from \(first) is after --to \(last) — swap them")
-        }
+        let steps = try journal.steps(from: from, to: to)
+        let (first, last) = (steps.lowerBound, steps.upperBound)
         let firstTransaction = max(first, reader.firstStep + 1)
         let start = min(firstTransaction - 1, last)
         var state = try journal.state(at: start)

@@ -20,7 +20,7 @@ public struct BoundExpression: Sendable {
 
     /// The atoms the expression reads, by every number learned: the only values a scan needs
     /// to decode.
-    public private(set) var atomIDs: Set<Int> = []
+    package private(set) var atomIDs: Set<Int> = []
 
     /// Binds each path of `expression` to an atom declared in the journal.
     ///
@@ -45,7 +45,7 @@ public struct BoundExpression: Sendable {
     ///
     /// - Returns: Whether a number was new.
     @discardableResult
-    public mutating func learn(_ declarations: some Sequence<AtomDeclaration>) -> Bool {
+    package mutating func learn(_ declarations: some Sequence<AtomDeclaration>) -> Bool {
         var learned = false
         for declaration in declarations where identities.contains(declaration.identityKey) {
             if numbers[declaration.identityKey, default: []].insert(declaration.id).inserted {
