@@ -14,6 +14,11 @@ enum ExportSuite {
         var exportedBytes = 0
         /// Peak RSS of an export, by transactions.
         var peakRSS: [(transactions: Int, bytes: Int)] = []
+        /// The 500-todo session (nested structs, each change a list of 500): its
+        /// transactions, `log` and `export` in the same run.
+        var todoTransactions = 0
+        var todoLogSeconds = 0.0
+        var todoExportSeconds = 0.0
     }
 
     /// Runs the suite; `nil` when atoms-inspect is not built next to this executable.
@@ -45,6 +50,21 @@ enum ExportSuite {
         }
         figures.logSeconds = InspectorSuite.median(logs)
         figures.exportSeconds = InspectorSuite.median(exports)
+
+        // State of realistic size: every change row holds the whole value written.
+        let todos = directory.appendingPathComponent("todos.jsonl").path
+        figures.todoTransactions = max(1_000, transactions / 500)
+        try ReportSuite.recordTodoSession(path: todos, transactions: figures.todoTransactions)
+        var todoLogs: [Double] = []
+        var todoExports: [Double] = []
+        for run in 0..<3 {
+            todoLogs.append(InspectorSuite.seconds { _ = try? shell(inspector, ["log", todos], output: logOutput) })
+            let folder = directory.appendingPathComponent("todo-export-\(run)").path
+            todoExports.append(InspectorSuite.seconds { _ = try? shell(inspector, ["export", todos, "-o", folder], output: nil) })
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        figures.todoLogSeconds = InspectorSuite.median(todoLogs)
+        figures.todoExportSeconds = InspectorSuite.median(todoExports)
         return figures
     }
 

@@ -30,9 +30,9 @@ enum ReportSuite {
 
     /// Records the 500-todo workload (`LargeStateSuite`) until it holds `transactions`
     /// transactions, writes its report, and opens it in Chromium when installed.
-    static func run(directory: URL, transactions: Int, todoSample: String, renders: Int) throws -> Figures {
-        var figures = Figures()
-        let journal = directory.appendingPathComponent("report-session.jsonl").path
+    /// Records the 500-todo session with the real recorder: the todos added, then random
+    /// toggles of one flag until the store has committed `transactions`.
+    static func recordTodoSession(path journal: String, transactions: Int) throws {
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: journal, program: "atoms-bench")
         recorder.attach(to: root.store)
@@ -50,6 +50,12 @@ enum ReportSuite {
         }
         try recorder.close()
         withExtendedLifetime((list, editor)) {}
+    }
+
+    static func run(directory: URL, transactions: Int, todoSample: String, renders: Int) throws -> Figures {
+        var figures = Figures()
+        let journal = directory.appendingPathComponent("report-session.jsonl").path
+        try recordTodoSession(path: journal, transactions: transactions)
         figures.journalBytes = (try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0
 
         let start = Date()

@@ -238,6 +238,9 @@ func runBenchmarks() {
                 if !json { print("Export of the generated counter journal (temp dir, deleted): \(f.transactions) transactions, \(f.fileBytes) bytes; whole processes, same run") }
                 report("export", "ndjson-over-log", ratio, "ratio", target: "≤ 5", meets: ratio <= 5,
                        text: "  export --format ndjson \(String(format: "%.2f", f.exportSeconds)) s (\(f.exportedBytes) bytes of tables); log > file \(String(format: "%.2f", f.logSeconds)) s; ratio \(String(format: "%.2f", ratio)) (target ≤ 5)")
+                let todoRatio = f.todoExportSeconds / f.todoLogSeconds
+                report("export", "todo-ndjson-over-log", todoRatio, "ratio",
+                       text: "  the 500-todo session, \(f.todoTransactions) transactions: export \(String(format: "%.3f", f.todoExportSeconds)) s; log > file \(String(format: "%.3f", f.todoLogSeconds)) s; ratio \(String(format: "%.2f", todoRatio))")
                 for (transactions, bytes) in f.peakRSS {
                     report("export", "peak-rss-\(transactions)", Double(bytes), "bytes",
                            text: "  peak RSS of export, \(transactions) transactions: \(bytes >> 10) KB")
