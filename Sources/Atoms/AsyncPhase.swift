@@ -24,8 +24,15 @@ public enum AsyncPhase<Success, Failure: Error> {
         }
     }
 
-    /// Runs an operation and captures its outcome.
-    public init(_ body: () async throws(Failure) -> Success) async {
+    /// Runs an operation on the caller's actor and captures its outcome.
+    ///
+    /// Upstream spells this ``init(isolation:catching:)``, which `AsyncPhase { … }` with a
+    /// trailing closure resolves to; this unlabeled form is kept for source written against it.
+    @_disfavoredOverload
+    public init(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws(Failure) -> Success
+    ) async {
         do {
             self = .success(try await body())
         } catch {

@@ -19,9 +19,10 @@ struct SeekingTests {
         var watchers: [AtomViewContext] = []
         for index in 0..<2_000 {
             if index % 40 == 0 {
-                let watcher = root.viewContext(fileID: "Seek/Main.swift", line: UInt(10 + index / 40))
-                watcher.watch(SlotAtom(slot: index / 40))
-                if index == 0 { watcher.watch(CountAtom()) }
+                let line = UInt(10 + index / 40)
+                let watcher = root.viewContext(fileID: "Seek/Main.swift", line: line)
+                watcher.watch(SlotAtom(slot: index / 40), fileID: "Seek/Main.swift", line: line)
+                if index == 0 { watcher.watch(CountAtom(), fileID: "Seek/Main.swift", line: line) }
                 watchers.append(watcher)
             }
             watchers[0][CountAtom()] += 1

@@ -50,6 +50,16 @@ actor PhaseCounter {
     }
 }
 
+extension PhaseCounter {
+    /// Upstream's trailing-closure spelling, inside an actor.
+    func trailingClosurePhase() async -> AsyncPhase<Int, PhaseCounterError> {
+        await AsyncPhase { () throws(PhaseCounterError) in
+            count += 1
+            return count
+        }
+    }
+}
+
 enum PhaseCounterError: Error, Equatable {
     case failed(Int)
 }
@@ -69,6 +79,25 @@ struct AsyncPhaseIsolationTests {
             return probe.count("ran")
         })
         #expect(phase == .success(1))
+    }
+
+    /// Upstream's tests write `AsyncPhase { … }` with a trailing closure: it resolves to the
+    /// isolated initializer, so an actor's or the main actor's state is used without sending it
+    /// (this compiles only when it does).
+    @Test func aTrailingClosureBodyRunsOnTheCallersActor() async {
+        let counter = PhaseCounter()
+        #expect(await counter.trailingClosurePhase() == .success(1))
+        let probe = Probe()
+        let phase = await AsyncPhase { () throws(PhaseCounterError) -> Int in
+            probe.record("ran")
+            return probe.count("ran")
+        }
+        #expect(phase == .success(1))
+        let untyped: AsyncPhase<Int, any Error> = await AsyncPhase {
+            probe.record("ran")
+            return probe.count("ran")
+        }
+        #expect(untyped.value == 2)
     }
 
     @Test func anUntypedCatchingBodyFailsWithAnyError() async {

@@ -79,6 +79,23 @@ struct RefreshCancellationTests {
         #expect(context.watch(atom) == .success(100), "the value before the refresh stays")
     }
 
+    /// Upstream's own test: a refresh whose task is cancelled before it runs returns
+    /// `.suspending`, even when the atom's body would finish without suspending.
+    @Test func aRefreshCancelledBeforeItRunsReturnsSuspending() async throws {
+        let context = AtomTestContext()
+        let atom = LookupAtom(name: "answer")
+        context.watch(atom)
+        try await context.wait(for: atom, within: 60) { $0 == .success(42) }
+        let updates = UpdateCount(context)
+
+        // The task cannot start before the test suspends: it is cancelled first.
+        let refresh = Task { await context.refresh(atom) }
+        refresh.cancel()
+        #expect(await refresh.value == .suspending)
+        #expect(updates.value == 0)
+        #expect(await context.refresh(atom) == .success(42), "an uncancelled refresh still returns the body's value")
+    }
+
     @Test func aRefreshThatCompletesCommitsOnceAndNotifies() async throws {
         let context = AtomTestContext()
         let gate = Gates.make()

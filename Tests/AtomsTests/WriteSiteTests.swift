@@ -17,8 +17,8 @@ private struct EffectCopyAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }
 }
 
-/// Every mutating call records its caller's `#fileID:#line` as the transaction's location (the
-/// write site); subscriptions keep the subscriber's creation site.
+/// Every mutating call, and every watch, records its caller's `#fileID:#line` as the
+/// transaction's location (the write site); subscriptions keep the subscriber's creation site.
 @MainActor
 struct WriteSiteTests {
     private func site(_ line: UInt) -> Atoms.SourceLocation {
@@ -30,7 +30,7 @@ struct WriteSiteTests {
         var records: [AtomTransaction] = []
         root.observeTransactions { records.append($0) }
         let context = root.viewContext(fileID: "App/View.swift", line: 3)
-        context.watch(SourceAtom())
+        context.watch(SourceAtom()); let watch = site(#line)
         let snapshot = context.snapshot()
 
         context[SourceAtom()] = 1; let subscriptSet = site(#line)
@@ -40,10 +40,31 @@ struct WriteSiteTests {
         context.reset(SourceAtom()); let reset = site(#line)
         context.restore(snapshot); let restore = site(#line)
 
-        #expect(records.first?.location == Atoms.SourceLocation(fileID: "App/View.swift", line: 3), "a watch's initialization is at the subscriber")
+        #expect(records.first?.location == watch, "a watch's initialization is at the line that watched")
         #expect(records.first?.subscriptionsAdded.map(\.location) == [Atoms.SourceLocation(fileID: "App/View.swift", line: 3)])
         #expect(records.dropFirst().map(\.location) == [subscriptSet, subscriptModify, set, modify, reset, restore])
         #expect(records.dropFirst().map(\.cause) == [.set, .set, .set, .modify, .reset, .restore])
+    }
+
+    @Test func aWatchThroughTheProtocolIsAtTheSubscriber() {
+        let root = AtomRoot()
+        var records: [AtomTransaction] = []
+        root.observeTransactions { records.append($0) }
+        let context = root.viewContext(fileID: "App/View.swift", line: 3)
+        func watchGenerically(_ context: some AtomWatchableContext) {
+            context.watch(SourceAtom())
+        }
+        watchGenerically(context)
+        #expect(records.map(\.location) == [Atoms.SourceLocation(fileID: "App/View.swift", line: 3)])
+    }
+
+    @Test func aTestContextsWatchRecordsItsLine() {
+        let context = AtomTestContext()
+        var records: [AtomTransaction] = []
+        context.state.engine.transactionObservers.append { records.append($0) }
+        context.state.engine.recordsChanges = true
+        context.watch(SourceAtom()); let watch = site(#line)
+        #expect(records.map(\.location) == [watch])
     }
 
     @Test func aTestContextsWritesRecordTheirLines() {

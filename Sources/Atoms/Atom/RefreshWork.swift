@@ -6,6 +6,9 @@
 final class RefreshWork<Value> {
     /// The last value produced while not cancelled.
     private(set) var value: Value
+    /// Whether the refresh was cancelled before its work started: the work runs, as upstream's
+    /// task does once cancelled, but what it produces is dropped.
+    private var cancelledBeforeStart = false
 
     private init(_ initial: Value) {
         value = initial
@@ -13,7 +16,7 @@ final class RefreshWork<Value> {
 
     /// Records a value produced by the work, unless the work was cancelled.
     func record(_ newValue: Value) {
-        if !Task.isCancelled {
+        if !cancelledBeforeStart && !Task.isCancelled {
             value = newValue
         }
     }
@@ -26,6 +29,9 @@ final class RefreshWork<Value> {
         _ body: @escaping @MainActor (RefreshWork<Value>) async -> Void
     ) async -> Value {
         let work = RefreshWork(initial)
+        // The work starts at once and may finish before it could see a cancellation of the
+        // caller that came first (a `Task { await refresh(…) }` cancelled before it ran).
+        work.cancelledBeforeStart = Task.isCancelled
         let task = ImmediateTask.start { await body(work) }
         context.onTermination { task.cancel() }
         await withTaskCancellationHandler {

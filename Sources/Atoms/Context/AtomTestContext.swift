@@ -115,10 +115,19 @@ public struct AtomTestContext: AtomWatchableContext {
         state.engine.reset(atom, in: store, location: location)
     }
 
-    /// Watches an atom from this context.
+    /// Watches an atom from this context; a transaction the watch starts (the atom's
+    /// creation) is recorded at the caller's `#fileID`/`#line`.
+    @discardableResult
+    public func watch<Node: Atom>(_ atom: Node, fileID: String = #fileID, line: UInt = #line) -> Node.Produced {
+        state.engine.watch(atom, subscriber: state.subscriber, in: store, location: SourceLocation(fileID: fileID, line: line))
+    }
+
+    /// See ``AtomWatchableContext/watch(_:)``: a watch through the protocol, which has no line,
+    /// is recorded at the subscriber's creation site.
+    @_disfavoredOverload
     @discardableResult
     public func watch<Node: Atom>(_ atom: Node) -> Node.Produced {
-        state.engine.watch(atom, subscriber: state.subscriber, in: store)
+        state.engine.watch(atom, subscriber: state.subscriber, in: store, location: nil)
     }
 
     /// The cached value of an atom, or `nil`; creates nothing and watches nothing.

@@ -65,10 +65,19 @@ public struct AtomViewContext: AtomWatchableContext {
         store.engine.reset(atom, in: store, location: location)
     }
 
-    /// Watches an atom from this subscriber.
+    /// Watches an atom from this subscriber; a transaction the watch starts (the atom's
+    /// creation) is recorded at the caller's `#fileID`/`#line`.
+    @discardableResult
+    public func watch<Node: Atom>(_ atom: Node, fileID: String = #fileID, line: UInt = #line) -> Node.Produced {
+        store.engine.watch(atom, subscriber: subscriber, in: store, location: SourceLocation(fileID: fileID, line: line))
+    }
+
+    /// See ``AtomWatchableContext/watch(_:)``: a watch through the protocol, which has no line,
+    /// is recorded at the subscriber's creation site.
+    @_disfavoredOverload
     @discardableResult
     public func watch<Node: Atom>(_ atom: Node) -> Node.Produced {
-        store.engine.watch(atom, subscriber: subscriber, in: store)
+        store.engine.watch(atom, subscriber: subscriber, in: store, location: nil)
     }
 
     /// Stops watching an atom from this subscriber (a Linux addition: a view stops watching

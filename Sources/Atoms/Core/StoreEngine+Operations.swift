@@ -8,9 +8,10 @@ extension StoreEngine {
         return node.currentValue
     }
 
-    /// `watch` from a subscriber (view or test context).
-    func watch<Node: Atom>(_ atom: Node, subscriber: SubscriberState, in store: StoreContext) -> Node.Produced {
-        begin(.initialize, location: subscriber.location)
+    /// `watch` from a subscriber (view or test context), located at the line that watched, or
+    /// at the subscriber when the call came through the protocol and has no line.
+    func watch<Node: Atom>(_ atom: Node, subscriber: SubscriberState, in store: StoreContext, location: SourceLocation?) -> Node.Produced {
+        begin(.initialize, location: location ?? subscriber.location)
         let node = node(for: atom, in: store)
         if node.subscriptions.insert(subscriber) {
             subscriber.nodes.insert(node.id)

@@ -44,16 +44,16 @@ enum RecordedSessions {
         let recorder = try JournalRecorder(path: path, keyframeInterval: 4, program: "tests")
         recorder.attach(to: root.store)
         let list = root.viewContext(fileID: "Tasks/List.swift", line: 12)
-        list.watch(TaskCountAtom())                                    // 1
-        list.watch(TasksAtom())                                        // 2
-        list.watch(ShowDoneTasksAtom())                                // 3
-        list[TasksAtom()] = [TaskItem(id: 1, title: "Write", done: false)]  // 4
-        list[TasksAtom()].append(TaskItem(id: 2, title: "Test", done: true))  // 5
-        list[ShowDoneTasksAtom()] = false                              // 6
+        list.watch(TaskCountAtom(), fileID: "Tasks/List.swift", line: 12)       // 1
+        list.watch(TasksAtom(), fileID: "Tasks/List.swift", line: 12)           // 2
+        list.watch(ShowDoneTasksAtom(), fileID: "Tasks/List.swift", line: 12)   // 3
+        list[TasksAtom()] = [TaskItem(id: 1, title: "Write", done: false)]      // 4
+        list[TasksAtom()].append(TaskItem(id: 2, title: "Test", done: true))    // 5
+        list[ShowDoneTasksAtom()] = false                                       // 6
         let editor = root.viewContext(fileID: "Tasks/Editor.swift", line: 30)
-        editor.watch(DraftAtom(slot: 1))                               // 7
-        editor.watch(DraftAtom(slot: 2))                               // 8
-        editor[DraftAtom(slot: 2)] = "draft"                           // 9
+        editor.watch(DraftAtom(slot: 1), fileID: "Tasks/Editor.swift", line: 30)  // 7
+        editor.watch(DraftAtom(slot: 2), fileID: "Tasks/Editor.swift", line: 30)  // 8
+        editor[DraftAtom(slot: 2)] = "draft"                                    // 9
         try recorder.close()
         withExtendedLifetime((list, editor)) {}
         return path
@@ -66,9 +66,9 @@ enum RecordedSessions {
         let recorder = try JournalRecorder(path: path, keyframeInterval: 32)
         recorder.attach(to: root.store)
         let list = root.viewContext(fileID: "Tasks/List.swift", line: 12)
-        list.watch(TaskCountAtom())
-        list.watch(TasksAtom())
-        list.watch(ShowDoneTasksAtom())
+        list.watch(TaskCountAtom(), fileID: "Tasks/List.swift", line: 12)
+        list.watch(TasksAtom(), fileID: "Tasks/List.swift", line: 12)
+        list.watch(ShowDoneTasksAtom(), fileID: "Tasks/List.swift", line: 12)
         for step in 0..<operations {
             switch step % 4 {
             case 0: list[TasksAtom()].append(TaskItem(id: step, title: "task \(step)", done: false))

@@ -186,10 +186,10 @@ struct WhyCommandTests {
         let recorder = try JournalRecorder(path: path, keyframeInterval: 4, program: "tests")
         recorder.attach(to: root.store)
         let list = root.viewContext(fileID: "Tasks/List.swift", line: 12)
-        list.watch(TaskCountAtom())
+        list.watch(TaskCountAtom(), fileID: "Tasks/List.swift", line: 12)
         list[TasksAtom()] = [TaskItem(id: 1, title: "Write", done: false)]
         let editor = root.viewContext(fileID: "Tasks/Editor.swift", line: UInt(editorLine))
-        editor.watch(DraftAtom(slot: 1))
+        editor.watch(DraftAtom(slot: 1), fileID: "Tasks/Editor.swift", line: UInt(editorLine))
         editor.set(draft, for: DraftAtom(slot: 1), at: SourceLocation(fileID: "Tasks/Editor.swift", line: UInt(editorLine + 1)))
         try recorder.close()
         withExtendedLifetime((list, editor)) {}
@@ -204,7 +204,7 @@ struct WhyCommandTests {
 
         let byLocation = try CompareCommand.compare(a, moved)
         #expect(byLocation.diverges)
-        #expect(byLocation.differences.map(\.kind) == ["at", "subscriptions"], "the watch is located at the subscriber")
+        #expect(byLocation.differences.map(\.kind) == ["at", "subscriptions"], "the watch and the subscription moved")
         #expect(try !CompareCommand.compare(a, moved, options: .init(ignoreLocations: true)).diverges)
 
         let byValue = try CompareCommand.compare(a, edited)
