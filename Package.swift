@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "swift-atoms-linux",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Atoms", targets: ["Atoms"]),
         .library(name: "AtomsJournal", targets: ["AtomsJournal"]),

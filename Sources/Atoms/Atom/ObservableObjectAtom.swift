@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An atom that creates an observable object; watchers are notified whenever the object
 /// announces a change (`objectWillChange`), once the change has been applied.
@@ -59,13 +60,12 @@ private func observeChanges<Object: AtomsObservableObject>(
 }
 
 /// Whether a delivery is scheduled and has not run yet; set from any thread.
-final class PendingDelivery: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isScheduled = false
+final class PendingDelivery: Sendable {
+    private let isScheduled = Mutex(false)
 
     /// Marks a delivery as scheduled; returns `false` when one already was.
     func schedule() -> Bool {
-        lock.withLock {
+        isScheduled.withLock { isScheduled in
             defer { isScheduled = true }
             return !isScheduled
         }
@@ -73,6 +73,6 @@ final class PendingDelivery: @unchecked Sendable {
 
     /// Marks the scheduled delivery as running: later changes need a delivery of their own.
     func clear() {
-        lock.withLock { isScheduled = false }
+        isScheduled.withLock { $0 = false }
     }
 }

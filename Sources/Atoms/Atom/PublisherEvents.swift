@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Something a publisher sent: a value or the failure that ended it, or its end.
 enum PublisherEvent<Output, Failure: Error> {
@@ -19,12 +19,17 @@ final class PublisherEvents<Publisher: AtomsPublisherProtocol>: EventSubscriptio
     typealias Event = PublisherEvent<Publisher.Output, Publisher.Failure>
 
     private let handler: @MainActor (Event) -> Void
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var pending: [Event] = []
-    private var isDrainScheduled = false
-    private var isCancelled = false
-    private var cancellable: AtomsCancellable?
+    /// What any thread may touch, only under `shared`'s lock. Its events and cancellable are
+    /// not `Sendable`, but a publisher hands them across threads by its contract (as Combine
+    /// does upstream): the lock is what orders those hand-overs.
+    private struct Shared: @unchecked Sendable {
+        var pending: [Event] = []
+        var isDrainScheduled = false
+        var isCancelled = false
+        var cancellable: AtomsCancellable?
+    }
+
+    private let shared = Mutex(Shared())
     /// Main actor only: whether the handler was given `.finished`, which it gets exactly once.
     private var hasFinished = false
 
@@ -43,9 +48,9 @@ final class PublisherEvents<Publisher: AtomsPublisherProtocol>: EventSubscriptio
                 enqueue(.output(.success(value)))
             }
         )
-        let cancelledMeanwhile = lock.withLock {
-            self.cancellable = cancellable
-            return isCancelled
+        let cancelledMeanwhile = shared.withLock {
+            $0.cancellable = cancellable
+            return $0.isCancelled
         }
         if cancelledMeanwhile {
             cancellable.cancel()
@@ -79,11 +84,11 @@ final class PublisherEvents<Publisher: AtomsPublisherProtocol>: EventSubscriptio
     /// Ends the subscription: events not yet handed over are dropped, and the handler gets
     /// `.finished` if it has not yet.
     func cancel() {
-        let cancellable = lock.withLock {
-            isCancelled = true
-            pending = []
-            defer { self.cancellable = nil }
-            return self.cancellable
+        let cancellable = shared.withLock { shared in
+            shared.isCancelled = true
+            shared.pending = []
+            defer { shared.cancellable = nil }
+            return shared.cancellable
         }
         cancellable?.cancel()
         Task { @MainActor in
@@ -92,13 +97,13 @@ final class PublisherEvents<Publisher: AtomsPublisherProtocol>: EventSubscriptio
     }
 
     private func enqueue(_ event: Event) {
-        let schedulesDrain = lock.withLock {
-            guard !isCancelled else {
+        let schedulesDrain = shared.withLock { shared in
+            guard !shared.isCancelled else {
                 return false
             }
-            pending.append(event)
-            defer { isDrainScheduled = true }
-            return !isDrainScheduled
+            shared.pending.append(event)
+            defer { shared.isDrainScheduled = true }
+            return !shared.isDrainScheduled
         }
         if schedulesDrain {
             Task { @MainActor in
@@ -111,18 +116,18 @@ final class PublisherEvents<Publisher: AtomsPublisherProtocol>: EventSubscriptio
     @MainActor
     private func drain() {
         while true {
-            let events: [Event] = lock.withLock {
-                defer { pending = [] }
-                if pending.isEmpty {
-                    isDrainScheduled = false
+            let events: [Event] = shared.withLock { shared in
+                defer { shared.pending = [] }
+                if shared.pending.isEmpty {
+                    shared.isDrainScheduled = false
                 }
-                return pending
+                return shared.pending
             }
             guard !events.isEmpty else {
                 return
             }
             for event in events {
-                if lock.withLock({ isCancelled }) {
+                if shared.withLock({ $0.isCancelled }) {
                     return finish()
                 }
                 switch event {

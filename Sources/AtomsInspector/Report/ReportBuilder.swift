@@ -115,9 +115,9 @@ struct ReportBuilder {
         var json: [UInt8] = [UInt8(ascii: "[")]
         json.appendEmbeddedString(cause)
         json.append(UInt8(ascii: ","))
-        json.appendInteger(origin ?? 0)
+        json.appendDecimal(origin ?? 0)
         json.append(UInt8(ascii: ","))
-        json.appendInteger(at.map { location($0) } ?? -1)
+        json.appendDecimal(at.map { location($0) } ?? -1)
         json.append(UInt8(ascii: "]"))
         if let index = siteIndex[json] { return index }
         siteIndex[json] = sites.count
@@ -205,19 +205,19 @@ struct ReportBuilder {
         if graphChangeCount > 0 { graphChanges.append(UInt8(ascii: ",")) }
         graphChangeCount += 1
         graphChanges.append(UInt8(ascii: "["))
-        graphChanges.appendInteger(index)
+        graphChanges.appendDecimal(index)
         graphChanges.append(UInt8(ascii: ","))
-        graphChanges.appendArray(record.created ?? []) { $0.appendInteger($1) }
+        graphChanges.appendArray(record.created ?? []) { $0.appendDecimal($1) }
         graphChanges.append(UInt8(ascii: ","))
-        graphChanges.appendArray(record.released ?? []) { $0.appendInteger($1) }
+        graphChanges.appendArray(record.released ?? []) { $0.appendDecimal($1) }
         for edges in [record.edgesAdded ?? [], record.edgesRemoved ?? []] {
             graphChanges.append(UInt8(ascii: ","))
-            graphChanges.appendArray(edges) { bytes, edge in bytes.appendArray([edge.from, edge.to]) { $0.appendInteger($1) } }
+            graphChanges.appendArray(edges) { bytes, edge in bytes.appendArray([edge.from, edge.to]) { $0.appendDecimal($1) } }
         }
         for subscriptions in [record.subsAdded ?? [], record.subsRemoved ?? []] {
             graphChanges.append(UInt8(ascii: ","))
             let numbered = subscriptions.map { [$0.atom, location($0.at)] }
-            graphChanges.appendArray(numbered) { bytes, pair in bytes.appendArray(pair) { $0.appendInteger($1) } }
+            graphChanges.appendArray(numbered) { bytes, pair in bytes.appendArray(pair) { $0.appendDecimal($1) } }
         }
         graphChanges.append(UInt8(ascii: "]"))
     }
@@ -225,13 +225,13 @@ struct ReportBuilder {
     private mutating func appendKeyframe(_ state: JournalState) {
         keyframeSteps.append(state.step)
         keyframes.append(contentsOf: #"{"step":"#.utf8)
-        keyframes.appendInteger(state.step)
+        keyframes.appendDecimal(state.step)
         keyframes.append(contentsOf: #","values":["#.utf8)
         for (index, id) in state.values.keys.sorted().enumerated() {
             guard let entry = state.values[id] else { continue }
             if index > 0 { keyframes.append(UInt8(ascii: ",")) }
             keyframes.append(UInt8(ascii: "["))
-            keyframes.appendInteger(id)
+            keyframes.appendDecimal(id)
             keyframes.append(UInt8(ascii: ","))
             var whole: [UInt8] = []
             Self.appendWhole(entry, to: &whole)
@@ -242,10 +242,10 @@ struct ReportBuilder {
         }
         keyframes.append(contentsOf: #"],"edges":"#.utf8)
         let edges = state.edges.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
-        keyframes.appendArray(edges) { bytes, edge in bytes.appendArray([edge.from, edge.to]) { $0.appendInteger($1) } }
+        keyframes.appendArray(edges) { bytes, edge in bytes.appendArray([edge.from, edge.to]) { $0.appendDecimal($1) } }
         keyframes.append(contentsOf: #","subs":"#.utf8)
         let subscriptions = state.subscriptions.map { [$0.atom, location($0.at)] }.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
-        keyframes.appendArray(subscriptions) { bytes, pair in bytes.appendArray(pair) { $0.appendInteger($1) } }
+        keyframes.appendArray(subscriptions) { bytes, pair in bytes.appendArray(pair) { $0.appendDecimal($1) } }
         keyframes.append(contentsOf: "}\n".utf8)
     }
 
@@ -256,18 +256,18 @@ struct ReportBuilder {
         bytes.append(contentsOf: #"{"report":1,"journal":"#.utf8)
         bytes.appendEmbeddedString((journal.path as NSString).lastPathComponent)
         bytes.append(contentsOf: #","first":"#.utf8)
-        bytes.appendInteger(first)
+        bytes.appendDecimal(first)
         bytes.append(contentsOf: #","last":"#.utf8)
-        bytes.appendInteger(last)
+        bytes.appendDecimal(last)
         bytes.append(contentsOf: #","journalLast":"#.utf8)
-        bytes.appendInteger(journal.reader.lastStep)
+        bytes.appendDecimal(journal.reader.lastStep)
         bytes.append(contentsOf: #","t0":"#.utf8)
-        bytes.appendInteger(Self.micros(firstTime))
+        bytes.appendDecimal(Self.micros(firstTime))
         bytes.append(contentsOf: #","atoms":"#.utf8)
         bytes.appendArray(declarations.keys.sorted()) { bytes, id in
             guard let declaration = declarations[id] else { return }
             bytes.append(UInt8(ascii: "["))
-            bytes.appendInteger(id)
+            bytes.appendDecimal(id)
             for text in [declaration.label, declaration.key, declaration.type] {
                 bytes.append(UInt8(ascii: ","))
                 if let text { bytes.appendEmbeddedString(text) } else { bytes.append(contentsOf: "null".utf8) }
@@ -280,10 +280,10 @@ struct ReportBuilder {
         bytes.appendArray(sites) { $0.append(contentsOf: $1) }
         for (name, column) in [("dt", times), ("site", siteColumn), ("set", setColumn), ("keyframes", keyframeSteps)] {
             bytes.append(contentsOf: ",\"\(name)\":".utf8)
-            bytes.appendArray(column) { $0.appendInteger($1) }
+            bytes.appendArray(column) { $0.appendDecimal($1) }
         }
         bytes.append(contentsOf: #","sets":"#.utf8)
-        bytes.appendArray(sets) { bytes, ids in bytes.appendArray(ids) { $0.appendInteger($1) } }
+        bytes.appendArray(sets) { bytes, ids in bytes.appendArray(ids) { $0.appendDecimal($1) } }
         bytes.append(contentsOf: #","graph":["#.utf8)
         bytes.append(contentsOf: graphChanges)
         bytes.append(contentsOf: #"],"svgs":"#.utf8)
@@ -291,7 +291,7 @@ struct ReportBuilder {
             if let svg { bytes.appendEmbeddedString(svg) } else { bytes.append(contentsOf: "null".utf8) }
         }
         bytes.append(contentsOf: #","graphAt":"#.utf8)
-        bytes.appendArray(graphAt) { bytes, change in bytes.appendArray([change.step, change.index]) { $0.appendInteger($1) } }
+        bytes.appendArray(graphAt) { bytes, change in bytes.appendArray([change.step, change.index]) { $0.appendDecimal($1) } }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -302,19 +302,5 @@ extension TransactionRecord {
     var changesGraph: Bool {
         [created?.isEmpty, released?.isEmpty, edgesAdded?.isEmpty, edgesRemoved?.isEmpty, subsAdded?.isEmpty, subsRemoved?.isEmpty]
             .contains { $0 == false }
-    }
-}
-
-extension ValueEntry {
-    /// Whether the value shows as its JSON with no marks (a restorable `Codable` value).
-    var isShownAsJSON: Bool {
-        v != nil && phase == nil && redacted != true && norestore != true
-    }
-
-    /// What `show` prints after a value that is not plainly restorable.
-    var displayMarks: [String] {
-        if redacted == true { return ["redacted"] }
-        if !isRestorable { return [phase.map { "phase: \($0), not restorable" } ?? "not restorable"] }
-        return []
     }
 }

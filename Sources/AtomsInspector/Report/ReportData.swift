@@ -66,9 +66,4 @@ extension Array where Element == UInt8 {
         }
         append(UInt8(ascii: "]"))
     }
-
-    /// Appends an integer's digits.
-    mutating func appendInteger(_ value: Int) {
-        append(contentsOf: String(value).utf8)
-    }
 }

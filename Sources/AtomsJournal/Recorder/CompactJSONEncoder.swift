@@ -308,7 +308,7 @@ extension Array where Element == UInt8 {
     }
 
     /// Appends an integer's decimal digits, with no intermediate string.
-    mutating func appendDecimal<T: BinaryInteger>(_ value: T) {
+    package mutating func appendDecimal<T: BinaryInteger>(_ value: T) {
         guard let small = Int(exactly: value) else {
             append(contentsOf: String(value).utf8)
             return
@@ -318,7 +318,7 @@ extension Array where Element == UInt8 {
 
     /// Appends an `Int`'s decimal digits: written backwards into a small stack buffer, then
     /// appended at once (one capacity check, not one per digit).
-    mutating func appendDecimal(_ value: Int) {
+    package mutating func appendDecimal(_ value: Int) {
         if value >= 0 && value < 10 {
             append(0x30 + UInt8(value))
             return

@@ -1,20 +1,23 @@
-import Foundation
+import Synchronization
 
 /// A sink that keeps lines in memory, for tests and for reading a journal without a file.
 ///
 /// A recorder writes each transaction's lines to it as the transaction commits, so ``lines``
 /// is complete without a flush.
-public final class InMemoryJournalSink: JournalSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
-    private var isClosed = false
+public final class InMemoryJournalSink: JournalSink, Sendable {
+    private struct State {
+        var lines: [String] = []
+        var isClosed = false
+    }
+
+    private let state = Mutex(State())
 
     /// Creates an empty sink.
     public init() {}
 
     /// The lines written so far.
     public var lines: [String] {
-        lock.withLock { storage }
+        state.withLock { $0.lines }
     }
 
     /// The journal text: the lines, each followed by a newline.
@@ -23,8 +26,8 @@ public final class InMemoryJournalSink: JournalSink, @unchecked Sendable {
     }
 
     public func write(line: String) {
-        lock.withLock {
-            if !isClosed { storage.append(line) }
+        state.withLock {
+            if !$0.isClosed { $0.lines.append(line) }
         }
     }
 
@@ -33,6 +36,6 @@ public final class InMemoryJournalSink: JournalSink, @unchecked Sendable {
     public var receivesLinesAtCommit: Bool { true }
 
     public func close() throws {
-        lock.withLock { isClosed = true }
+        state.withLock { $0.isClosed = true }
     }
 }
