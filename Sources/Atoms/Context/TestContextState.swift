@@ -6,6 +6,8 @@ final class TestContextState {
     let lifetime: SubscriberLifetime
     /// Who hears about updates; the subscriber holds it, not this state, so there is no cycle.
     private let listeners: TestContextListeners
+    /// What records the context, if anything (see ``AtomTestContext/recording``).
+    var recording: AnyObject?
 
     init(location: SourceLocation) {
         let listeners = TestContextListeners()
