@@ -79,7 +79,9 @@ let package = Package(
         .target(name: "AtomsTesting", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector"]),
         .testTarget(
             name: "AtomsTestingTests",
-            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport"]
+            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport"],
+            // A test package of its own, run through `swift test` by FixturePackageTests.
+            exclude: ["FixturePackage"]
         ),
 
         // Fuzzing: what each target does with an input (replayed by the tests), and thin

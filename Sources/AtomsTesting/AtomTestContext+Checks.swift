@@ -51,7 +51,7 @@ extension AtomTestContext {
     }
 
     /// Checks that no transaction wrote `atom` after the first transaction that wrote
-    /// `earlier` (a write is any value given: a new one, a first one, an equal one).
+    /// `earlier` (a write is a new value or an equal one; creating an atom is not a write).
     ///
     /// - Throws: ``JournalCheckFailure`` naming the step of the first such write and the step
     ///   that wrote `earlier`.

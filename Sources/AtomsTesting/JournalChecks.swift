@@ -29,11 +29,11 @@ enum JournalChecks {
         }
     }
 
-    /// The steps, in order, whose transaction wrote any of `atoms` (a new value, a first one,
-    /// or one equal to the previous).
+    /// The steps, in order, whose transaction wrote any of `atoms`: a new value or one equal
+    /// to the previous, not the first value a transaction creating the atom gives it.
     static func writeSteps(of atoms: Set<Int>, in journal: InspectedJournal) throws(InspectorError) -> [Int] {
         try steps(in: journal) { record in
-            record.values?.contains { atoms.contains($0.id) } == true
+            record.values?.contains { atoms.contains($0.id) && record.created?.contains($0.id) != true } == true
         }
     }
 

@@ -5,13 +5,14 @@ import Foundation
 /// The journal of one test context: its recorder, its file, and whether the file outlives a
 /// passing test. The context keeps it (``Atoms/AtomTestContext``'s `recording`).
 @MainActor
-final class JournalRecording {
+final class JournalRecording: TestContextRecording {
     /// The journal's path.
     let path: String
     /// The test that recorded it, as the file is named.
     let testName: String
     private let keepsWhenPassing: Bool
     private let recorder: JournalRecorder
+    private var isClosed = false
     private var isFinished = false
 
     /// Starts recording `context`'s store into a new journal.
@@ -35,6 +36,23 @@ final class JournalRecording {
         try recorder.flush()
     }
 
+    /// Ends the journal as its context goes away, at the state the test left: the releases
+    /// of the context's watches that follow are not recorded.
+    func contextWillEnd() {
+        close()
+    }
+
+    /// Closes the journal once; a failure to write it is a warning naming the file.
+    private func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        do {
+            try recorder.close()
+        } catch {
+            TestJournalNotice.warn("the journal of \(testName) at \(path) is incomplete: \(error) — check that its folder is writable and has space")
+        }
+    }
+
     /// Ends the journal as its test ends: closes it, then deletes it when the test passed and
     /// it is not kept anyway.
     ///
@@ -43,7 +61,7 @@ final class JournalRecording {
     func finish(testFailed: Bool) -> Bool {
         guard !isFinished else { return FileManager.default.fileExists(atPath: path) }
         isFinished = true
-        try? recorder.close()
+        close()
         if testFailed || keepsWhenPassing {
             return true
         }

@@ -35,8 +35,8 @@ public struct AtomTestContext: AtomWatchableContext {
     }
 
     /// Whatever records this context (AtomsTesting's journal recording), kept as long as the
-    /// context; `nil` when nothing records it.
-    package var recording: AnyObject? {
+    /// context and told when it goes away; `nil` when nothing records it.
+    package var recording: (any TestContextRecording)? {
         get { state.recording }
         nonmutating set { state.recording = newValue }
     }
