@@ -1,5 +1,3 @@
-import Foundation
-
 /// Whether and where an ``Atoms/AtomTestContext`` records its journal.
 ///
 /// A journal records every transaction of the context's store, in the format every

@@ -1,7 +1,5 @@
 import Atoms
-import Foundation
 import Synchronization
-import Testing
 
 /// The journals recorded during one test under the `.atomJournal` trait, and whether the test
 /// has failed; the trait finishes them as the test ends.
