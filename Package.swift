@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Atoms", targets: ["Atoms"]),
         .library(name: "AtomsJournal", targets: ["AtomsJournal"]),
         .library(name: "AtomsInspector", targets: ["AtomsInspector"]),
+        .library(name: "AtomsTesting", targets: ["AtomsTesting"]),
         .executable(name: "atoms-inspect", targets: ["atoms-inspect"]),
         .executable(name: "sample-counter", targets: ["sample-counter"]),
         .executable(name: "sample-todo", targets: ["sample-todo"]),
@@ -71,6 +72,16 @@ let package = Package(
             // The report page's `node --test` tests, which ReportWebTests runs.
             exclude: ["Report/Web"],
             resources: [.copy("Golden")]
+        ),
+
+        // Tests that record: AtomTestContext's journal, kept when a test fails (the
+        // `.atomJournal` trait), and checks on it in the rules language of `atoms-inspect check`.
+        .target(name: "AtomsTesting", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector"]),
+        .testTarget(
+            name: "AtomsTestingTests",
+            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport"],
+            // A test package of its own, run through `swift test` by FixturePackageTests.
+            exclude: ["FixturePackage"]
         ),
 
         // Fuzzing: what each target does with an input (replayed by the tests), and thin

@@ -19,6 +19,26 @@ public struct AtomTestContext: AtomWatchableContext {
     /// Creates a test context with a fresh store.
     public init(fileID: String = #fileID, line: UInt = #line) {
         state = TestContextState(location: SourceLocation(fileID: fileID, line: line))
+        // A journal recording every context of a test (AtomsTesting's trait) hears of this one;
+        // outside such a test this is one task-local read.
+        TestContextObservation.didCreate?(self)
+    }
+
+    /// The context's store, for a journal recorder to attach to.
+    package var atomStore: AtomStore {
+        AtomStore(engine: state.engine)
+    }
+
+    /// Where the context was created (its `init`'s caller).
+    package var location: SourceLocation {
+        state.location
+    }
+
+    /// Whatever records this context (AtomsTesting's journal recording), kept as long as the
+    /// context and told when it goes away; `nil` when nothing records it.
+    package var recording: (any TestContextRecording)? {
+        get { state.recording }
+        nonmutating set { state.recording = newValue }
     }
 
     private var store: StoreContext {

@@ -6,6 +6,8 @@ final class TestContextState {
     let lifetime: SubscriberLifetime
     /// Who hears about updates; the subscriber holds it, not this state, so there is no cycle.
     private let listeners: TestContextListeners
+    /// What records the context, if anything (see ``AtomTestContext/recording``).
+    var recording: (any TestContextRecording)?
 
     init(location: SourceLocation) {
         let listeners = TestContextListeners()
@@ -13,6 +15,11 @@ final class TestContextState {
         lifetime = SubscriberLifetime(location: location, engine: engine) {
             listeners.didUpdate()
         }
+    }
+
+    // Before the context's watches are released: the record ends at the state the test left.
+    isolated deinit {
+        recording?.contextWillEnd()
     }
 
     /// The subscriber the context's watches belong to.

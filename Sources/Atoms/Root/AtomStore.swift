@@ -11,6 +11,11 @@ public final class AtomStore {
         engine = StoreEngine()
     }
 
+    /// A store over an existing engine: a test context's, for a recorder to attach to.
+    init(engine: StoreEngine) {
+        self.engine = engine
+    }
+
     /// Calls `observer` after every committed transaction, in commit order, with what changed.
     ///
     /// This is the observation point a journal recorder attaches to.

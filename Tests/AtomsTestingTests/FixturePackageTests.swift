@@ -1,0 +1,103 @@
+import AtomsInspector
+import AtomsJournal
+import Foundation
+import Testing
+import TestSupport
+
+/// A user's test package (FixturePackage) run through `swift test --parallel`, as CI runs it:
+/// its failing test leaves one journal, its passing tests none, and journals of tests that ran
+/// side by side hold only their own test's transactions.
+struct FixturePackageTests {
+    @Test func failingTestLeavesExactlyOneJournalWhoseLastStepShowsTheFailingValue() throws {
+        let run = try FixtureRun.shared.get()
+        #expect(run.output.status != 0, "the fixture's failing test fails the run")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: run.retained.url.path)
+        #expect(kept == ["JournalFixtureTests.RetainedTests.failsOnPurpose.jsonl"])
+        let path = run.retained.path("JournalFixtureTests.RetainedTests.failsOnPurpose.jsonl")
+        let journal = try InspectedJournal(path: path)
+        let state = try journal.state(at: journal.reader.lastStep)
+        let counter = try #require(state.liveAtoms.first { $0.label == "CounterAtom" })
+        #expect(state.values[counter.id]?.v?.jsonText == "21")
+        // As a developer opens it.
+        let shown = try BuiltProducts.run("atoms-inspect", ["show", path, "--at", "last", "--atom", "CounterAtom"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("21"), "\(shown.stdout)")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // One line names the journal and the commands that open it.
+        let printed = (run.output.stdout + run.output.stderr).split(separator: "\n").filter { $0.contains(path) }
+        #expect(printed.count == 1, "\(run.output.stdout)\n\(run.output.stderr)")
+        #expect(printed.first?.contains("atoms-inspect step \(path)") == true)
+        #expect(printed.first?.contains("atoms-inspect report \(path)") == true)
+    }
+
+    @Test func passingTestsLeaveNoJournal() throws {
+        let run = try FixtureRun.shared.get()
+        for test in ["passesWithAPlainContext", "passesWithItsOwnJournal"] {
+            #expect(run.output.stdout.contains("Test \(test)() passed"), "\(run.output.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: run.retained.path("JournalFixtureTests.RetainedTests.\(test).jsonl")))
+        }
+    }
+
+    @Test func journalsOfTestsRunningSideBySideNeverMix() throws {
+        let run = try FixtureRun.shared.get()
+        let names = try FileManager.default.contentsOfDirectory(atPath: run.always.url.path).sorted()
+        #expect(names.count == 6, "\(names)")
+        var markers: Set<String> = []
+        for name in names {
+            let journal = try InspectedJournal(path: run.always.path(name))
+            var written: Set<String> = []
+            var state = try journal.state(at: journal.reader.firstStep)
+            for step in journal.reader.firstStep...journal.reader.lastStep {
+                state = try journal.state(at: step)
+                if let marker = state.liveAtoms.first(where: { $0.label == "MarkerAtom" }), case .string(let text)? = state.values[marker.id]?.v, !text.isEmpty {
+                    written.insert(String(text.split(separator: " ")[0]))
+                }
+            }
+            #expect(written.count == 1, "\(name) holds one test's marker: \(written)")
+            #expect(journal.reader.lastStep >= 5, "\(name) holds its test's five writes")
+            markers.formUnion(written)
+        }
+        #expect(markers == ["alpha", "beta", "case-0", "case-1", "case-2", "case-3"])
+        #expect(names.contains("JournalFixtureTests.SideBySideTests.alpha.jsonl"))
+    }
+}
+
+/// The fixture package's one run, shared by the tests above.
+private final class FixtureRun: @unchecked Sendable {
+    // Unchecked: set once by the run, then only read; the directories are only read.
+    let output: BuiltProducts.Run
+    /// `ATOMS_TEST_JOURNALS`: where retain-on-failure journals go.
+    let retained: TemporaryDirectory
+    /// Where the side-by-side tests' journals go.
+    let always: TemporaryDirectory
+
+    private init(output: BuiltProducts.Run, retained: TemporaryDirectory, always: TemporaryDirectory) {
+        self.output = output
+        self.retained = retained
+        self.always = always
+    }
+
+    static let shared = Result<FixtureRun, any Error> {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+        let package = repository.appendingPathComponent("Tests/AtomsTestingTests/FixturePackage").path
+        // Under the main build folder, so that a second run rebuilds only what changed.
+        let scratch = repository.appendingPathComponent(".build/journal-fixture").path
+        let retained = try TemporaryDirectory()
+        let always = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["ATOMS_TEST_JOURNALS"] = retained.url.path
+        environment["FIXTURE_ALWAYS_JOURNALS"] = always.url.path
+        let output = try Subprocess.run(
+            swift, ["test", "--parallel", "--package-path", package, "--scratch-path", scratch],
+            environment: environment, timeout: 540
+        )
+        return FixtureRun(output: output, retained: retained, always: always)
+    }
+
+    /// The `swift` on PATH.
+    private static var swift: String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        return path.split(separator: ":").map { "\($0)/swift" }.first(where: FileManager.default.isExecutableFile(atPath:)) ?? "/usr/bin/swift"
+    }
+}
