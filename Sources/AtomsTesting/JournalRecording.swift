@@ -75,7 +75,20 @@ extension JournalRecording {
     /// (the test's `.atomJournal` trait) when there is one. A journal that cannot be created
     /// is a warning naming the path and what to do; the test goes on unrecorded.
     static func start(_ context: AtomTestContext, journal: TestJournal, in scope: TestJournalScope?) {
-        let name = TestName.current(creatingAt: context.location)
+        guard let recording = start(context, journal: journal, named: TestName.current(creatingAt: context.location)) else {
+            return
+        }
+        if let scope {
+            scope.add(recording)
+        } else if !journal.keepsWhenPassing {
+            TestJournalNotice.warn("\(recording.testName) records with .retainOnFailure but has no .atomJournal trait to tell whether it fails — add @Test(.atomJournal) or @Suite(.atomJournal); the journal is kept at \(recording.path)")
+        }
+    }
+
+    /// Starts recording `context` into a journal named `name`, kept by the context; `nil`, after
+    /// a warning naming the path and what to do, when the journal cannot be created (the test
+    /// goes on unrecorded).
+    static func start(_ context: AtomTestContext, journal: TestJournal, named name: String) -> JournalRecording? {
         let recording: JournalRecording
         do {
             recording = try JournalRecording(context, journal: journal, testName: name)
@@ -85,13 +98,9 @@ extension JournalRecording {
             case .file(let file): "at \(file)"
             }
             TestJournalNotice.warn("cannot record the journal of \(name) \(place): \(error) — set \(TestJournalFolder.variable) to a writable folder")
-            return
+            return nil
         }
         context.recording = recording
-        if let scope {
-            scope.add(recording)
-        } else if !journal.keepsWhenPassing {
-            TestJournalNotice.warn("\(name) records with .retainOnFailure but has no .atomJournal trait to tell whether it fails — add @Test(.atomJournal) or @Suite(.atomJournal); the journal is kept at \(recording.path)")
-        }
+        return recording
     }
 }

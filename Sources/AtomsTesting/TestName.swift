@@ -17,7 +17,7 @@ enum TestName {
     }
 
     /// Letters, digits, `.`, `-` and `_` kept; anything else becomes `_`.
-    private static func fileSafe(_ name: String) -> String {
+    static func fileSafe(_ name: String) -> String {
         String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
     }
 }

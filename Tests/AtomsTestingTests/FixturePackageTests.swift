@@ -39,6 +39,20 @@ struct FixturePackageTests {
         }
     }
 
+    @Test func aFailingXCTestCaseKeepsOneJournalNamedAfterItAndAPassingOneNone() throws {
+        let run = try FixtureRun.shared.get()
+        let kept = try FileManager.default.contentsOfDirectory(atPath: run.xctest.url.path)
+        let name = "JournalFixtureTests.XCTestCaseTests.testFailsOnPurpose.jsonl"
+        #expect(kept == [name], "\(run.output.stdout)\n\(run.output.stderr)")
+        let path = run.xctest.path(name)
+        let journal = try InspectedJournal(path: path)
+        let state = try journal.state(at: journal.reader.lastStep)
+        let counter = try #require(state.liveAtoms.first { $0.label == "CounterAtom" })
+        #expect(state.values[counter.id]?.v?.jsonText == "31")
+        let printed = (run.output.stdout + run.output.stderr).split(separator: "\n").filter { $0.contains(path) }
+        #expect(printed.count == 1 && printed.first?.contains("atoms-inspect step \(path)") == true, "\(run.output.stderr)")
+    }
+
     @Test func journalsOfTestsRunningSideBySideNeverMix() throws {
         let run = try FixtureRun.shared.get()
         let names = try FileManager.default.contentsOfDirectory(atPath: run.always.url.path).sorted()
@@ -71,11 +85,14 @@ private final class FixtureRun: @unchecked Sendable {
     let retained: TemporaryDirectory
     /// Where the side-by-side tests' journals go.
     let always: TemporaryDirectory
+    /// Where the XCTest cases' journals go.
+    let xctest: TemporaryDirectory
 
-    private init(output: BuiltProducts.Run, retained: TemporaryDirectory, always: TemporaryDirectory) {
+    private init(output: BuiltProducts.Run, retained: TemporaryDirectory, always: TemporaryDirectory, xctest: TemporaryDirectory) {
         self.output = output
         self.retained = retained
         self.always = always
+        self.xctest = xctest
     }
 
     static let shared = Result<FixtureRun, any Error> {
@@ -85,14 +102,16 @@ private final class FixtureRun: @unchecked Sendable {
         let scratch = repository.appendingPathComponent(".build/journal-fixture").path
         let retained = try TemporaryDirectory()
         let always = try TemporaryDirectory()
+        let xctest = try TemporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
         environment["ATOMS_TEST_JOURNALS"] = retained.url.path
         environment["FIXTURE_ALWAYS_JOURNALS"] = always.url.path
+        environment["FIXTURE_XCTEST_JOURNALS"] = xctest.url.path
         let output = try Subprocess.run(
             swift, ["test", "--parallel", "--package-path", package, "--scratch-path", scratch],
             environment: environment, timeout: 540
         )
-        return FixtureRun(output: output, retained: retained, always: always)
+        return FixtureRun(output: output, retained: retained, always: always, xctest: xctest)
     }
 
     /// The `swift` on PATH.
