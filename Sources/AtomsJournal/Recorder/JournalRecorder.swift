@@ -132,6 +132,12 @@ public final class JournalRecorder {
         store.observeCommits { transaction in
             self.record(transaction)
         }
+        // Timing is on whenever a journal records; the clock starts with the recording.
+        let clockStart = MonotonicClock.now()
+        store.observeTimings { timing in
+            guard !self.isClosed, let pipeline = self.pipeline else { return }
+            pipeline.append(CapturedTiming(timing, origin: clockStart))
+        }
     }
 
     /// Flushes buffered lines to the file and waits until they are written.
