@@ -63,22 +63,16 @@ extension StoreEngine {
             }
         }
         notifyScopeObservers(touched: touchedScopes)
-        if let timing {
-            let now = MonotonicClock.now()
-            timing.observersEnd = now
-            timing.effectsEnd = now
-        }
+        timing?.observersEnded()
 
         if !effects.isEmpty {
             let wasRunningEffects = isRunningEffects
             isRunningEffects = true
             for effect in effects {
-                let start = timing == nil ? 0 : MonotonicClock.now()
                 effect.run()
-                timing?.ranEffect(of: effect.node, from: start)
+                timing?.ranEffect(of: effect.node)
             }
             isRunningEffects = wasRunningEffects
-            timing?.effectsEnd = MonotonicClock.now()
         }
         if subscribers.count == 1 {
             notify(subscribers[0], timing: timing)
@@ -103,9 +97,8 @@ extension StoreEngine {
             subscriber.onUpdate()
             return
         }
-        let start = MonotonicClock.now()
         subscriber.onUpdate()
-        timing.notifiedSubscriber(at: subscriber.location, from: start)
+        timing.notifiedSubscriber(at: subscriber.location)
     }
 
     /// Runs the writes deferred while a commit or computation was in progress, each as its own

@@ -74,6 +74,9 @@ package final class TransactionTiming {
     private(set) var notifiedNodes: [(node: AnyAtomNode, count: Int)] = []
     /// Tasks that ended since the previous transaction, or in this one.
     package internal(set) var tasks: [TaskSpan] = []
+    /// The last clock reading after commit: where the next effect or subscriber starts, and
+    /// the end once the last one is done (one reading per event, not two).
+    var mark: UInt64 = 0
 
     nonisolated init() {}
 
@@ -83,12 +86,42 @@ package final class TransactionTiming {
         notifiedNodes.map { ($0.node.identity, $0.count) }
     }
 
-    func ranEffect(of node: AnyAtomNode, from start: UInt64) {
-        effects.append(Slice(node: node, location: nil, start: start, end: MonotonicClock.now()))
+    /// The observers are done.
+    func observersEnded() {
+        mark = MonotonicClock.now()
+        observersEnd = mark
+        effectsEnd = mark
     }
 
-    func notifiedSubscriber(at location: SourceLocation, from start: UInt64) {
-        subscribers.append(Slice(node: nil, location: location, start: start, end: MonotonicClock.now()))
+    /// An effect event ran, since the previous mark.
+    func ranEffect(of node: AnyAtomNode) {
+        let end = MonotonicClock.now()
+        effects.append(Slice(node: node, location: nil, start: mark, end: end))
+        mark = end
+        effectsEnd = end
+    }
+
+    /// A subscriber was told, since the previous mark.
+    func notifiedSubscriber(at location: SourceLocation) {
+        let end = MonotonicClock.now()
+        subscribers.append(Slice(node: nil, location: location, start: mark, end: end))
+        mark = end
+    }
+
+    /// Forgets everything, keeping the lists' capacity, for the next transaction.
+    func reset() {
+        sequence = 0
+        start = 0
+        commitStart = 0
+        observersEnd = 0
+        effectsEnd = 0
+        end = 0
+        mark = 0
+        if !evaluations.isEmpty { evaluations.removeAll(keepingCapacity: true) }
+        if !effects.isEmpty { effects.removeAll(keepingCapacity: true) }
+        if !subscribers.isEmpty { subscribers.removeAll(keepingCapacity: true) }
+        if !notifiedNodes.isEmpty { notifiedNodes.removeAll(keepingCapacity: true) }
+        if !tasks.isEmpty { tasks.removeAll(keepingCapacity: true) }
     }
 
     func notified(_ node: AnyAtomNode, count: Int) {
@@ -141,9 +174,12 @@ final class TransactionTimer {
     /// wait for the next one.
     func discard() {
         let tasks = current.tasks
-        current = TransactionTiming()
+        current.reset()
         current.tasks = tasks
     }
+
+    /// Timings reported and reset, reused rather than allocated for every transaction.
+    private var spare: [TransactionTiming] = []
 
     /// The transaction `sequence` starts committing: its timing is handed out, and the next
     /// transaction gets a fresh one.
@@ -151,15 +187,18 @@ final class TransactionTimer {
         let timing = current
         timing.sequence = sequence
         timing.commitStart = MonotonicClock.now()
-        current = TransactionTiming()
+        current = spare.popLast() ?? TransactionTiming()
         return timing
     }
 
-    /// Reports a finished transaction's timing.
+    /// Reports a finished transaction's timing (its end is the last mark), then keeps it for
+    /// reuse.
     func finished(_ timing: TransactionTiming) {
-        timing.end = MonotonicClock.now()
+        timing.end = timing.mark
         for observer in observers {
             observer(timing)
         }
+        timing.reset()
+        spare.append(timing)
     }
 }

@@ -16,6 +16,13 @@ struct CapturedTiming: Sendable {
         let duration: Int
     }
 
+    struct SubscriberRun: Sendable {
+        /// Where the subscriber was created; described on the recorder's thread.
+        let location: SourceLocation?
+        let start: Int
+        let duration: Int
+    }
+
     struct TaskSpan: Sendable {
         let atom: AtomIdentity
         let start: Int
@@ -31,7 +38,7 @@ struct CapturedTiming: Sendable {
     let subscribers: Int
     let evaluations: [Evaluation]
     let effectRuns: [EffectRun]
-    let subscriberRuns: [TimingLine.Run]
+    let subscriberRuns: [SubscriberRun]
     let notified: [(atom: AtomIdentity, count: Int)]
     let tasks: [TaskSpan]
 
@@ -54,7 +61,7 @@ struct CapturedTiming: Sendable {
             run.atom.map { EffectRun(atom: $0, start: since(run.start), duration: since(run.end) - since(run.start)) }
         }
         subscriberRuns = timing.subscribers.map { run in
-            TimingLine.Run(atom: 0, at: run.location?.description ?? "", start: since(run.start), duration: since(run.end) - since(run.start))
+            SubscriberRun(location: run.location, start: since(run.start), duration: since(run.end) - since(run.start))
         }
         notified = timing.notifications
         tasks = timing.tasks.map { task in

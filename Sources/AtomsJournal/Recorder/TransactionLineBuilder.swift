@@ -142,7 +142,9 @@ struct TransactionLineBuilder: Sendable {
         line.effectRuns = timing.effectRuns.compactMap { run in
             state.ids[run.atom].map { TimingLine.Run(atom: $0, at: "", start: run.start, duration: run.duration) }
         }
-        line.subscriberRuns = timing.subscriberRuns
+        line.subscriberRuns = timing.subscriberRuns.map { run in
+            TimingLine.Run(atom: 0, at: run.location?.description ?? "", start: run.start, duration: run.duration)
+        }
         line.notified = timing.notified.compactMap { notified in
             state.ids[notified.atom].map { ($0, notified.count) }
         }
