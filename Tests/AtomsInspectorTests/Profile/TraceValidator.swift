@@ -42,10 +42,12 @@ enum TraceValidator {
                     problems.append("event \(index) (\(name)) is X without a dur of at least 0")
                     break
                 }
-                if let top = stack.last, let end = top.end, time + duration > end {
-                    problems.append("event \(index) (\(name)) ends at \(time + duration), after the slice it is in (\(top.name)) ends at \(end)")
+                // In nanoseconds, as the trace was written: decimal microseconds add up inexactly.
+                let end = ((time + duration) * 1_000).rounded() / 1_000
+                if let top = stack.last, let enclosing = top.end, end > enclosing {
+                    problems.append("event \(index) (\(name)) ends at \(end), after the slice it is in (\(top.name)) ends at \(enclosing)")
                 }
-                stack.append((name, time + duration))
+                stack.append((name, end))
             case "B":
                 stack.append((name, nil))
             case "E":
