@@ -10,15 +10,10 @@ struct CapturedTiming: Sendable {
         let depth: Int
     }
 
-    struct EffectRun: Sendable {
-        let atom: AtomIdentity
-        let start: Int
-        let duration: Int
-    }
-
-    struct SubscriberRun: Sendable {
-        /// Where the subscriber was created; described on the recorder's thread.
-        let location: SourceLocation?
+    /// An effect event (`subject` its atom) or a subscriber told (`subject` where it was
+    /// created, described on the recorder's thread).
+    struct Run<Subject: Sendable>: Sendable {
+        let subject: Subject
         let start: Int
         let duration: Int
     }
@@ -37,8 +32,8 @@ struct CapturedTiming: Sendable {
     let effects: Int
     let subscribers: Int
     let evaluations: [Evaluation]
-    let effectRuns: [EffectRun]
-    let subscriberRuns: [SubscriberRun]
+    let effectRuns: [Run<AtomIdentity>]
+    let subscriberRuns: [Run<SourceLocation?>]
     let notified: [(atom: AtomIdentity, count: Int)]
     let tasks: [TaskSpan]
 
@@ -58,10 +53,10 @@ struct CapturedTiming: Sendable {
             Evaluation(atom: evaluation.atom, start: since(evaluation.start), duration: since(evaluation.end) - since(evaluation.start), depth: evaluation.depth)
         }
         effectRuns = timing.effects.compactMap { run in
-            run.atom.map { EffectRun(atom: $0, start: since(run.start), duration: since(run.end) - since(run.start)) }
+            run.atom.map { Run(subject: $0, start: since(run.start), duration: since(run.end) - since(run.start)) }
         }
         subscriberRuns = timing.subscribers.map { run in
-            SubscriberRun(location: run.location, start: since(run.start), duration: since(run.end) - since(run.start))
+            Run(subject: run.location, start: since(run.start), duration: since(run.end) - since(run.start))
         }
         notified = timing.notifications
         tasks = timing.tasks.map { task in

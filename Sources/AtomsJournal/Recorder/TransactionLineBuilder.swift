@@ -140,10 +140,10 @@ struct TransactionLineBuilder: Sendable {
             state.ids[evaluation.atom].map { TimingLine.Evaluation(atom: $0, start: evaluation.start, duration: evaluation.duration, depth: evaluation.depth) }
         }
         line.effectRuns = timing.effectRuns.compactMap { run in
-            state.ids[run.atom].map { TimingLine.Run(atom: $0, at: "", start: run.start, duration: run.duration) }
+            state.ids[run.subject].map { TimingLine.Run(atom: $0, at: "", start: run.start, duration: run.duration) }
         }
         line.subscriberRuns = timing.subscriberRuns.map { run in
-            TimingLine.Run(atom: 0, at: run.location?.description ?? "", start: run.start, duration: run.duration)
+            TimingLine.Run(atom: 0, at: run.subject?.description ?? "", start: run.start, duration: run.duration)
         }
         line.notified = timing.notified.compactMap { notified in
             state.ids[notified.atom].map { ($0, notified.count) }
