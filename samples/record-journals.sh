@@ -3,7 +3,8 @@
 # Usage: samples/record-journals.sh [--check]
 #   --check: record into a temporary directory, verify each journal opens and that it
 #            matches the shipped one (`atoms-inspect compare`: same transactions, write sites,
-#            values and graph; time ignored), without replacing the shipped ones (what CI runs).
+#            values and graph; time and timing lines ignored, as they vary run to run),
+#            without replacing the shipped ones (what CI runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -32,6 +32,9 @@ public final class JournalRecorder {
     private var pipeline: RecordingPipeline?
     private var start = Date()
     private var isAttached = false
+    /// Whether transactions are timed (timing lines). On whenever a journal records; atoms-bench
+    /// turns it off, before ``attach(to:)``, to measure what timing adds.
+    package var timesTransactions = true
     private var isClosed = false
 
     /// Creates a recorder writing to a sink.
@@ -131,6 +134,13 @@ public final class JournalRecorder {
         // caller keeps no reference.
         store.observeCommits { transaction in
             self.record(transaction)
+        }
+        // Timing is on whenever a journal records; the clock starts with the recording.
+        guard timesTransactions else { return }
+        let clockStart = MonotonicClock.now()
+        store.observeTimings { timing in
+            guard !self.isClosed, let pipeline = self.pipeline else { return }
+            pipeline.append(CapturedTiming(timing, origin: clockStart))
         }
     }
 
