@@ -24,7 +24,8 @@ if $check; then
 fi
 
 for sample in counter todo numpad movies; do
-    "$bin/sample-$sample" --journal "$out/$sample.jsonl" --keyframe-interval 64 \
+    # Every shipped journal records its costs too, so `atoms-inspect profile` opens any of them.
+    "$bin/sample-$sample" --journal "$out/$sample.jsonl" --timing --keyframe-interval 64 \
         < "samples/journals/$sample.commands" > /dev/null
     transactions=$("$bin/atoms-inspect" stats "$out/$sample.jsonl" --json | sed -n 's/.*"transactions" : \([0-9]*\).*/\1/p')
     echo "$sample: $transactions transactions -> $out/$sample.jsonl"

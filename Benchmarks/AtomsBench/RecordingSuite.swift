@@ -61,7 +61,7 @@ enum RecordingSuite {
     private static func session(journal: String?, timing: Bool = true) -> (total: Double, beforeFlush: Double, cpu: Double) {
         let root = AtomRoot()
         let recorder = journal.map { try! JournalRecorder(path: $0) }
-        recorder?.timesTransactions = timing
+        recorder?.recordsTiming = timing
         recorder?.attach(to: root.store)
         let context = root.viewContext()
         context.watch(BenchSettingsAtom())

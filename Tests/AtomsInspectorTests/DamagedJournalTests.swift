@@ -45,8 +45,6 @@ struct DamagedJournalTests {
         let path = directory.path("j.jsonl")
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, keyframeInterval: 16, program: "tests")
-        // Without timing lines: the damage is placed by line number.
-        recorder.timesTransactions = false
         recorder.attach(to: root.store)
         let context = root.viewContext(fileID: "Damage/Main.swift", line: 4)
         context.watch(DamageLabelAtom())

@@ -11,9 +11,7 @@ struct JournalReaderErrorTests {
     private func recordedLines(_ updates: Int = 5) -> [String] {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        // Without timing lines: the tests below damage lines by their place.
         let recorder = JournalRecorder(sink: sink)
-        recorder.timesTransactions = false
         recorder.attach(to: root.store)
         let context = root.viewContext()
         context.watch(CountAtom())
@@ -144,9 +142,7 @@ struct JournalReaderErrorTests {
     @Test func fiftyMegabyteValueRoundTrips() throws {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        // Without timing lines: the tests below damage lines by their place.
         let recorder = JournalRecorder(sink: sink)
-        recorder.timesTransactions = false
         recorder.attach(to: root.store)
         let context = root.viewContext()
         context.watch(SecretAtom())

@@ -35,6 +35,7 @@ struct TimingLineTests {
         let path = directory.path("timed.jsonl")
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, keyframeInterval: 2)
+        recorder.recordsTiming = true
         recorder.attach(to: root.store)
         let context = root.viewContext()
         _ = context.watch(TimedCounterAtom())

@@ -32,9 +32,14 @@ public final class JournalRecorder {
     private var pipeline: RecordingPipeline?
     private var start = Date()
     private var isAttached = false
-    /// Whether transactions are timed (timing lines). On whenever a journal records; atoms-bench
-    /// turns it off, before ``attach(to:)``, to measure what timing adds.
-    package var timesTransactions = true
+    /// Whether each transaction's cost is recorded too: a timing line after it, with its atom
+    /// evaluations, observers, effects, subscribers and asynchronous tasks, which
+    /// `atoms-inspect profile` reads (docs/PROFILE.md). Set it before ``attach(to:)``.
+    ///
+    /// Off by default: timing adds about a microsecond of the app thread's time and 150–200
+    /// bytes of journal per transaction (docs/PERFORMANCE.md), too much to leave on for small
+    /// transactions.
+    public var recordsTiming = false
     private var isClosed = false
 
     /// Creates a recorder writing to a sink.
@@ -135,8 +140,8 @@ public final class JournalRecorder {
         store.observeCommits { transaction in
             self.record(transaction)
         }
-        // Timing is on whenever a journal records; the clock starts with the recording.
-        guard timesTransactions else { return }
+        // The clock starts with the recording.
+        guard recordsTiming else { return }
         let clockStart = MonotonicClock.now()
         store.observeTimings { timing in
             guard !self.isClosed, let pipeline = self.pipeline else { return }

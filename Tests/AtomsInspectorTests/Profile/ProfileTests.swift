@@ -42,7 +42,7 @@ struct ProfileTests {
 
     @Test func evaluationCountsAgreeWithTheRecordedChanges() throws {
         let directory = try TemporaryDirectory()
-        let journal = try InspectedJournal(path: RecordedSessions.long(in: directory, operations: 60))
+        let journal = try InspectedJournal(path: RecordedSessions.long(in: directory, operations: 60, timing: true))
         let profile = try ProfileCommand.profile(journal, options: .init())
         let reader = journal.reader
         var entries: [Int: Int] = [:]

@@ -44,6 +44,7 @@ enum ProfiledSession {
         let path = directory.path("profiled.jsonl")
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, keyframeInterval: 4, program: "profile-tests")
+        recorder.recordsTiming = true
         recorder.attach(to: root.store)
         let view = root.viewContext(fileID: "App/View.swift", line: 3)
         _ = view.watch(SleepingParentAtom(), fileID: "App/View.swift", line: 4)
