@@ -9,7 +9,9 @@ struct Step: ParsableCommand {
             Commands: next [N] (n), prev [N] (p), goto STEP (g), first, last, show [ATOM] (s), \
             diff [STEP] (d), graph, log (l), find ATOM (f; find -b ATOM searches back), blame ATOM, \
             where EXPR (w; the next step where EXPR becomes true, as find --where; where -b EXPR \
-            searches back), help (h), quit (q). The prompt shows the position, as [12/340]. When stdin is not a terminal the \
+            searches back), cost (what the transaction that led here cost: its phases, its \
+            evaluations nested as they ran, its effect and subscriber runs; journals recorded with \
+            timing), help (h), quit (q). The prompt shows the position, as [12/340]. When stdin is not a terminal the \
             same commands are read line by line, without a prompt, so sessions can be scripted.
             """
     )

@@ -46,6 +46,9 @@ public final class StepSession {
         l, log            the transactions around here
         f, find ATOM      move to the next step that changes ATOM; find -b ATOM searches back
         blame ATOM        the step that last changed ATOM, its write site and dependency path
+        cost              what the transaction that led here cost (journals recorded with
+                          timing): its phases, evaluations nested as they ran, effects and
+                          subscribers
         w, where EXPR     move to the next step where EXPR becomes true (as find --where);
                           where -b EXPR moves to the previous one
         h, help           this list
@@ -104,6 +107,8 @@ public final class StepSession {
                 }
                 let blames = try BlameCommand.blame(journal, atom: pattern, at: .number(position))
                 return (blames.map { BlameCommand.render($0, journal: journal, style: style) }.joined(separator: "\n\n"), false)
+            case "cost":
+                return (try StepCost.text(journal, at: position, declarations: state.declarations, style: style), false)
             case "w", "where":
                 // The expression is the rest of the line as typed: its strings keep their spaces.
                 var rest = line.drop(while: \.isWhitespace).dropFirst(command.count).drop(while: \.isWhitespace)

@@ -58,7 +58,7 @@ enum ProfileTable {
     }
 
     /// Rows with every column but the last right-aligned to its widest cell.
-    private static func aligned(_ rows: [[String]]) -> [String] {
+    static func aligned(_ rows: [[String]]) -> [String] {
         guard let columns = rows.first?.count else { return [] }
         let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

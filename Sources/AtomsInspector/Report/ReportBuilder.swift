@@ -36,6 +36,8 @@ struct ReportBuilder {
     private var keyframeSteps: [Int] = []
     private var values: [UInt8] = []
     private var keyframes: [UInt8] = []
+    /// What each transaction cost, for a journal recorded with timing.
+    private var cost: ReportCost?
 
     /// A builder for steps `first...last` of the journal.
     init(journal: InspectedJournal, first: Int, last: Int, sizeLimit: Int) {
@@ -49,6 +51,7 @@ struct ReportBuilder {
     /// where the page lays the graph out itself).
     mutating func build(svgs: (_ graphs: [String]) -> [String?]) throws(InspectorError) -> ReportData {
         var state = try journal.state(at: first)
+        cost = try ReportCost(journal: journal, first: first, last: last)
         for declaration in state.declarations.values { declarations[declaration.id] = declaration }
         let firstTime = first > journal.reader.firstStep ? try journal.transaction(first, decodingValuesOf: []).t : 0
         var previousMicros = Self.micros(firstTime)
@@ -68,6 +71,7 @@ struct ReportBuilder {
                 }
                 let start = values.count
                 appendTransaction(record, before: old, after: state, micros: &previousMicros)
+                cost?.append(record, seq: seq, index: seq - first - 1)
                 if record.changesGraph || old.liveIDs.count != state.liveIDs.count {
                     noteGraph(of: state)
                 }
@@ -82,7 +86,7 @@ struct ReportBuilder {
                     bytesSinceKeyframe = 0
                     stepsSinceKeyframe = 0
                 }
-                if values.count + keyframes.count + graphChanges.count > sizeLimit {
+                if values.count + keyframes.count + graphChanges.count + (cost?.byteCount ?? 0) > sizeLimit {
                     throw tooLarge(reachedAt: seq)
                 }
             }
@@ -292,6 +296,7 @@ struct ReportBuilder {
         }
         bytes.append(contentsOf: #","graphAt":"#.utf8)
         bytes.appendArray(graphAt) { bytes, change in bytes.appendArray([change.step, change.index]) { $0.appendDecimal($1) } }
+        cost?.appendMember(to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }

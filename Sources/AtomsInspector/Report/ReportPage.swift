@@ -61,6 +61,11 @@ enum ReportPage {
           <canvas id="timeline" height="64"></canvas>
           <div id="tooltip" role="tooltip" hidden></div>
         </section>
+        <section id="cost-panel" aria-label="What each transaction cost">
+          <div class="toolbar"><h2>Cost</h2><span id="cost-summary"></span></div>
+          <canvas id="cost-lane" height="40" title="Each transaction's time, scaled to the slowest"></canvas>
+          <div id="cost-detail"></div>
+        </section>
         <section id="lanes-panel" aria-label="When each atom changed">
           <div class="toolbar">
             <input id="search" type="search" placeholder="Search atoms: name, or a pattern with *" aria-label="Search atoms">

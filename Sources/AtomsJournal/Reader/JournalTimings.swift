@@ -36,4 +36,35 @@ extension JournalReader {
         }
         return timings
     }
+
+    /// The timing line of transaction `seq`, or `nil` when it has none (a journal recorded
+    /// without timing, or one whose recording stopped before the line was written).
+    ///
+    /// - Throws: ``JournalError`` for a step out of range, a malformed line, or a file that
+    ///   changed while it was read.
+    /// - Complexity: Finds the transaction's line as ``transaction(_:decodingValuesOf:)`` does,
+    ///   then reads forward to its timing line: usually the next line, after the lines of the
+    ///   transactions its subscribers started otherwise.
+    package func timing(of seq: Int) throws(JournalError) -> TimingLine? {
+        guard recordsTimings, seq > firstStep, seq <= lastStep else { return nil }
+        let segments = allSegments.filter { $0.lastStep >= seq }
+        guard let first = segments.first(where: { $0.firstStep < seq }) else { return nil }
+        // The line may sit in a later segment of a bounded journal, when one began between.
+        for segment in segments where segment.firstStep >= first.firstStep {
+            var reader = LineReader(file: segment.file)
+            let scanner = segment.lines.scanner
+            var offset = segment === first ? try segment.transactionLine(seq).offset : 0
+            while offset < segment.dataEnd {
+                let line = try reader.line(at: offset)
+                if reader.withBuffer({ raw in TimingLine.isTimingLine(raw, line.range) }) {
+                    let timing = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
+                        try TimingLine(bytes: raw, range: range)
+                    }
+                    if timing.seq == seq { return timing }
+                }
+                offset = line.next
+            }
+        }
+        return nil
+    }
 }

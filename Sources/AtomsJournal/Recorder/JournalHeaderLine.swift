@@ -11,6 +11,10 @@ struct JournalHeaderLine: Sendable {
     let program: String?
     /// The size limit of a bounded journal, in bytes.
     let limit: Int?
+    /// Whether the recorder writes timing lines: the minor version says so (4.1 with them,
+    /// 4.0 without), so a reader knows a journal without them from one whose transactions
+    /// cost nothing.
+    let timed: Bool
     /// The step recording started at (set when the first keyframe is written).
     var startStep = 0
 
@@ -19,7 +23,7 @@ struct JournalHeaderLine: Sendable {
         var line = JSONLine()
         line.field("format", JournalFormat.name)
         line.field("version", JournalFormat.majorVersion)
-        line.field("minor", JournalFormat.minorVersion)
+        line.field("minor", timed ? JournalFormat.minorVersion : JournalFormat.timedMinorVersion - 1)
         line.field("created", created)
         line.field("keyframeInterval", keyframeInterval)
         if let program {

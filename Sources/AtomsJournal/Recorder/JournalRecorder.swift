@@ -110,7 +110,8 @@ public final class JournalRecorder {
             created: ISO8601DateFormatter().string(from: start),
             keyframeInterval: keyframeInterval,
             program: program,
-            limit: sink.sizeLimit
+            limit: sink.sizeLimit,
+            timed: recordsTiming
         )
         var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, start: start, header: header, segmentSize: sink.segmentSize)
         let snapshot = store.snapshot()

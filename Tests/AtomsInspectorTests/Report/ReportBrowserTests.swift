@@ -227,4 +227,41 @@ struct ReportBrowserTests {
             #expect(text.contains(Hostile.scriptEnd + ".swift:3"), "the location shows as text")
         }
     }
+
+    /// The todo journal is recorded with timing: the cost lane draws a bar per transaction,
+    /// and at a step the page lists that step's evaluations and the atoms `profile --to STEP`
+    /// ranks first. A journal recorded without timing has no lane, and says so.
+    @Test func theCostLaneRendersForATimedJournalAndIsAbsentWithoutTiming() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: todo)
+        let page = try writeReport(todo, in: directory)
+        let browser = try HeadlessChromium()
+        defer { browser.close() }
+        try browser.open("file://\(page)#step=100", until: Self.ready)
+        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try browser.evaluate("document.getElementById('cost-panel').dataset.timed") as? String == "true")
+        // Columns of the lane's bottom half holding a bar: many, not just the step's marker.
+        let paintedColumns = """
+            (() => { const c = document.getElementById('cost-lane'); const d = c.getContext('2d').getImageData(0, c.height / 2, c.width, c.height / 2);
+              const columns = new Set(); for (let i = 3; i < d.data.length; i += 4) if (d.data[i]) columns.add(((i - 3) / 4) % d.width); return columns.size; })()
+            """
+        #expect(try browser.evaluate(paintedColumns) as? Int ?? 0 >= 50)
+        let summary = try browser.evaluate("document.getElementById('cost-summary').textContent") as? String ?? ""
+        #expect(summary.hasPrefix("Step 100 took ") && summary.contains("(the slowest: "), "\(summary)")
+
+        let rows = "(id) => [...document.querySelectorAll('#' + id + ' tr')].slice(1).map((r) => r.firstChild.textContent)"
+        let profile = try ProfileCommand.profile(journal, options: .init(to: .number(100)))
+        #expect(try browser.evaluate("(\(rows))('cost-atoms')") as? [String] == Array(profile.atoms.map(\.atom).prefix(10)))
+        let record = try journal.transaction(100, decodingValuesOf: [])
+        let evaluated = try #require(try journal.reader.timing(of: 100)).evaluations.map { try journal.state(at: 100).declarations[$0.atom]?.displayName ?? "" }
+        #expect(!evaluated.isEmpty && record.values?.isEmpty == false)
+        #expect(try browser.evaluate("(\(rows))('cost-step')") as? [String] == evaluated)
+
+        let untimed = try writeReport(RecordedSessions.long(in: directory, operations: 12, timing: false), in: directory, name: "untimed.html")
+        try browser.open("file://\(untimed)#step=5", until: Self.ready)
+        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try browser.evaluate("document.getElementById('cost-lane') === null") as? Bool == true)
+        let notice = try browser.evaluate("document.getElementById('cost-summary').textContent") as? String ?? ""
+        #expect(notice.hasPrefix("This journal was recorded without timing"))
+    }
 }

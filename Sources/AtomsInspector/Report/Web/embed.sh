@@ -8,7 +8,7 @@
 # The scripts are listed in the order the page runs them: a module after those it uses.
 set -euo pipefail
 cd "$(dirname "$0")"
-files=(json.js state.js values.js timeline.js graph.js page.js report.css)
+files=(json.js state.js values.js timeline.js graph.js cost.js page.js report.css)
 output=../ReportWebFiles.swift
 
 generate() {

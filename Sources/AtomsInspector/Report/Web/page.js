@@ -11,6 +11,7 @@
   const { renderValues, renderDiff, element } = modules.values;
   const { nearestStep, matcher, describe, formatTime, causesOf, timelineView } = modules.timeline;
   const { graphView } = modules.graph;
+  const { costView } = modules.cost;
 
   const $ = (id) => document.getElementById(id);
   const api = { go: () => {}, step: () => NaN, firstRenderMs: null, error: null };
@@ -31,6 +32,7 @@
     const { meta } = report;
     const timeline = timelineView(report);
     const renderGraph = graphView(report);
+    const cost = costView(report);
     // What the panels show: the state at the current step, the changes that led to it, the search.
     const view = { state: { step: NaN }, changes: [], matches: matcher("") };
 
@@ -39,6 +41,8 @@
       $("position").textContent = k >= 0 ? describe(report, k).split("\n")[0] + ` · ${formatTime(report.times[k + 1])}` : `step ${view.state.step} · the first step of the report`;
       $("slider").value = String(view.state.step);
       timeline.drawTimeline(view.state.step);
+      cost.draw(view.state.step, timeline.axis);
+      cost.render(view.state.step);
       renderValues(report, view);
       renderDiff(report, view);
       renderGraph(view);
@@ -80,7 +84,7 @@
     slider.addEventListener("input", () => go(slider.value));
     $("prev").addEventListener("click", () => go(view.state.step - 1));
     $("next").addEventListener("click", () => go(view.state.step + 1));
-    const redrawAxes = () => { timeline.drawTimeline(view.state.step); if (timeline.hasLanes()) timeline.drawLanes(view.state.step, view.matches); };
+    const redrawAxes = () => { timeline.drawTimeline(view.state.step); cost.draw(view.state.step, timeline.axis); if (timeline.hasLanes()) timeline.drawLanes(view.state.step, view.matches); };
     $("axis").addEventListener("change", (event) => { timeline.axis = event.target.value; redrawAxes(); });
     const { causes, colorOf } = causesOf(report);
     for (const cause of causes) {
@@ -136,6 +140,8 @@
     });
     canvas.addEventListener("mouseleave", () => { tooltip.hidden = true; });
     canvas.addEventListener("click", (event) => go(stepAt(event, canvas, 0)));
+    const costLane = $("cost-lane");
+    if (costLane) costLane.addEventListener("click", (event) => go(stepAt(event, costLane, 0)));
     const lanes = $("lanes");
     lanes.addEventListener("click", (event) => {
       const labelWidth = Number(lanes.dataset.labelWidth || 0);
