@@ -63,7 +63,7 @@ enum ReportPage {
         </section>
         <section id="cost-panel" aria-label="What each transaction cost">
           <div class="toolbar"><h2>Cost</h2><span id="cost-summary"></span></div>
-          <canvas id="cost-lane" height="40" title="Each transaction's time, scaled to the slowest"></canvas>
+          <canvas id="cost-lane" height="40" title="Each transaction's time, from 1 µs to the slowest on a logarithmic scale"></canvas>
           <div id="cost-detail"></div>
         </section>
         <section id="lanes-panel" aria-label="When each atom changed">

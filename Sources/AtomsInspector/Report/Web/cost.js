@@ -38,9 +38,21 @@
     return { totals, evals: cost.evals, starts, slowest, max: slowest < 0 ? 0 : totals[slowest] };
   }
 
-  /** Each transaction's bar, in pixels of a lane `height` tall: at least 1 for any time. */
+  /** Times at or below this many nanoseconds get the shortest bar. */
+  const FLOOR_NS = 1000;
+
+  /**
+   * Each transaction's bar, in pixels of a lane `height` tall: the slowest fills it, any
+   * other time at least 1. The scale is logarithmic from 1 µs to the slowest, so that one
+   * slow outlier (a thread preempted, a first computation) does not flatten the rest.
+   */
   function barHeights(cost, height) {
-    return Array.from(cost.totals, (ns) => ns <= 0 || cost.max <= 0 ? 0 : Math.max(1, Math.round(ns / cost.max * height)));
+    const span = Math.log(Math.max(cost.max, FLOOR_NS) / FLOOR_NS);
+    return Array.from(cost.totals, (ns) => {
+      if (ns <= 0 || cost.max <= 0) return 0;
+      if (span === 0) return Math.max(1, Math.round(ns / cost.max * height));
+      return Math.max(1, Math.round(Math.log(Math.max(ns, FLOOR_NS) / FLOOR_NS) / span * height));
+    });
   }
 
   /** Transaction `k`'s evaluations in the order they ran: `{id, selfNs, wasted}`. */

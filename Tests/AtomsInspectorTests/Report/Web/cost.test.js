@@ -18,13 +18,16 @@ test("a journal recorded without timing has no cost", () => {
   assert.equal(costOf(openReport(blocks())), null);
 });
 
-test("bars are scaled to the slowest transaction; one without timing has none", () => {
+test("bars are scaled to the slowest transaction, logarithmically from 1 µs; one without timing has none", () => {
   const cost = costOf(timedReport());
   assert.equal(cost.slowest, 1);
   assert.equal(cost.max, 12000);
-  assert.deepEqual(barHeights(cost, 36), [12, 36, 0]);
-  // The smallest time still shows.
-  assert.deepEqual(barHeights({ totals: [1, 1000000], max: 1000000 }, 36), [1, 36]);
+  // ln(4) / ln(12) of 36.
+  assert.deepEqual(barHeights(cost, 36), [20, 36, 0]);
+  // The smallest time still shows; 10 µs is halfway between 1 µs and 100 µs.
+  assert.deepEqual(barHeights({ totals: [1, 10000, 100000], max: 100000 }, 36), [1, 18, 36]);
+  // All below 1 µs: linear.
+  assert.deepEqual(barHeights({ totals: [200, 800], max: 800 }, 36), [9, 36]);
 });
 
 test("a step's evaluations are its own, in the order they ran", () => {
