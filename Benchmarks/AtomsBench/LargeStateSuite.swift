@@ -51,6 +51,10 @@ enum LargeStateSuite {
         var off: [Double] = []
         var on: [Double] = []
         var onAppThread: [Double] = []
+        /// The app thread's CPU seconds in the loop, recorded without timing and with it.
+        var untimedCPU: [Double] = []
+        var timedCPU: [Double] = []
+        var timedFileBytes = 0
         var transactions = 0
         var fileBytes = 0
         var wcSeconds = 0.0
@@ -68,8 +72,11 @@ enum LargeStateSuite {
             let recorded = session(journal: path)
             figures.on.append(recorded.total)
             figures.onAppThread.append(recorded.beforeClose)
+            figures.untimedCPU.append(recorded.cpu)
+            figures.timedCPU.append(session(journal: path + ".timed", timing: true).cpu)
         }
         figures.fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        figures.timedFileBytes = (try FileManager.default.attributesOfItem(atPath: path + ".timed")[.size] as? Int) ?? 0
         let journal = try InspectedJournal(path: path)
         figures.transactions = journal.reader.transactionCount
         let measured = try inspect(path: path)
@@ -113,18 +120,21 @@ enum LargeStateSuite {
         })
     }
 
-    /// Seconds for one session: in all (the journal closed and synced), and before closing.
-    private static func session(journal: String?) -> (total: Double, beforeClose: Double) {
+    /// Seconds for one session: in all (the journal closed and synced), before closing, and
+    /// the app thread's CPU time before closing.
+    private static func session(journal: String?, timing: Bool = false) -> (total: Double, beforeClose: Double, cpu: Double) {
         var beforeClose = 0.0
+        var cpu = 0.0
         let total = nanoseconds {
             let root = AtomRoot()
             let recorder = journal.map { try! JournalRecorder(path: $0, program: "atoms-bench") }
+            recorder?.recordsTiming = timing
             recorder?.attach(to: root.store)
             let list = root.viewContext()
             list.watch(BenchFilteredTodosAtom())
             list.watch(BenchTodoStatsAtom())
             list.watch(BenchNextTodoIDAtom())
-            beforeClose = nanoseconds {
+            beforeClose = nanoseconds { cpu = threadCPUNanoseconds {
                 for _ in 0..<todos {
                     let id = list.read(BenchNextTodoIDAtom())
                     list[BenchNextTodoIDAtom()] += 1
@@ -135,9 +145,9 @@ enum LargeStateSuite {
                     state = state &* 6364136223846793005 &+ 1442695040888963407
                     list[BenchTodosAtom()][Int(state >> 33) % todos].isCompleted.toggle()
                 }
-            }
+            } }
             try? recorder?.close()
         }
-        return (total / 1e9, beforeClose / 1e9)
+        return (total / 1e9, beforeClose / 1e9, cpu / 1e9)
     }
 }

@@ -58,7 +58,7 @@ enum RecordingSuite {
 
     /// Nanoseconds per transaction for one session, recording to `journal` when given: in
     /// all, and before the closing flush (what the app's own thread spent).
-    private static func session(journal: String?, timing: Bool = true) -> (total: Double, beforeFlush: Double, cpu: Double) {
+    private static func session(journal: String?, timing: Bool = true, transactions: Int = transactions) -> (total: Double, beforeFlush: Double, cpu: Double) {
         let root = AtomRoot()
         let recorder = journal.map { try! JournalRecorder(path: $0) }
         recorder?.recordsTiming = timing
@@ -80,5 +80,16 @@ enum RecordingSuite {
             try? recorder?.close()
         }
         return (elapsed / Double(transactions), beforeFlush / Double(transactions), cpu / Double(transactions))
+    }
+
+    /// One recorded session of `transactions`, timed or not, for counting its instructions
+    /// (`valgrind --tool=callgrind --separate-threads=yes atoms-bench --recording-once timed 20000`):
+    /// prints the app thread's CPU time per transaction.
+    static func runOnce(timing: Bool, transactions: Int) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-once-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = session(journal: path, timing: timing, transactions: transactions)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        print("\(timing ? "timed" : "untimed"): \(formatted(nanoseconds: result.cpu)) app-thread CPU per transaction, \(bytes / transactions) bytes per transaction")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
 // `swift run -c release atoms-bench [runtime|recording|large|inspector|live|churn|report|export …] [--json] [--quick]`
+// `atoms-bench --recording-once timed|untimed N`: one recorded session of R2, for callgrind.
 
 /// One reported figure.
 struct Figure: Encodable {
@@ -26,6 +27,10 @@ func runBenchmarks() {
     }
     if let index = arguments.firstIndex(of: "--export-once"), arguments.count > index + 2 {
         ExportSuite.exportOnce(path: arguments[index + 1], directory: arguments[index + 2])
+        return
+    }
+    if let index = arguments.firstIndex(of: "--recording-once"), arguments.count > index + 2 {
+        RecordingSuite.runOnce(timing: arguments[index + 1] == "timed", transactions: Int(arguments[index + 2]) ?? 20_000)
         return
     }
     let json = arguments.contains("--json")
@@ -86,6 +91,10 @@ func runBenchmarks() {
             report("R2b", "journal-on", on, "s", text: "  R2b journal on   \(String(format: "%.3f", on)) s (app thread before close \(String(format: "%.3f", appThread)) s)")
             report("R2b", "ratio", on / off, "on/off", target: "≤ 1.25", meets: on / off <= 1.25,
                    text: "  R2b ratio        \(String(format: "%.2f", on / off)) (target ≤ 1.25)")
+            let untimedCPU = f.untimedCPU.sorted()[f.untimedCPU.count / 2], timedCPU = f.timedCPU.sorted()[f.timedCPU.count / 2]
+            let timing = timedCPU / untimedCPU - 1
+            report("R2b", "timing-overhead-app-thread-cpu", timing, "timed/untimed - 1", target: "≤ 0.05", meets: timing <= 0.05,
+                   text: "  R2b timing lines, the app thread's CPU time: \(formatted(nanoseconds: timedCPU * 1e9 / Double(f.transactions))) timed vs \(formatted(nanoseconds: untimedCPU * 1e9 / Double(f.transactions))) untimed per transaction = +\(String(format: "%.1f", timing * 100))% (target ≤ 5%); journal \(f.timedFileBytes / f.transactions) vs \(f.fileBytes / f.transactions) bytes per transaction")
             let perTransaction = Double(f.fileBytes) / Double(f.transactions)
             report("R3b", "bytes-per-transaction", perTransaction, "bytes", target: "≤ 400", meets: perTransaction <= 400,
                    text: "  R3b journal size \(f.fileBytes) bytes = \(String(format: "%.0f", perTransaction)) bytes per transaction (target ≤ 400)")

@@ -29,7 +29,9 @@ public final class JournalRecorder {
     private var check = OffThreadEncodingCheck()
     private var redaction: [ObjectIdentifier: Bool] = [:]
     private var lastRedaction: (type: ObjectIdentifier, redacted: Bool)?
-    private var pipeline: RecordingPipeline?
+    // Unchecked exclusivity: `pipeline` and `isClosed` are read on every commit and timing, on
+    // the main actor, and written only by `attach` and `close`, never while a read is open.
+    @exclusivity(unchecked) private var pipeline: RecordingPipeline?
     private var start = Date()
     private var isAttached = false
     /// Whether each transaction's cost is recorded too: a timing line after it, with its atom
@@ -40,7 +42,11 @@ public final class JournalRecorder {
     /// bytes of journal per transaction (docs/PERFORMANCE.md), too much to leave on for small
     /// transactions.
     public var recordsTiming = false
-    private var isClosed = false
+    @exclusivity(unchecked) private var isClosed = false
+    /// The timing of the last transaction, handed over with the next one (one queue item for
+    /// both), or at ``flush()`` or ``close()``: a timing line is written after its
+    /// transaction's line, before the next transaction's.
+    @exclusivity(unchecked) private var pendingTiming: CapturedTiming?
 
     /// Creates a recorder writing to a sink.
     ///
@@ -146,12 +152,18 @@ public final class JournalRecorder {
         let clockStart = MonotonicClock.now()
         store.observeTimings { timing in
             guard !self.isClosed, let pipeline = self.pipeline else { return }
-            pipeline.append(CapturedTiming(timing, origin: clockStart))
+            // A timing still waiting (the transaction a subscriber started, timed before the
+            // one that told the subscriber) goes alone.
+            if let waiting = self.pendingTiming {
+                pipeline.append(waiting)
+            }
+            self.pendingTiming = CapturedTiming(timing, origin: clockStart)
         }
     }
 
     /// Flushes buffered lines to the file and waits until they are written.
     public func flush() throws {
+        handOverPendingTiming()
         pipeline?.drain()
         try sink.flush()
     }
@@ -166,6 +178,7 @@ public final class JournalRecorder {
     /// Writes the end line, flushes, syncs the file to disk and closes it. Later transactions
     /// are not recorded.
     public func close() throws {
+        handOverPendingTiming()
         isClosed = true
         pipeline?.finish()
         try sink.close()
@@ -177,6 +190,13 @@ public final class JournalRecorder {
         if !isClosed {
             try? close()
         }
+    }
+
+    /// Queues the last transaction's timing, which waits for the next transaction otherwise.
+    private func handOverPendingTiming() {
+        guard let timing = pendingTiming, let pipeline, !isClosed else { return }
+        pendingTiming = nil
+        pipeline.append(timing)
     }
 
     private func isRedacted(_ atom: AtomIdentity) -> Bool {
@@ -223,6 +243,8 @@ public final class JournalRecorder {
                 }
             captured.append(CapturedTransaction.ValueChange(atom: atom, value: captive))
         }
-        pipeline.append(captured)
+        let timing = pendingTiming
+        pendingTiming = nil
+        pipeline.append(captured, timingBefore: timing)
     }
 }

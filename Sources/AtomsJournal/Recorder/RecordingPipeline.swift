@@ -1,3 +1,4 @@
+import Atoms
 import Foundation
 
 /// The recorder's own thread: takes captured transactions from the main actor and turns them
@@ -8,10 +9,11 @@ import Foundation
 /// pauses briefly after each batch, so a busy session neither wakes it per transaction nor
 /// waits for it.
 final class RecordingPipeline: @unchecked Sendable {
-    /// What the main actor hands over: a transaction, or the timing of one, in the order
-    /// they arrive.
+    /// What the main actor hands over, in the order it arrives: a transaction (with the
+    /// timing of an earlier one, whose line comes first, when it carries one), or a timing
+    /// alone.
     enum Item {
-        case transaction(CapturedTransaction)
+        case transaction(CapturedTransaction, timingBefore: CapturedTiming?)
         case timing(CapturedTiming)
     }
 
@@ -51,17 +53,18 @@ final class RecordingPipeline: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a transaction, and releases the values the recorder's thread is done with.
-    func append(_ transaction: CapturedTransaction) {
-        append(item: .transaction(transaction))
+    /// Queues a transaction, after the timing of an earlier one when given (one item, one
+    /// lock, for both), and releases the values the recorder's thread is done with.
+    func append(_ transaction: CapturedTransaction, timingBefore timing: CapturedTiming?) {
+        append(item: .transaction(transaction, timingBefore: timing))
     }
 
-    /// Queues a transaction's timing.
+    /// Queues a transaction's timing alone.
     func append(_ timing: CapturedTiming) {
         append(item: .timing(timing))
     }
 
-    private func append(item: Item) {
+    private func append(item: consuming Item) {
         var released: [Any] = []
         condition.lock()
         if sink.receivesLinesAtCommit {
@@ -75,7 +78,7 @@ final class RecordingPipeline: @unchecked Sendable {
             condition.unlock()
             return
         }
-        queue.append(item)
+        queue.append(consume item)
         if isWaiting {
             condition.signal()
         }

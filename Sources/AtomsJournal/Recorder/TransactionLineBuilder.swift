@@ -124,7 +124,9 @@ struct TransactionLineBuilder: Sendable {
     /// Appends the lines for a transaction or a timing.
     mutating func appendLines(for item: RecordingPipeline.Item, to output: inout [UInt8]) {
         switch item {
-        case .transaction(let transaction): appendLines(for: transaction, to: &output)
+        case .transaction(let transaction, let timing):
+            if let timing { appendTimingLine(for: timing, to: &output) }
+            appendLines(for: transaction, to: &output)
         case .timing(let timing): appendTimingLine(for: timing, to: &output)
         }
     }
