@@ -6,7 +6,7 @@ import AtomsJournal
 /// the asynchronous tasks that ended with it. Times are microseconds.
 enum StepCost {
     /// The text for step `step`, or a sentence saying why there is none (the first step, a
-    /// journal recorded without timing, a transaction whose timing line was never written).
+    /// journal recorded without timing, a transaction whose timing line is not written yet).
     ///
     /// - Parameter declarations: The atoms declared at `step`, for their names.
     /// - Throws: ``InspectorError`` for a line that cannot be read.
@@ -26,7 +26,7 @@ enum StepCost {
             throw InspectorError(error)
         }
         guard let timing else {
-            return "no cost at step \(step): its timing line was never written (the recording stopped first)"
+            return "no cost at step \(step): its timing line is not in the journal — a recorder writes it with the next transaction, a flush or the end line (type reload), unless the recording stopped first"
         }
         let unchanged = Set((record.values ?? []).filter { $0.unchanged == true }.map(\.id))
         let transaction = TimedSteps.Transaction(step: step, cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged, timing: timing)

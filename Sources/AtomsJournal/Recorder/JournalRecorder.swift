@@ -38,9 +38,9 @@ public final class JournalRecorder {
     /// evaluations, observers, effects, subscribers and asynchronous tasks, which
     /// `atoms-inspect profile` reads (docs/PROFILE.md). Set it before ``attach(to:)``.
     ///
-    /// Off by default: timing adds about a microsecond of the app thread's time and 150–200
-    /// bytes of journal per transaction (docs/PERFORMANCE.md), too much to leave on for small
-    /// transactions.
+    /// Off by default: timing adds about half a microsecond of the app thread's time and about
+    /// 190 bytes of journal per transaction (docs/PERFORMANCE.md), too much to leave on for
+    /// small transactions.
     public var recordsTiming = false
     @exclusivity(unchecked) private var isClosed = false
     /// The timing of the last transaction, handed over with the next one (one queue item for
