@@ -1,9 +1,9 @@
 /// Builds Graphviz DOT text in the upstream `graphDescription()` layout.
-public enum DOT {
+package enum DOT {
     /// `name` in double quotes, with `"` and `\` escaped, and control characters (a NUL, a
     /// line break) written as a visible `\u{…}`, so that no name can end the string, break
     /// the line or cut the file short for the tools that read it.
-    public static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         var result = "\""
         for scalar in name.unicodeScalars {
             switch scalar {
@@ -22,7 +22,7 @@ public enum DOT {
 
     /// `digraph {}` when there are no statements; otherwise the box-node header and the
     /// statements, de-duplicated and sorted by plain string order, each indented two spaces.
-    public static func digraph<S: Sequence<String>>(statements: S) -> String {
+    package static func digraph<S: Sequence<String>>(statements: S) -> String {
         let sorted = Set(statements).sorted()
         guard !sorted.isEmpty else {
             return "digraph {}"

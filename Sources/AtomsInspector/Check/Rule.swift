@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One graph-shape assertion from a rules file.
 ///
@@ -52,14 +56,14 @@ public enum RulesParser {
         // Split on any line break: in Swift "\r\n" is one Character, so a CRLF file split on
         // "\n" alone would be one long line.
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = strippingComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
+            let line = strippingComment(String(rawLine)).trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let number = index + 1
             func fail(_ what: String) -> InspectorError {
                 InspectorError(.dataError, path: file, line: number, "\(what) — rules are: edge A -> B, no-edge A -> B, node A, no-node A, acyclic, max-depth N, max-nodes N")
             }
             let keyword = String(line.prefix { !$0.isWhitespace })
-            let argument = line.dropFirst(keyword.count).trimmingCharacters(in: .whitespaces)
+            let argument = line.dropFirst(keyword.count).trimmingWhitespace()
             let rule: Rule
             switch keyword {
             case "edge", "no-edge":
@@ -95,7 +99,7 @@ public enum RulesParser {
 
     /// A name: trimmed, unquoted, not empty, without spaces unless quoted.
     private static func name(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.count >= 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\"") {
             let inner = String(trimmed.dropFirst().dropLast())
             return inner.isEmpty || inner.contains("\"") ? nil : inner

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// Evaluates rules against the dependency graph of a recorded state.
 public struct RuleChecker {

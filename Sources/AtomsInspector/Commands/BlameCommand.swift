@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect blame`: why an atom has its value — the transaction that last changed it,
 /// its write site, and the dependency path that carried the change from the origin atom.

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect compare`: two journals of one scenario, aligned by transaction order, and
 /// the first step where they diverge.

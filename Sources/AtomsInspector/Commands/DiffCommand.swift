@@ -1,6 +1,9 @@
-import AtomsJournal
-import CustomDump
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `atoms-inspect diff`: what differs between two steps.
 public enum DiffCommand {
@@ -112,15 +115,13 @@ public enum DiffCommand {
         return .string(entry.dump ?? "<unknown>")
     }
 
-    /// A structural line diff of two values, swift-custom-dump style.
+    /// A line diff of two values as `show` prints them: their pretty-printed JSON, or their
+    /// dump or phase (``LineDiff``).
     static func lineDiff(_ old: ValueEntry, _ new: ValueEntry) -> String {
         if old.redacted == true || new.redacted == true {
             return "- \(old.displayText)\n+ \(new.displayText)"
         }
-        if old.phase == nil, new.phase == nil, let lhs = old.v, let rhs = new.v {
-            return diff(lhs.nativeValue, rhs.nativeValue, format: .default) ?? "(values are equal when dumped)"
-        }
-        return diff(old.displayText, new.displayText, format: .default) ?? "(values are equal when dumped)"
+        return LineDiff.render(old: old.displayText, new: new.displayText) ?? "(values are equal when dumped)"
     }
 
     /// The text or JSON for `diff`; `differs` tells `--exit-code` what to return.
@@ -147,20 +148,5 @@ public enum DiffCommand {
             lines += difference.edgesRemoved.map { style.red("- \($0)") }
         }
         return (lines.joined(separator: "\n"), !difference.isEmpty)
-    }
-}
-
-extension JSONValue {
-    /// The value as Swift containers, so swift-custom-dump can diff it structurally. Integers
-    /// become `Int64` or `UInt64` so they print exactly as written.
-    var nativeValue: Any {
-        switch self {
-        case .null: return Optional<Any>.none as Any
-        case .bool(let value): return value
-        case .number(let value): return value.swiftValue
-        case .string(let value): return value
-        case .array(let values): return values.map(\.nativeValue)
-        case .object(let fields): return fields.mapValues(\.nativeValue)
-        }
     }
 }

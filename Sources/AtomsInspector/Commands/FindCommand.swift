@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect find`: the steps where a condition on atom values becomes true (or holds).
 public enum FindCommand {

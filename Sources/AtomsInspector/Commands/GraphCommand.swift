@@ -1,5 +1,14 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `atoms-inspect graph`: the dependency graph at a step, as DOT, SVG or PNG.
 public enum GraphCommand {
@@ -52,33 +61,16 @@ public struct Graphviz: Sendable {
         guard let executable else {
             throw InspectorError(.unavailable, "Graphviz `dot` is not installed, needed for --format \(format) — install it (apt-get install graphviz, or brew install graphviz) or use --format dot")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-T\(format)"]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        let result: ChildProcess.Result
         do {
-            try process.run()
+            result = try ChildProcess.run(executable, ["-T\(format)"], input: Array(dot.utf8))
         } catch {
-            throw InspectorError(.unavailable, path: executable, "cannot run Graphviz dot: \(error.localizedDescription) — check the installation")
+            throw InspectorError(.unavailable, path: executable, "cannot run Graphviz dot: \(ChildProcess.describe(error)) — check the installation")
         }
-        // Write and read concurrently so a large graph cannot fill a pipe and deadlock.
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(dot.utf8))
-            try? input.fileHandleForWriting.close()
+        guard result.status == 0 else {
+            let reason = String(decoding: result.errors, as: UTF8.self).trimmingWhitespace(newlines: true)
+            throw InspectorError(.unavailable, path: executable, "Graphviz dot failed (status \(result.status)): \(reason) — check the Graphviz installation")
         }
-        writer.start()
-        let rendered = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw InspectorError(.unavailable, path: executable, "Graphviz dot failed (status \(process.terminationStatus)): \(reason) — check the Graphviz installation")
-        }
-        return rendered
+        return Data(result.output)
     }
 }

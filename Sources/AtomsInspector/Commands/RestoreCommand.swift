@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect restore`: writes the state at a step as a state file.
 public enum RestoreCommand {

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect show`: every live atom's value at a step.
 public enum ShowCommand {

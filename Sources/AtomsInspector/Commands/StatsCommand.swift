@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect stats`: the size and shape of a journal.
 public enum StatsCommand {

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect step`: interactive time travel through a journal.
 ///
@@ -87,7 +87,7 @@ public final class StepSession {
             case "d", "diff":
                 let from = try arguments.first.map { text throws(InspectorError) in try journal.step(StepSpec.parse(text)) } ?? previousPosition
                 let (output, _) = try DiffCommand.run(journal, from: .number(from), to: .number(position), style: style)
-                return (from == first && from != 0 ? output.replacingOccurrences(of: "diff step \(from)", with: "diff step \(from) (first)") : output, false)
+                return (from == first && from != 0 ? output.replacing("diff step \(from)", with: "diff step \(from) (first)") : output, false)
             case "graph": return (state.graphDescription(distinguishingFamilies: true), false)
             case "l", "log":
                 let options = LogCommand.Options(from: .number(max(first, position - 5)), to: .number(min(last, position + 5)), style: style)
@@ -120,7 +120,7 @@ public final class StepSession {
             }
         } catch let error as InspectorError {
             if error.status == .tryAgain {
-                return ("error: " + error.message.replacingOccurrences(of: "open it again", with: "type reload to open it again"), false)
+                return ("error: " + error.message.replacing("open it again", with: "type reload to open it again"), false)
             }
             return ("error: \(error.message)", false)
         } catch {

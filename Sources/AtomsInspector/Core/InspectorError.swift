@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// An error a user can cause: one line for stderr naming the input and what to do, and the
 /// exit status.

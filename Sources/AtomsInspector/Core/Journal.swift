@@ -1,5 +1,9 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A journal opened for inspection: the reader, with user-facing errors and step resolution.
 public struct InspectedJournal: Sendable {

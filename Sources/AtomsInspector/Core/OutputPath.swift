@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// A command's output file (`-o`, `--junit`).
 public enum OutputPath {

@@ -1,4 +1,14 @@
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Standard output or standard error, written with `write(2)`.
 ///
@@ -21,21 +31,7 @@ public enum StandardStream: Sendable {
     /// - Returns: `nil` on success, or the `errno` of the failed write.
     @discardableResult
     public func write(_ bytes: some Collection<UInt8>) -> Int32? {
-        let bytes = Array(bytes)
-        return bytes.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR {
-                        continue
-                    }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        FileText.writeAll(Array(bytes), to: descriptor)
     }
 
     /// Writes a string's UTF-8 bytes; see ``write(_:)-(Collection<UInt8>)``.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A point in a journal as a user writes it: `0` (before the first transaction), `N` (after
 /// transaction N), `last`, or `last-K`.
@@ -10,7 +14,7 @@ public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses `0`, `N`, `last` or `last-K`; `nil` when the text is none of these.
     public init?(_ text: String) {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmingWhitespace()
         if text == "last" {
             self = .fromLast(0)
         } else if text.hasPrefix("last-"), let back = Int(text.dropFirst(5)), back >= 0 {

@@ -1,5 +1,9 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `atoms-inspect report`: one self-contained HTML file with a timeline of the session, the
 /// values and graph at any step, and the diff to the step before.
@@ -50,7 +54,7 @@ public enum ReportCommand {
             drawn = svgs.count { $0 != nil }
             return svgs + Array(repeating: nil, count: graphs.count - svgs.count)
         }
-        let html = ReportPage.html(data: data, title: "\((journal.path as NSString).lastPathComponent) — steps \(first)…\(last)")
+        let html = ReportPage.html(data: data, title: "\(FileText.name(of: journal.path)) — steps \(first)…\(last)")
         return (html, Summary(first: first, last: last, bytes: html.count, graphs: builder.graphs.count, drawnByDot: drawn))
     }
 
@@ -74,7 +78,7 @@ enum SVGDocuments {
     static func split(_ text: String) -> [String] {
         var documents: [String] = []
         var rest = text[...]
-        while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+        while let start = rest.firstRange(of: "<svg"), let end = rest[start.upperBound...].firstRange(of: "</svg>") {
             documents.append(withoutComments(String(rest[start.lowerBound..<end.upperBound])))
             rest = rest[end.upperBound...]
         }
@@ -84,9 +88,9 @@ enum SVGDocuments {
     private static func withoutComments(_ svg: String) -> String {
         var result = ""
         var rest = svg[...]
-        while let open = rest.range(of: "<!--") {
+        while let open = rest.firstRange(of: "<!--") {
             result += rest[..<open.lowerBound]
-            guard let close = rest.range(of: "-->", range: open.upperBound..<rest.endIndex) else {
+            guard let close = rest[open.upperBound...].firstRange(of: "-->") else {
                 return result
             }
             rest = rest[close.upperBound...]

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// A ``WhereExpression`` whose paths are bound to atoms of one journal, ready to evaluate
 /// against the values of a state.

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// A condition on atom values, as `find --where` and `step`'s `where` take it:
 /// `StatsAtom.total > 3 && !(FilterAtom == "all")`.

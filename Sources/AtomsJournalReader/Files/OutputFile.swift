@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes a whole output file (`-o PATH`, a state file, a JUnit report) where its path points.
 ///
@@ -53,9 +62,9 @@ public enum OutputFile {
     }
 
     /// A `mkstemp` template for a hidden temporary file in `path`'s directory.
-    static func temporaryPath(beside path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+    package static func temporaryPath(beside path: String) -> String {
+        let directory = FileText.folder(of: path)
+        let name = FileText.name(of: path)
         return (directory.isEmpty ? "." : directory) + "/.\(name).XXXXXX"
     }
 
@@ -68,7 +77,7 @@ public enum OutputFile {
             return false
         }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let written = writeAll(descriptor, bytes) && fchmod(descriptor, permissions) == 0 && fsync(descriptor) == 0
+        let written = FileText.writeAll(bytes, to: descriptor) == nil && fchmod(descriptor, permissions) == 0 && fsync(descriptor) == 0
         let failure = errno
         close(descriptor)
         guard written, rename(temporary, path) == 0 else {
@@ -87,23 +96,8 @@ public enum OutputFile {
             throw .cannotCreate(path: path, reason: describe(errno))
         }
         defer { close(descriptor) }
-        guard writeAll(descriptor, bytes) else {
+        guard FileText.writeAll(bytes, to: descriptor) == nil else {
             throw .writeFailed(path: path, reason: describe(errno))
-        }
-    }
-
-    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
         }
     }
 

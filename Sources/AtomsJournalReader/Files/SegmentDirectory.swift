@@ -1,10 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
-private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
-private let systemWrite = Darwin.write
 #endif
 
 /// The folder of a bounded journal: numbered segment files (`00000001.jsonl`, …), each a
@@ -35,16 +37,18 @@ public enum SegmentDirectory {
     ///
     /// - Throws: A POSIX error when the folder cannot be listed.
     public static func segments(in directory: String) throws -> [(number: Int, path: String)] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch let error as CocoaError {
-            let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-            throw POSIXError(POSIXErrorCode(rawValue: Int32(underlying?.code ?? Int(EIO))) ?? .EIO)
+        guard let folder = opendir(directory) else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
-        return names.compactMap { name in
-            number(ofName: name).map { ($0, directory + "/" + name) }
-        }.sorted { $0.number < $1.number }
+        defer { closedir(folder) }
+        var found: [(number: Int, path: String)] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let number = number(ofName: name) {
+                found.append((number, directory + "/" + name))
+            }
+        }
+        return found.sorted { $0.number < $1.number }
     }
 
     /// The name a segment is written under before it is renamed into place.
@@ -56,9 +60,9 @@ public enum SegmentDirectory {
 /// Writes a bounded journal's segments: starts each one atomically and deletes the oldest so
 /// that the folder stays within the size limit plus one segment. Used by the sink's writer
 /// thread only.
-final class SegmentWriter {
+package final class SegmentWriter {
     let directory: String
-    let limit: Int
+    package let limit: Int
     /// Sizes of the segments on disk, oldest first (the last one is being written).
     private var segments: [(number: Int, bytes: Int)] = []
     /// For the crash tests: called at each step of a rotation (after the temporary file is
@@ -66,18 +70,18 @@ final class SegmentWriter {
     private let rotationHook: SegmentRotationHook?
 
     /// The smallest limit accepted: a segment must hold a keyframe and some transactions.
-    static let minimumLimit = JournalSizeLimit.minimum
+    package static let minimumLimit = JournalSizeLimit.minimum
 
     /// The size at which a new segment starts: a quarter of the limit, so the journal keeps
     /// at least three full segments of history and stays within 1.25 times the limit.
-    static func segmentSize(forLimit limit: Int) -> Int {
+    package static func segmentSize(forLimit limit: Int) -> Int {
         max(1 << 10, limit / 4)
     }
 
     /// Prepares the folder: creates it (mode 0700), or empties it of an earlier recording's
     /// segments. A file at the path (an unbounded journal, say) is replaced, as the unbounded
     /// recorder replaces one; any other file in the folder is left alone.
-    init(directory: String, limit: Int, rotationHook: SegmentRotationHook? = nil) throws(JournalError) {
+    package init(directory: String, limit: Int, rotationHook: SegmentRotationHook? = nil) throws(JournalError) {
         self.directory = directory
         self.limit = limit
         self.rotationHook = rotationHook
@@ -107,16 +111,13 @@ final class SegmentWriter {
 
     /// Whether a file starts as a journal does (so only segments are ever deleted).
     private static func isJournal(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let start = (try? handle.read(upToCount: 32)) ?? Data()
-        return start.starts(with: Data(#"{"format":"atoms-journal""#.utf8))
+        FileText.prefix(32, ofFileAt: path)?.starts(with: #"{"format":"atoms-journal""#.utf8) == true
     }
 
     /// Starts the next segment with `opening` and returns its open descriptor; the previous
     /// descriptor (if any) is closed by the caller once this returns. Then deletes the oldest
     /// segments while the journal is over its limit.
-    func startSegment(opening: [UInt8]) throws(JournalError) -> Int32 {
+    package func startSegment(opening: [UInt8]) throws(JournalError) -> Int32 {
         let number = (segments.last?.number ?? 0) + 1
         let temporary = directory + "/" + SegmentDirectory.temporaryName(of: number)
         let final = directory + "/" + SegmentDirectory.name(of: number)
@@ -147,7 +148,7 @@ final class SegmentWriter {
     }
 
     /// Counts bytes appended to the current segment.
-    func didWrite(_ count: Int) {
+    package func didWrite(_ count: Int) {
         guard !segments.isEmpty else { return }
         segments[segments.count - 1].bytes += count
     }
@@ -164,20 +165,8 @@ final class SegmentWriter {
     }
 
     /// Writes all of `bytes`, retrying partial writes.
-    static func write(_ bytes: some ContiguousBytes, to descriptor: Int32, path: String) throws(JournalError) {
-        let failed = bytes.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                offset += written
-            }
-            return false
-        }
-        if failed { throw .writeFailed(path: path, reason: errorText()) }
+    package static func write(_ bytes: some ContiguousBytes, to descriptor: Int32, path: String) throws(JournalError) {
+        if FileText.writeAll(bytes, to: descriptor) != nil { throw .writeFailed(path: path, reason: errorText()) }
     }
 
     private static func errorText() -> String {

@@ -3,10 +3,13 @@
 /// The recorder writes lines with it rather than through `JSONEncoder`: values arrive as JSON
 /// text already, and the fixed field order (`type`, then `seq` first) lets the reader index a
 /// journal by looking at the start of each line only.
-struct JSONLine {
+package struct JSONLine {
     private var text = "{"
     /// Whether no field was added.
     private(set) var isEmpty = true
+
+    /// An object with no fields yet.
+    package init() {}
 
     private mutating func key(_ name: String) {
         if !isEmpty {
@@ -16,7 +19,7 @@ struct JSONLine {
         text += "\"" + name + "\":"
     }
 
-    mutating func field(_ name: String, _ value: Int) {
+    package mutating func field(_ name: String, _ value: Int) {
         key(name)
         text += String(value)
     }
@@ -26,18 +29,18 @@ struct JSONLine {
         text += value.isFinite ? String(value) : "null"
     }
 
-    mutating func field(_ name: String, _ value: Bool) {
+    package mutating func field(_ name: String, _ value: Bool) {
         key(name)
         text += value ? "true" : "false"
     }
 
-    mutating func field(_ name: String, _ value: String) {
+    package mutating func field(_ name: String, _ value: String) {
         key(name)
         text += Self.quoted(value)
     }
 
     /// A field whose value is already JSON text.
-    mutating func raw(_ name: String, _ json: String) {
+    package mutating func raw(_ name: String, _ json: String) {
         key(name)
         text += json
     }
@@ -49,12 +52,12 @@ struct JSONLine {
         text += "[" + elements.joined(separator: ",") + "]"
     }
 
-    func finished() -> String {
+    package func finished() -> String {
         text + "}"
     }
 
     /// The members written so far, without the braces.
-    var members: String {
+    package var members: String {
         String(text.dropFirst())
     }
 

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads JSON text byte by byte: parses values into ``JSONValue``, or skips them without
 /// building anything, so that a reader pays only for the parts of a line it uses.
@@ -8,13 +17,13 @@ import Foundation
 /// the bytes in place and hands out byte ranges, which callers parse only when needed.
 ///
 /// Nesting deeper than ``maximumDepth`` is an error rather than a deep recursion.
-struct JSONScanner {
+package struct JSONScanner {
     /// A syntax error at a byte offset.
-    struct SyntaxError: Error, CustomStringConvertible {
+    package struct SyntaxError: Error, CustomStringConvertible {
         let offset: Int
         let message: String
 
-        var description: String {
+        package var description: String {
             "not valid JSON at byte \(offset + 1): \(message)"
         }
     }
@@ -24,13 +33,13 @@ struct JSONScanner {
 
     let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read.
-    var position: Int
+    package var position: Int
     /// The offset just past the text to read.
     let end: Int
     private var depth = 0
 
     /// Scans `bytes[range]` (all of `bytes` when `range` is `nil`).
-    init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil) {
+    package init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil) {
         self.bytes = bytes
         position = range?.lowerBound ?? 0
         end = range?.upperBound ?? bytes.count
@@ -43,7 +52,7 @@ struct JSONScanner {
     }
 
     /// The next byte that is not whitespace, without consuming it; `nil` at the end.
-    mutating func peek() -> UInt8? {
+    package mutating func peek() -> UInt8? {
         while position < end {
             let byte = bytes[position]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else {
@@ -79,7 +88,7 @@ struct JSONScanner {
     // MARK: Containers
 
     /// Iterates the elements of an array: `body` reads exactly one element each time.
-    mutating func forEachElement(_ body: (inout JSONScanner) throws(SyntaxError) -> Void) throws(SyntaxError) {
+    package mutating func forEachElement(_ body: (inout JSONScanner) throws(SyntaxError) -> Void) throws(SyntaxError) {
         try expect(UInt8(ascii: "["))
         try enter()
         defer { depth -= 1 }
@@ -91,7 +100,7 @@ struct JSONScanner {
     }
 
     /// Iterates the members of an object: `body` gets the key and reads exactly one value.
-    mutating func forEachMember(_ body: (String, inout JSONScanner) throws(SyntaxError) -> Void) throws(SyntaxError) {
+    package mutating func forEachMember(_ body: (String, inout JSONScanner) throws(SyntaxError) -> Void) throws(SyntaxError) {
         try expect(UInt8(ascii: "{"))
         try enter()
         defer { depth -= 1 }
@@ -114,7 +123,7 @@ struct JSONScanner {
     // MARK: Values
 
     /// Parses the next value.
-    mutating func value() throws(SyntaxError) -> JSONValue {
+    package mutating func value() throws(SyntaxError) -> JSONValue {
         switch peek() {
         case UInt8(ascii: "{")?:
             var members: [String: JSONValue] = [:]
@@ -154,7 +163,7 @@ struct JSONScanner {
 
     /// Skips the next value, checking only its structure; returns the range it took.
     @discardableResult
-    mutating func skipValue() throws(SyntaxError) -> Range<Int> {
+    package mutating func skipValue() throws(SyntaxError) -> Range<Int> {
         guard let first = peek() else {
             throw error("unexpected end of text")
         }

@@ -7,7 +7,7 @@ extension JSONValue {
     /// key, then value, member by member; a prefix first).
     ///
     /// - Complexity: O(n) in the size of the smaller value.
-    static func canonicallyPrecedes(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+    package static func canonicallyPrecedes(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         compare(lhs, rhs) < 0
     }
 

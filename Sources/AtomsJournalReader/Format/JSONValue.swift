@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Any JSON value, as read from a journal line. Numbers keep their text (``JSONNumber``), so
 /// they print and restore exactly.

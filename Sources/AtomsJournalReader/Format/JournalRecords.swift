@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The first line of a journal.
 public struct JournalHeader: Codable, Sendable, Equatable {
@@ -131,6 +135,12 @@ public struct SubscriptionEntry: Codable, Sendable, Hashable {
     public var atom: Int
     /// `fileID:line` of the subscriber.
     public var at: String
+
+    /// A subscription, as the recorder notes one.
+    package init(atom: Int, at: String) {
+        self.atom = atom
+        self.at = at
+    }
 }
 
 /// A dependency edge: atom `to` watches atom `from`.
@@ -139,6 +149,12 @@ public struct EdgeEntry: Codable, Sendable, Hashable {
     public var from: Int
     /// The watching atom.
     public var to: Int
+
+    /// An edge, as the recorder notes one.
+    package init(from: Int, to: Int) {
+        self.from = from
+        self.to = to
+    }
 }
 
 /// One committed transaction, holding only what changed.
@@ -199,6 +215,12 @@ public struct LocationDeclaration: Codable, Sendable, Equatable {
     public var id: Int
     /// `fileID:line`.
     public var at: String
+
+    /// A location's number, as the recorder declares it.
+    package init(id: Int, at: String) {
+        self.id = id
+        self.at = at
+    }
 }
 
 /// The last line of a journal whose recorder closed it (format 4).

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `open(2)` for reading, outside the follower (whose own `open` would shadow it).
 private func openForReading(_ path: String) -> Int32 {

@@ -1,4 +1,4 @@
-import Atoms
+import AtomsDOT
 
 /// The recorded state of the store at one step: live atoms, their values, the dependency graph
 /// and the subscriptions.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A journal of format 3 or earlier, whose keyframes do not list locations: opened by reading
 /// every line once (checking each line and the sequence as it goes), then read by the

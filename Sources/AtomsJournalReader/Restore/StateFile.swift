@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The restorable state at one step of a journal, as a file a program loads at start.
 ///
@@ -19,7 +23,7 @@ public struct StateFile: Codable, Sendable, Equatable {
         public var value: JSONValue
 
         /// Type, key and scope, as journal declarations spell them.
-        var identityKey: String {
+        package var identityKey: String {
             "\(type)|\(key ?? "")|\(scope.map(String.init) ?? "")"
         }
     }

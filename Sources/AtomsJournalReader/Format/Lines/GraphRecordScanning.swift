@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The graph parts of keyframes and transactions (declarations, edges, subscriptions,
 // locations, atom lists), read with ``JSONScanner`` instead of `JSONDecoder`, which took a

@@ -1,8 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A keyframe line read with ``JSONScanner``: the declarations and the graph are decoded, and
 /// of the values only those a caller asks for; the others are only noted as live.
-struct KeyframeLine {
+package struct KeyframeLine {
     var record: KeyframeRecord
     /// Live atoms whose values were not decoded.
     var undecoded: [Int]

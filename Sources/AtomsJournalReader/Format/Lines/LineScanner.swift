@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one reader of journal lines: every part of the library that reads a journal (opening,
 /// seeking, following, summing up, every command) goes through it, at the depth it needs:
@@ -11,7 +15,7 @@ import Foundation
 ///
 /// What counts as a malformed line is decided here, by version: a reader that meets a line
 /// this scanner rejects reports it with ``JournalError/line(_:path:bytes:number:)``.
-struct LineScanner {
+package struct LineScanner {
     /// The journal's major version (its header's `version`).
     let version: Int
 
@@ -185,6 +189,12 @@ struct LineScanner {
     /// not parsed, so a large file of something else is rejected at once.
     static let maximumHeaderLength = 64 << 10
 
+    /// What line 1 must say before it is decoded as a header: the format's name and version.
+    private struct HeaderProbe: Decodable {
+        var format: String?
+        var version: Int?
+    }
+
     /// The header: the first line of a journal, which must be one.
     ///
     /// - Throws: ``JournalError/notAJournal(path:found:)``,
@@ -196,8 +206,8 @@ struct LineScanner {
             throw .notAJournal(path: path, found: found)
         }
         let bytes = Data(UnsafeRawBufferPointer(rebasing: raw[range]))
-        guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
-            object["format"] as? String == JournalFormat.name, let version = object["version"] as? Int
+        guard let probe = try? JSONDecoder().decode(HeaderProbe.self, from: bytes),
+            probe.format == JournalFormat.name, let version = probe.version
         else {
             throw .notAJournal(path: path, found: found)
         }
@@ -262,7 +272,7 @@ struct LineScanner {
 
     /// A short description of what is wrong with a line; byte offsets are counted from the
     /// line's start.
-    static func describe(_ error: any Error, lineStart: Int) -> String {
+    package static func describe(_ error: any Error, lineStart: Int) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context):
             return "not valid JSON (\(context.debugDescription))"

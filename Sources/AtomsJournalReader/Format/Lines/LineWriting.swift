@@ -4,7 +4,7 @@
 
 extension AtomDeclaration {
     /// The declaration as the recorder writes it: `{"id":…,"label":…,"type":…,"key":…,"scope":…}`.
-    var json: String {
+    package var json: String {
         var line = JSONLine()
         line.field("id", id)
         line.field("label", label)
@@ -17,7 +17,7 @@ extension AtomDeclaration {
 
 extension LocationDeclaration {
     /// `{"id":…,"at":…}`, as a keyframe's `locs` lists it.
-    var json: String {
+    package var json: String {
         var entry = JSONLine()
         entry.field("id", id)
         entry.field("at", at)
@@ -27,7 +27,7 @@ extension LocationDeclaration {
 
 extension LocationRecord {
     /// The location line `{"type":"loc","id":…,"at":…}`.
-    static func line(id: Int, at: String) -> String {
+    package static func line(id: Int, at: String) -> String {
         var line = JSONLine()
         line.field("type", "loc")
         line.field("id", id)
@@ -38,7 +38,7 @@ extension LocationRecord {
 
 extension EndRecord {
     /// The end line `{"type":"end","seq":…,"t":…}`; `time` is the time's JSON number.
-    static func line(seq: Int, time: some Sequence<UInt8>) -> String {
+    package static func line(seq: Int, time: some Sequence<UInt8>) -> String {
         var line = JSONLine()
         line.field("type", "end")
         line.field("seq", seq)
@@ -50,7 +50,7 @@ extension EndRecord {
 extension KeyframeLine {
     /// The keyframe line after step `seq`, from its parts as JSON texts: declarations, keyed
     /// value entries, edges, subscriptions and location declarations.
-    static func line(seq: Int, atoms: [String], values: [String], edges: [String], subs: [String], locs: [String]) -> String {
+    package static func line(seq: Int, atoms: [String], values: [String], edges: [String], subs: [String], locs: [String]) -> String {
         var line = JSONLine()
         line.field("type", "keyframe")
         line.field("seq", seq)
@@ -66,7 +66,7 @@ extension KeyframeLine {
 extension TransactionLine {
     /// The start of a transaction line, `[seq,t,"cause",origin,at,[`; `time` is the time's
     /// JSON number.
-    static func appendEnvelope(seq: Int, time: some Sequence<UInt8>, cause: String, origin: Int, at location: Int, to line: inout [UInt8]) {
+    package static func appendEnvelope(seq: Int, time: some Sequence<UInt8>, cause: String, origin: Int, at location: Int, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "["))
         line.appendDecimal(seq)
         line.append(UInt8(ascii: ","))
@@ -81,12 +81,12 @@ extension TransactionLine {
     }
 
     /// `[id,"v",json]`: a whole value.
-    static func appendWhole(id: Int, json: some Sequence<UInt8>, to output: inout [UInt8]) {
+    package static func appendWhole(id: Int, json: some Sequence<UInt8>, to output: inout [UInt8]) {
         appendEntry(id: id, kind: UInt8(ascii: "v"), payload: json, to: &output)
     }
 
     /// `{"id":N,fields}`: a keyed entry, for values that are not plain JSON.
-    static func appendKeyed(id: Int, fields: some Sequence<UInt8>, to output: inout [UInt8]) {
+    package static func appendKeyed(id: Int, fields: some Sequence<UInt8>, to output: inout [UInt8]) {
         output.append(contentsOf: #"{"id":"#.utf8)
         output.appendDecimal(id)
         output.append(UInt8(ascii: ","))
@@ -95,7 +95,7 @@ extension TransactionLine {
     }
 
     /// `[id,"d",delta]`: a change to the previous value.
-    static func appendDelta(id: Int, delta: some Sequence<UInt8>, to output: inout [UInt8]) {
+    package static func appendDelta(id: Int, delta: some Sequence<UInt8>, to output: inout [UInt8]) {
         appendEntry(id: id, kind: UInt8(ascii: "d"), payload: delta, to: &output)
     }
 
@@ -109,14 +109,14 @@ extension TransactionLine {
     }
 
     /// `[id,"="]`: a value equal to the previous one.
-    static func appendUnchanged(id: Int, to output: inout [UInt8]) {
+    package static func appendUnchanged(id: Int, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "["))
         output.appendDecimal(id)
         output.append(contentsOf: #","="]"#.utf8)
     }
 
     /// The graph changes object, from its parts as JSON texts; `nil` when nothing changed.
-    static func graphChanges(
+    package static func graphChanges(
         declare: [String], created: [Int], released: [Int], edgesAdded: [String], edgesRemoved: [String],
         subsAdded: [String], subsRemoved: [String]
     ) -> String? {
@@ -175,5 +175,29 @@ extension TransactionLine {
         }
         line.append(UInt8(ascii: "]"))
         return line
+    }
+}
+
+extension EdgeEntry {
+    /// The edge as the recorder writes it: `{"from":…,"to":…}`.
+    package var json: String {
+        "{\"from\":\(from),\"to\":\(to)}"
+    }
+
+    /// The order a keyframe lists edges in: by source, then target.
+    package static func precedes(_ lhs: EdgeEntry, _ rhs: EdgeEntry) -> Bool {
+        (lhs.from, lhs.to) < (rhs.from, rhs.to)
+    }
+}
+
+extension SubscriptionEntry {
+    /// The subscription as the recorder writes it: `{"atom":…,"at":…}`.
+    package var json: String {
+        "{\"atom\":\(atom),\"at\":\(JSONLine.quoted(at))}"
+    }
+
+    /// The order a keyframe lists subscriptions in: by atom, then location.
+    package static func precedes(_ lhs: SubscriptionEntry, _ rhs: SubscriptionEntry) -> Bool {
+        (lhs.atom, lhs.at) < (rhs.atom, rhs.at)
     }
 }

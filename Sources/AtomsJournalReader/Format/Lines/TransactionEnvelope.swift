@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The envelope of a transaction line, read at the speed of a byte scan: the step, the time,
 /// the cause and the atoms written, for lines in the shape the recorder writes most

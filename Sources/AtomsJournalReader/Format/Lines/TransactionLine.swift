@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A transaction line of format 2 and later, read with ``JSONScanner``:
 /// `[seq, t, cause, origin, at, [values], {graph changes}]`, the last element only when the
@@ -6,7 +10,7 @@ import Foundation
 ///
 /// Value payloads are kept as byte ranges of the line and parsed only for the atoms a caller
 /// asks for, so listing transactions never decodes a value.
-struct TransactionLine {
+package struct TransactionLine {
     var seq: Int
     var t: Double
     /// The time's bytes, as written.
