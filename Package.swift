@@ -40,7 +40,7 @@ let package = Package(
                 ),
             ]
         ),
-        .testTarget(name: "AtomsTests", dependencies: ["Atoms", "TestSupport"]),
+        .testTarget(name: "AtomsTests", dependencies: ["Atoms", "AtomsDOT", "TestSupport"]),
 
         // The journal's format and its reader: lines, values, files, the state at a step. Needs
         // neither the runtime nor CustomDump, and no more of Foundation than FoundationEssentials.
@@ -76,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AtomsInspectorTests",
-            dependencies: ["AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
+            dependencies: ["AtomsInspector", "AtomsJournalReader", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
             // The report page's `node --test` tests, which ReportWebTests runs.
             exclude: ["Report/Web"],
             resources: [.copy("Golden")]

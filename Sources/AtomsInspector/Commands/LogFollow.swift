@@ -12,7 +12,7 @@ import Darwin
 
 extension LogCommand {
     /// What `log --follow` hands its caller as it reads.
-    public enum FollowOutput {
+    package enum FollowOutput {
         /// An entry's text line (or JSON object, one per line).
         case line(String)
         /// Something to say on stderr (transactions deleted before they were read, a new
@@ -33,7 +33,7 @@ extension LogCommand {
     ///   - shouldStop: Asked between polls.
     ///   - output: Receives lines, notices and flushes.
     /// - Throws: ``InspectorError`` for a malformed journal or a `last`-relative step.
-    public static func follow(
+    package static func follow(
         path: String,
         options: Options,
         pollInterval: Double = 0.02,

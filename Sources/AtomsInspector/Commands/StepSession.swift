@@ -4,11 +4,11 @@ import AtomsJournalReader
 ///
 /// Feed it one command line at a time; it answers with text to print. The executable reads
 /// lines from a terminal (with a prompt) or from a pipe, so sessions can be scripted.
-public final class StepSession {
+package final class StepSession {
     private var journal: InspectedJournal
     private let style: Style
     /// The current step.
-    public private(set) var position: Int
+    package private(set) var position: Int
     private var previousPosition: Int
     private var state: JournalState
 
@@ -16,7 +16,7 @@ public final class StepSession {
     ///
     /// The session keeps the states and transactions it decodes (a few dozen) for when it
     /// comes back to a step; a journal already keeping them is shared, not copied.
-    public init(journal: InspectedJournal, at step: StepSpec = .number(0), style: Style = .plain) throws(InspectorError) {
+    package init(journal: InspectedJournal, at step: StepSpec = .number(0), style: Style = .plain) throws(InspectorError) {
         self.journal = journal.memoized()
         self.style = style
         position = try journal.step(step)
@@ -28,12 +28,12 @@ public final class StepSession {
     private var last: Int { journal.reader.lastStep }
 
     /// The prompt: the position, as `[12/340] `.
-    public var prompt: String {
+    package var prompt: String {
         "[\(position)/\(last)] "
     }
 
     /// Commands and what they do, for `help`.
-    public static let help = """
+    package static let help = """
         n, next [N]       move forward N steps (default 1)
         p, prev [N]       move back N steps (default 1)
         g, goto STEP      move to STEP (0, N, last, last-K)
@@ -53,7 +53,7 @@ public final class StepSession {
         """
 
     /// Handles one command line; returns what to print and whether to quit.
-    public func handle(_ line: String) -> (output: String, quit: Bool) {
+    package func handle(_ line: String) -> (output: String, quit: Bool) {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let command = words.first else {
             return ("", false)
@@ -173,7 +173,7 @@ public final class StepSession {
 
     /// `[12/340] set CounterAtom @ App/Main.swift:9`: the position and the transaction that
     /// led to it.
-    public func describePosition() throws(InspectorError) -> String {
+    package func describePosition() throws(InspectorError) -> String {
         let label = style.bold("[\(position)/\(last)]")
         guard position > first else {
             return "\(label) before the first transaction"

@@ -15,7 +15,7 @@ import Darwin
 /// `FileHandle.write(_:)` traps when a write fails (a closed stream, a full disk, a pipe whose
 /// reader is gone while SIGPIPE is ignored); these writes report the failure instead, so the
 /// caller can exit with a message and a status.
-public enum StandardStream: Sendable {
+package enum StandardStream: Sendable {
     case output
     case error
 
@@ -30,13 +30,13 @@ public enum StandardStream: Sendable {
     ///
     /// - Returns: `nil` on success, or the `errno` of the failed write.
     @discardableResult
-    public func write(_ bytes: some Collection<UInt8>) -> Int32? {
+    package func write(_ bytes: some Collection<UInt8>) -> Int32? {
         FileText.writeAll(Array(bytes), to: descriptor)
     }
 
     /// Writes a string's UTF-8 bytes; see ``write(_:)-(Collection<UInt8>)``.
     @discardableResult
-    public func write(_ text: String) -> Int32? {
+    package func write(_ text: String) -> Int32? {
         write(text.utf8)
     }
 }

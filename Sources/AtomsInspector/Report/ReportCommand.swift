@@ -7,25 +7,25 @@ import Foundation
 
 /// `atoms-inspect report`: one self-contained HTML file with a timeline of the session, the
 /// values and graph at any step, and the diff to the step before.
-public enum ReportCommand {
+package enum ReportCommand {
     /// The default limit of embedded data: pages much larger load slowly in a browser.
-    public static let defaultSizeLimit = 100 << 20
+    package static let defaultSizeLimit = 100 << 20
 
     /// At most this many distinct graphs are drawn by `dot`; the page lays out any others.
     static let maximumDotGraphs = 200
 
     /// What was written, for the line printed after it.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// The first step shown.
-        public let first: Int
+        package let first: Int
         /// The last step shown.
-        public let last: Int
+        package let last: Int
         /// The page's size in bytes.
-        public let bytes: Int
+        package let bytes: Int
         /// Distinct graphs in the range, and how many `dot` drew.
-        public let graphs: Int
+        package let graphs: Int
         /// Graphs drawn by `dot` (0 when it is not installed).
-        public let drawnByDot: Int
+        package let drawnByDot: Int
     }
 
     /// The report page for steps `from...to`.
@@ -38,7 +38,7 @@ public enum ReportCommand {
     /// - Returns: The HTML and a summary.
     /// - Throws: ``InspectorError``: 64 for a bad range or a page over `sizeLimit` (the message
     ///   suggests `--from/--to`), 65 for a damaged journal.
-    public static func run(
+    package static func run(
         _ journal: InspectedJournal, from: StepSpec? = nil, to: StepSpec? = nil,
         sizeLimit: Int = defaultSizeLimit, graphviz: Graphviz? = Graphviz()
     ) throws(InspectorError) -> (html: [UInt8], summary: Summary) {
