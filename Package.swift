@@ -110,6 +110,8 @@ let package = Package(
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
         .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
+        // What atoms-bench measures atoms-inspect's peak RSS with (a fork from a small process).
+        .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,8 @@
 /// A journal size limit as a user writes it: bytes, or a number with a `KB`, `MB` or `GB`
 /// suffix (powers of 1024, any case): `65536`, `64KB`, `4MB`, `1GB`.
-public enum JournalSizeLimit {
+package enum JournalSizeLimit {
     /// The limit in bytes, or `nil` when the text is not a size or is out of range.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let upper = text.uppercased()
         let units: [(suffix: String, factor: Int)] = [("KB", 1 << 10), ("MB", 1 << 20), ("GB", 1 << 30), ("B", 1)]
         let unit = units.first { upper.hasSuffix($0.suffix) } ?? ("", 1)
@@ -16,5 +16,5 @@ public enum JournalSizeLimit {
 
     /// The smallest limit a recorder accepts: a segment must hold a keyframe and some
     /// transactions.
-    public static let minimum = 4 << 10
+    package static let minimum = 4 << 10
 }

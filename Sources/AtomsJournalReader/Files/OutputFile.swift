@@ -18,13 +18,13 @@ import Darwin
 /// - Anything else that exists (a FIFO, `/dev/stdout`, a process substitution, a device) is
 ///   written through, never replaced.
 /// - A directory, an unwritable file, or a path that cannot be resolved is refused.
-public enum OutputFile {
+package enum OutputFile {
     /// Writes `bytes` to `path`.
     ///
     /// - Parameter permissions: The mode of a file this creates (an existing file keeps its own).
     /// - Throws: ``JournalError/cannotCreate(path:reason:)`` when the path cannot be written,
     ///   ``JournalError/writeFailed(path:reason:)`` when writing the bytes failed.
-    public static func write(_ bytes: some Collection<UInt8>, to path: String, permissions: mode_t? = nil) throws(JournalError) {
+    package static func write(_ bytes: some Collection<UInt8>, to path: String, permissions: mode_t? = nil) throws(JournalError) {
         let bytes = Array(bytes)
         var status = stat()
         if stat(path, &status) == 0 {

@@ -16,15 +16,15 @@ import Darwin
 /// without opening them. A new segment is written to a hidden temporary file and renamed into
 /// place once its opening lines are there, so a reader (or a crash) never sees a segment
 /// without its keyframe.
-public enum SegmentDirectory {
+package enum SegmentDirectory {
     /// The name of segment `number`.
-    public static func name(of number: Int) -> String {
+    package static func name(of number: Int) -> String {
         let digits = String(number)
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".jsonl"
     }
 
     /// The segment number a file name holds, or `nil` for any other file.
-    public static func number(ofName name: String) -> Int? {
+    package static func number(ofName name: String) -> Int? {
         guard name.hasSuffix(".jsonl") else { return nil }
         let digits = name.dropLast(".jsonl".count)
         guard digits.count >= 8, digits.count <= 18, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
@@ -36,7 +36,7 @@ public enum SegmentDirectory {
     /// The segments in a folder, oldest first.
     ///
     /// - Throws: A POSIX error when the folder cannot be listed.
-    public static func segments(in directory: String) throws -> [(number: Int, path: String)] {
+    package static func segments(in directory: String) throws -> [(number: Int, path: String)] {
         guard let folder = opendir(directory) else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }

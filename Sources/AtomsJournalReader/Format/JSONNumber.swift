@@ -38,14 +38,17 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible, Expressib
         text = String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The number an integer literal spells.
     public init(integerLiteral value: Int) {
         self.init(value)
     }
 
+    /// The number a floating-point literal spells.
     public init(floatLiteral value: Double) {
         self.init(value)
     }
 
+    /// The number as written in the journal.
     public var description: String { text }
 
     /// Whether the text has no fraction and no exponent.
@@ -68,10 +71,12 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible, Expressib
         isInteger ? UInt64(text) : nil
     }
 
+    /// Whether two numbers are equal in value: integers of 64-bit range exactly, anything else as `Double`s.
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         compare(lhs, rhs) == 0
     }
 
+    /// Hashes the number by its `Double` value, as equal numbers have equal ones.
     public func hash(into hasher: inout Hasher) {
         // Equal numbers have equal `Double`s (the converse need not hold).
         hasher.combine(double)

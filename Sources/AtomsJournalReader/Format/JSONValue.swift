@@ -14,6 +14,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes any JSON value, keeping numbers exactly as written.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -31,6 +32,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the value as the JSON it was read from.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

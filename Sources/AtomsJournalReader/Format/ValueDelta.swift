@@ -11,20 +11,20 @@
 /// | `["m", [[k, v], …], [[k, delta], …], [k, …]]` | dictionary written as `[k, v, k, v, …]` | entries set whole, entries changed by a nested delta, entries removed |
 ///
 /// Trailing lists may be left out when empty.
-public enum ValueDelta {
+package enum ValueDelta {
     /// A delta that does not fit the value it is applied to, or is not a delta.
-    public struct Mismatch: Error, Equatable, Sendable, CustomStringConvertible {
+    package struct Mismatch: Error, Equatable, Sendable, CustomStringConvertible {
         /// What does not fit.
-        public let message: String
+        package let message: String
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// Applies `delta` to `value`.
     ///
     /// - Returns: The new value, equal to the value a whole write would have recorded.
     /// - Throws: ``Mismatch`` when the delta is malformed or does not fit the value.
-    public static func apply(_ delta: JSONValue, to value: JSONValue) throws(Mismatch) -> JSONValue {
+    package static func apply(_ delta: JSONValue, to value: JSONValue) throws(Mismatch) -> JSONValue {
         guard case .array(let parts) = delta, case .string(let kind)? = parts.first else {
             throw Mismatch(message: "a delta must be an array starting with its kind")
         }

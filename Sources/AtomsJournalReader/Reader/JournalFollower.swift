@@ -30,9 +30,9 @@ private func openForReading(_ path: String) -> Int32 {
 ///     usleep(50_000)
 /// }
 /// ```
-public final class JournalFollower {
+package final class JournalFollower {
     /// What a poll found.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// A transaction, with its value entries' ids only (values are not decoded).
         case transaction(TransactionRecord)
         /// Transactions `from…to` were deleted by a bounded journal's size limit before they
@@ -45,11 +45,11 @@ public final class JournalFollower {
     }
 
     /// The journal: a file, or a bounded journal's folder.
-    public let path: String
+    package let path: String
     /// Every atom declared so far, by number.
-    public private(set) var declarations: [Int: AtomDeclaration] = [:]
+    package private(set) var declarations: [Int: AtomDeclaration] = [:]
     /// Whether the end line was read.
-    public private(set) var isEnded = false
+    package private(set) var isEnded = false
 
     private var file: OpenFile?
     private var locations: [Int: String] = [:]
@@ -69,7 +69,7 @@ public final class JournalFollower {
     }
 
     /// Creates a follower; nothing is read until ``poll()``.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
@@ -81,7 +81,7 @@ public final class JournalFollower {
     ///
     /// - Throws: ``JournalError`` when a line is malformed, the journal is not one, or it
     ///   cannot be read.
-    public func poll() throws(JournalError) -> [Event] {
+    package func poll() throws(JournalError) -> [Event] {
         var events: [Event] = []
         guard !isEnded else { return events }
         if file == nil {

@@ -188,11 +188,11 @@ public struct JournalState: Sendable, Equatable {
 }
 
 /// A name pattern where `*` matches any run of characters (and nothing else is special).
-public struct Glob: Sendable {
+package struct Glob: Sendable {
     private let pattern: [Character]
 
     /// Creates a pattern.
-    public init(_ pattern: String) {
+    package init(_ pattern: String) {
         self.pattern = Array(pattern)
     }
 
@@ -201,7 +201,7 @@ public struct Glob: Sendable {
     /// Compares characters as `String` does, without Foundation (whose searches mishandle a
     /// NUL in the pattern); backtracks to the last `*` only.
     /// - Complexity: O(*n*·*m*) for a text of *n* and a pattern of *m* characters.
-    public func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         let text = Array(text)
         var textIndex = 0
         var patternIndex = 0

@@ -12,17 +12,17 @@ import Darwin
 
 /// What a pass over every transaction's envelope finds: counts by cause and by atom, the
 /// time span and the keyframes. Values are skipped, never decoded.
-public struct JournalSummary: Sendable, Equatable {
+package struct JournalSummary: Sendable, Equatable {
     /// Keyframes in the journal (a bounded journal's segments each start with one).
-    public var keyframes = 0
+    package var keyframes = 0
     /// Transactions per cause.
-    public var causes: [String: Int] = [:]
+    package var causes: [String: Int] = [:]
     /// Per atom number: the transactions that wrote its value (equal writes included).
-    public var valueWrites: [Int: Int] = [:]
+    package var valueWrites: [Int: Int] = [:]
     /// The time of the first and the last transaction, in milliseconds since recording
     /// started (`nil` without transactions).
-    public var firstTime: Double?
-    public var lastTime: Double?
+    package var firstTime: Double?
+    package var lastTime: Double?
 }
 
 extension JournalReader {
@@ -31,7 +31,7 @@ extension JournalReader {
     ///
     /// - Complexity: One pass over the journal's bytes.
     /// - Throws: ``JournalError`` naming the line when one is malformed or out of sequence.
-    public func summary() throws(JournalError) -> JournalSummary {
+    package func summary() throws(JournalError) -> JournalSummary {
         try summary(splittingAbove: 8 << 20)
     }
 
