@@ -72,7 +72,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "atoms-inspect",
-            dependencies: ["AtomsInspector", "AtomsJournalReader", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["AtomsInspector", "AtomsJournalReader", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // The Swift runtime and FoundationEssentials linked in, in release builds on Linux:
+            // only the code used is loaded, not whole shared libraries, which halves the
+            // resident size of a short run (docs/PERFORMANCE.md, R7v).
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release))]
         ),
         .testTarget(
             name: "AtomsInspectorTests",
