@@ -28,6 +28,19 @@ func nanoseconds(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start)
 }
 
+/// CPU nanoseconds the calling thread spends in `body`: unlike wall time, not counting the
+/// time other threads (the recorder's, other processes) keep the core from it.
+func threadCPUNanoseconds(_ body: () -> Void) -> Double {
+    func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+    }
+    let start = now()
+    body()
+    return now() - start
+}
+
 /// Formats nanoseconds with a readable unit.
 func formatted(nanoseconds value: Double) -> String {
     switch value {

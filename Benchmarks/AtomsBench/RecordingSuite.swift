@@ -21,10 +21,12 @@ struct BenchSettingsAtom: StateAtom, Hashable {
 enum RecordingSuite {
     static let transactions = 100_000
 
-    static func run(repetitions: Int) -> (off: Measurement, on: Measurement, onMainThread: Measurement, bytesPerTransaction: Double, valueBytes: Double) {
+    static func run(repetitions: Int) -> (off: Measurement, on: Measurement, onMainThread: Measurement, timedCPU: Measurement, untimedCPU: Measurement, bytesPerTransaction: Double, valueBytes: Double) {
         var off: [Double] = []
         var on: [Double] = []
         var onMainThread: [Double] = []
+        var timedCPU: [Double] = []
+        var untimedCPU: [Double] = []
         var bytes = 0.0
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,6 +37,11 @@ enum RecordingSuite {
             let recorded = session(journal: path)
             on.append(recorded.total)
             onMainThread.append(recorded.beforeFlush)
+            // What timing adds to the app's thread: its CPU time in the loop, the same recording
+            // with timing and without (wall time would count the recorder's thread and other
+            // processes taking the core).
+            timedCPU.append(recorded.cpu)
+            untimedCPU.append(session(journal: path + ".untimed", timing: false).cpu)
             bytes = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
         let value = try! JSONEncoder().encode(BenchSettings(volume: transactions, muted: true, name: "default"))
@@ -42,6 +49,8 @@ enum RecordingSuite {
             Measurement(name: "journal-off", samples: off, unit: "transaction"),
             Measurement(name: "journal-on", samples: on, unit: "transaction"),
             Measurement(name: "journal-on-main-thread", samples: onMainThread, unit: "transaction"),
+            Measurement(name: "journal-on-timed-cpu", samples: timedCPU, unit: "transaction"),
+            Measurement(name: "journal-on-untimed-cpu", samples: untimedCPU, unit: "transaction"),
             bytes / Double(transactions),
             Double(value.count)
         )
@@ -49,23 +58,27 @@ enum RecordingSuite {
 
     /// Nanoseconds per transaction for one session, recording to `journal` when given: in
     /// all, and before the closing flush (what the app's own thread spent).
-    private static func session(journal: String?) -> (total: Double, beforeFlush: Double) {
+    private static func session(journal: String?, timing: Bool = true) -> (total: Double, beforeFlush: Double, cpu: Double) {
         let root = AtomRoot()
         let recorder = journal.map { try! JournalRecorder(path: $0) }
+        recorder?.recordsTiming = timing
         recorder?.attach(to: root.store)
         let context = root.viewContext()
         context.watch(BenchSettingsAtom())
         var beforeFlush = 0.0
+        var cpu = 0.0
         let elapsed = nanoseconds {
             let loop = nanoseconds {
-                for _ in 0..<transactions {
-                    context[BenchSettingsAtom()].volume += 1
+                cpu = threadCPUNanoseconds {
+                    for _ in 0..<transactions {
+                        context[BenchSettingsAtom()].volume += 1
+                    }
                 }
             }
             beforeFlush = loop
             // The journal is complete only once written: include the flush.
             try? recorder?.close()
         }
-        return (elapsed / Double(transactions), beforeFlush / Double(transactions))
+        return (elapsed / Double(transactions), beforeFlush / Double(transactions), cpu / Double(transactions))
     }
 }

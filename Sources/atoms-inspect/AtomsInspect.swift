@@ -13,7 +13,7 @@ struct AtomsInspect: ParsableCommand {
             EXIT STATUS: 0 ok; 1 a check failed, diff --exit-code found differences, find \
             found no step, or compare found the journals diverge; \
             64 usage error (unknown option, bad step, unknown atom, a report over --max-size); 65 malformed journal, \
-            state file or rules file; 66 missing or unreadable file; 69 Graphviz dot \
+            state file or rules file, or (profile) a journal recorded without timing; 66 missing or unreadable file; 69 Graphviz dot \
             or DuckDB (export --format parquet) unavailable; 73 output file cannot be created, or \
             export's output folder holds files (pass --force); 74 output cannot be written \
             (stdout closed or full, a write to an output file failed); 75 the journal changed \
@@ -28,6 +28,6 @@ struct AtomsInspect: ParsableCommand {
             completion script (see README.md).
             """,
         version: "1.0.0",
-        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, Step.self, Restore.self, Check.self, Stats.self, Report.self, Export.self]
+        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, Step.self, Restore.self, Check.self, Stats.self, Report.self, Export.self, Profile.self]
     )
 }

@@ -105,6 +105,10 @@ struct JournalFormatExampleTests {
                     values: try elements(raw, try #require(parts["values"])).map { try keyedEntry(raw, $0) },
                     edges: keyframe.edges.map(\.json), subs: keyframe.subs.map(\.json), locs: (keyframe.locs ?? []).map(\.json)
                 )
+            case #""timing""#?:
+                var written: [UInt8] = []
+                try TimingLine(bytes: raw, range: whole).append(to: &written)
+                return String(decoding: written.dropLast(), as: UTF8.self)
             case #""tx""#?:
                 // Version 1: read into the same record a version 4 line gives; written as version 4.
                 let record = try LineScanner(version: 1).transaction(in: raw, whole, locations: [:], decoding: { _ in true })

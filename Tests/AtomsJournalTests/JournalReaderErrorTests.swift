@@ -12,7 +12,8 @@ struct JournalReaderErrorTests {
     private func recordedLines(_ updates: Int = 5) -> [String] {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         context.watch(CountAtom())
         for _ in 0..<updates {
@@ -142,7 +143,8 @@ struct JournalReaderErrorTests {
     @Test func fiftyMegabyteValueRoundTrips() throws {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         context.watch(SecretAtom())
         context.watch(NotesAtom())

@@ -7,7 +7,7 @@ import Foundation
 /// `state` prints the sample's atoms as one JSON object on one line, keyed by atom label;
 /// `flush` writes what the journal holds and prints `flushed N` (the last step on disk);
 /// `--journal-limit SIZE` keeps the journal within a size (`64KB`, `4MB`, …) as a folder of
-/// segments.
+/// segments; `--timing` records each transaction's costs too, for `atoms-inspect profile`.
 @MainActor
 public final class SampleSession {
     /// The root all of the sample's atoms live in.
@@ -25,6 +25,7 @@ public final class SampleSession {
         var restorePath: String?
         var keyframeInterval = JournalFormat.defaultKeyframeInterval
         var limit: Int?
+        var timing = false
         var remaining = arguments[...]
         func value(for option: String) -> String {
             guard let value = remaining.popFirst() else {
@@ -36,6 +37,7 @@ public final class SampleSession {
             switch argument {
             case "--journal": journalPath = value(for: argument)
             case "--restore": restorePath = value(for: argument)
+            case "--timing": timing = true
             case "--keyframe-interval":
                 guard let interval = Int(value(for: argument)), interval > 0 else {
                     Self.usage(name, "--keyframe-interval needs a positive number")
@@ -48,13 +50,16 @@ public final class SampleSession {
                 }
                 limit = bytes
             case "-h", "--help":
-                print("usage: \(name) [--journal PATH [--journal-limit SIZE]] [--restore STATE_FILE] [--keyframe-interval N] < commands")
+                print("usage: \(name) [--journal PATH [--journal-limit SIZE] [--timing]] [--restore STATE_FILE] [--keyframe-interval N] < commands")
                 exit(0)
             default: Self.usage(name, "unknown option '\(argument)'")
             }
         }
         if limit != nil && journalPath == nil {
             Self.usage(name, "--journal-limit needs --journal PATH")
+        }
+        if timing && journalPath == nil {
+            Self.usage(name, "--timing needs --journal PATH")
         }
         if let restorePath {
             do {
@@ -69,6 +74,7 @@ public final class SampleSession {
         if let journalPath {
             do {
                 let recorder = try JournalRecorder(path: journalPath, limit: limit, keyframeInterval: keyframeInterval, program: name)
+                recorder.recordsTiming = timing
                 recorder.attach(to: root.store)
                 self.recorder = recorder
             } catch {

@@ -200,6 +200,11 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         dependencies = []
         terminate(in: engine)
         isComputing = true
+        let timer = engine.timer
+        let evaluation = timer?.evaluationStarted(self)
+        defer {
+            if let timer, let evaluation { timer.evaluationEnded(evaluation, of: self) }
+        }
         let newValue: Node.Produced = engine.guardingStack {
             let producer = atom.producer
             let context = AtomProducerContext<Node.Produced>(store: store, node: self)

@@ -5,11 +5,15 @@ struct AtomProducerContext<Value> {
     let node: AnyAtomNode
     /// The computation this context belongs to; see ``AnyAtomNode/generation``.
     let generation: Int
+    /// When the computation started, while the store times its work (0 otherwise): the start
+    /// of the task whose result ``update(with:)`` delivers.
+    let startedAt: UInt64
 
     init(store: StoreContext, node: AnyAtomNode) {
         self.store = store
         self.node = node
         self.generation = node.generation
+        self.startedAt = store.engine.timer == nil ? 0 : MonotonicClock.now()
     }
 
     /// The context handed to the atom's `value(context:)` / `defaultValue(context:)`.
@@ -37,6 +41,7 @@ struct AtomProducerContext<Value> {
     /// atom released meanwhile, in which case it is dropped.
     func update(with value: Value) {
         guard node.isAlive, node.generation == generation else {
+            store.engine.timer?.taskEnded(node, start: startedAt, committed: false)
             return
         }
         if node.isComputing {
@@ -48,7 +53,7 @@ struct AtomProducerContext<Value> {
             }
             return
         }
-        store.engine.deliver(value, to: node)
+        store.engine.deliver(value, to: node, taskStart: startedAt)
     }
 
     /// Keeps the atom's previous value from reaching dependents for this recomputation.

@@ -323,6 +323,13 @@ enum PendingEffect {
     case updated(AnyAtomNode)
     case released(AnyAtomNode)
 
+    /// The atom whose effect this event is for.
+    var node: AnyAtomNode {
+        switch self {
+        case .initialized(let node), .updated(let node), .released(let node): node
+        }
+    }
+
     func run() {
         switch self {
         case .initialized(let node): node.effectInitialized()

@@ -16,17 +16,20 @@ extension StoreEngine {
         }
         node.terminate(in: self)
         let generation = node.generation
+        let start = timer == nil ? 0 : MonotonicClock.now()
         node.refreshWatches = []
         let value = await refreshedValue(of: node)
         guard node.isAlive, node.generation == generation, !Task.isCancelled else {
             if node.generation == generation {
                 node.refreshWatches = nil
             }
+            timer?.taskEnded(node, start: start, committed: false)
             return value
         }
         let watched = node.refreshWatches ?? []
         node.refreshWatches = nil
         transact(.refresh, origin: node, location: location) {
+            timer?.taskEnded(node, start: start, committed: true)
             // Dependencies are what the refresh watched.
             let oldDependencies = node.dependencies
             node.dependencies = watched

@@ -90,8 +90,13 @@ extension StoreEngine {
 
     /// Queues the node's subscribers for notification after commit.
     func queueSubscribers(of node: AnyAtomNode) {
+        var count = 0
         for subscriber in node.subscriptions {
             transaction.subscribers.append(subscriber)
+            count += 1
+        }
+        if count > 0, let timer {
+            timer.current.notified(node, count: count)
         }
     }
 }

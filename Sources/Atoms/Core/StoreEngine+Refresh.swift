@@ -15,9 +15,11 @@ extension StoreEngine {
 
 extension StoreEngine {
     /// Sets a value delivered after its computation returned (an async result) and propagates
-    /// it, as a transaction of its own.
-    func deliver(_ value: Any, to node: AnyAtomNode) {
+    /// it, as a transaction of its own. `taskStart` is when the task that produced it started
+    /// (0 when the store does not time its work).
+    func deliver(_ value: Any, to node: AnyAtomNode, taskStart: UInt64) {
         transact(.asyncResult, origin: node) {
+            timer?.taskEnded(node, start: taskStart, committed: true)
             node.assign(value)
             valueDidChange(node)
         }

@@ -9,6 +9,7 @@ extension StoreEngine {
                 isRunningEffects && cause != .initialize ? .effect : cause,
                 origin: origin, location: location, recording: recordsChanges
             )
+            timer?.began()
         }
         transactionDepth += 1
     }
@@ -28,6 +29,7 @@ extension StoreEngine {
         isCommitting = true
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
+            timer?.discard()
             _ = transaction.finish()
             isCommitting = false
             writesDeferred -= 1
@@ -35,6 +37,7 @@ extension StoreEngine {
             return
         }
         sequence += 1
+        let timing = timer?.committing(sequence: sequence)
         if !commitObservers.isEmpty {
             let committed = transaction.committed(sequence: sequence)
             for observer in commitObservers {
@@ -60,27 +63,42 @@ extension StoreEngine {
             }
         }
         notifyScopeObservers(touched: touchedScopes)
+        timing?.observersEnded()
 
         if !effects.isEmpty {
             let wasRunningEffects = isRunningEffects
             isRunningEffects = true
             for effect in effects {
                 effect.run()
+                timing?.ranEffect(of: effect.node)
             }
             isRunningEffects = wasRunningEffects
         }
         if subscribers.count == 1 {
-            subscribers[0].onUpdate()
+            notify(subscribers[0], timing: timing)
         } else if !subscribers.isEmpty {
             // In the order subscribers were created, each once.
             var previous = 0
             for subscriber in subscribers.sorted(by: { $0.id < $1.id }) where subscriber.id != previous {
                 previous = subscriber.id
-                subscriber.onUpdate()
+                notify(subscriber, timing: timing)
             }
+        }
+        if let timer, let timing {
+            timer.finished(timing)
         }
         writesDeferred -= 1
         runDeferredWrites()
+    }
+
+    /// Tells a subscriber that atoms it watches changed, timing it when `timing` is given.
+    private func notify(_ subscriber: SubscriberState, timing: TransactionTiming?) {
+        guard let timing else {
+            subscriber.onUpdate()
+            return
+        }
+        subscriber.onUpdate()
+        timing.notifiedSubscriber(at: subscriber.location)
     }
 
     /// Runs the writes deferred while a commit or computation was in progress, each as its own

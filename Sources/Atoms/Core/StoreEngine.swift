@@ -47,6 +47,8 @@ final class StoreEngine {
     /// Whether ``seeds`` is set; read on every node creation, where copying the existential
     /// out to test it would cost a retain and a release.
     @exclusivity(unchecked) private(set) var hasSeeds = false
+    /// Times transactions while someone observes timings; `nil` (costing a test of it) otherwise.
+    @exclusivity(unchecked) var timer: TransactionTimer?
     /// How many atom computations are nested right now.
     @exclusivity(unchecked) var computeDepth = 0
 

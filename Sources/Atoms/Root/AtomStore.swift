@@ -32,6 +32,15 @@ public final class AtomStore {
         engine.recordsChanges = true
     }
 
+    /// Times every transaction from now on and calls `observer` with each one's timing once
+    /// its subscribers were told (see ``TransactionTiming``). The journal recorder's clock:
+    /// a store nobody times does no timing work.
+    package func observeTimings(_ observer: @escaping @MainActor (TransactionTiming) -> Void) {
+        let timer = engine.timer ?? TransactionTimer()
+        timer.observers.append(observer)
+        engine.timer = timer
+    }
+
     /// The number of transactions committed so far.
     public var committedTransactions: Int {
         engine.sequence

@@ -32,6 +32,14 @@ public final class JournalRecorder {
     private var pipeline: RecordingPipeline?
     private var start = Date()
     private var isAttached = false
+    /// Whether each transaction's cost is recorded too: a timing line after it, with its atom
+    /// evaluations, observers, effects, subscribers and asynchronous tasks, which
+    /// `atoms-inspect profile` reads (docs/PROFILE.md). Set it before ``attach(to:)``.
+    ///
+    /// Off by default: timing adds about a microsecond of the app thread's time and 150–200
+    /// bytes of journal per transaction (docs/PERFORMANCE.md), too much to leave on for small
+    /// transactions.
+    public var recordsTiming = false
     private var isClosed = false
 
     /// Creates a recorder writing to a sink.
@@ -131,6 +139,13 @@ public final class JournalRecorder {
         // caller keeps no reference.
         store.observeCommits { transaction in
             self.record(transaction)
+        }
+        // The clock starts with the recording.
+        guard recordsTiming else { return }
+        let clockStart = MonotonicClock.now()
+        store.observeTimings { timing in
+            guard !self.isClosed, let pipeline = self.pipeline else { return }
+            pipeline.append(CapturedTiming(timing, origin: clockStart))
         }
     }
 

@@ -8,12 +8,19 @@ import Foundation
 /// pauses briefly after each batch, so a busy session neither wakes it per transaction nor
 /// waits for it.
 final class RecordingPipeline: @unchecked Sendable {
+    /// What the main actor hands over: a transaction, or the timing of one, in the order
+    /// they arrive.
+    enum Item {
+        case transaction(CapturedTransaction)
+        case timing(CapturedTiming)
+    }
+
     // Unchecked: `queue` and the flags are guarded by `condition`; `builder` is touched only
     // by the pipeline's thread once it started.
     private let condition = NSCondition()
     private let sink: any JournalSink
     private var builder: TransactionLineBuilder
-    private var queue: [CapturedTransaction] = []
+    private var queue: [Item] = []
     /// Values the line builder let go of, to be released on the app's thread at its next
     /// append.
     private var graveyard: [Any] = []
@@ -46,11 +53,20 @@ final class RecordingPipeline: @unchecked Sendable {
 
     /// Queues a transaction, and releases the values the recorder's thread is done with.
     func append(_ transaction: CapturedTransaction) {
+        append(item: .transaction(transaction))
+    }
+
+    /// Queues a transaction's timing.
+    func append(_ timing: CapturedTiming) {
+        append(item: .timing(timing))
+    }
+
+    private func append(item: Item) {
         var released: [Any] = []
         condition.lock()
         if sink.receivesLinesAtCommit {
             var lines: [UInt8] = []
-            builder.appendLines(for: transaction, to: &lines)
+            builder.appendLines(for: item, to: &lines)
             sink.write(lines: lines)
             if let opening = builder.takeSegmentOpening() {
                 sink.beginSegment(opening: opening)
@@ -59,7 +75,7 @@ final class RecordingPipeline: @unchecked Sendable {
             condition.unlock()
             return
         }
-        queue.append(transaction)
+        queue.append(item)
         if isWaiting {
             condition.signal()
         }
@@ -107,7 +123,7 @@ final class RecordingPipeline: @unchecked Sendable {
     }
 
     private func run() {
-        var batch: [CapturedTransaction] = []
+        var batch: [Item] = []
         var lines: [UInt8] = []
         condition.lock()
         while true {
@@ -124,8 +140,8 @@ final class RecordingPipeline: @unchecked Sendable {
             condition.unlock()
             // One hand-over to the sink per batch: one lock, no string per line.
             lines.removeAll(keepingCapacity: true)
-            for transaction in batch {
-                builder.appendLines(for: transaction, to: &lines)
+            for item in batch {
+                builder.appendLines(for: item, to: &lines)
                 if let opening = builder.takeSegmentOpening() {
                     sink.write(lines: lines)
                     lines.removeAll(keepingCapacity: true)

@@ -121,6 +121,41 @@ struct TransactionLineBuilder: Sendable {
 
     // MARK: Transactions
 
+    /// Appends the lines for a transaction or a timing.
+    mutating func appendLines(for item: RecordingPipeline.Item, to output: inout [UInt8]) {
+        switch item {
+        case .transaction(let transaction): appendLines(for: transaction, to: &output)
+        case .timing(let timing): appendTimingLine(for: timing, to: &output)
+        }
+    }
+
+    /// Appends a timing line. Atoms the journal has no number for (an atom read without being
+    /// cached, or one forgotten since) are left out; nothing is declared for it.
+    mutating func appendTimingLine(for timing: CapturedTiming, to output: inout [UInt8]) {
+        var line = TimingLine(
+            seq: timing.sequence, start: timing.start, runtime: timing.runtime,
+            observers: timing.observers, effects: timing.effects, subscribers: timing.subscribers
+        )
+        line.evaluations = timing.evaluations.compactMap { evaluation in
+            state.ids[evaluation.atom].map { TimingLine.Evaluation(atom: $0, start: evaluation.start, duration: evaluation.duration, depth: evaluation.depth) }
+        }
+        line.effectRuns = timing.effectRuns.compactMap { run in
+            state.ids[run.subject].map { TimingLine.Run(atom: $0, at: "", start: run.start, duration: run.duration) }
+        }
+        line.subscriberRuns = timing.subscriberRuns.map { run in
+            TimingLine.Run(atom: 0, at: run.subject?.description ?? "", start: run.start, duration: run.duration)
+        }
+        line.notified = timing.notified.compactMap { notified in
+            state.ids[notified.atom].map { ($0, notified.count) }
+        }
+        line.tasks = timing.tasks.compactMap { task in
+            state.ids[task.atom].map { TimingLine.TaskSpan(atom: $0, start: task.start, end: task.end, committed: task.committed) }
+        }
+        let before = output.count
+        line.append(to: &output)
+        segmentBytes += output.count - before
+    }
+
     /// Appends the lines recording one transaction, in order, each ending in a newline.
     mutating func appendLines(for transaction: CapturedTransaction, to output: inout [UInt8]) {
         let outputBefore = output.count

@@ -59,11 +59,12 @@ enum RecordedSessions {
         return path
     }
 
-    /// A longer session of `operations` steps.
-    static func long(in directory: TemporaryDirectory, operations: Int) throws -> String {
+    /// A longer session of `operations` steps, with timing lines when `timing`.
+    static func long(in directory: TemporaryDirectory, operations: Int, timing: Bool = false) throws -> String {
         let path = directory.path("long.jsonl")
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, keyframeInterval: 32)
+        recorder.recordsTiming = timing
         recorder.attach(to: root.store)
         let list = root.viewContext(fileID: "Tasks/List.swift", line: 12)
         list.watch(TaskCountAtom(), fileID: "Tasks/List.swift", line: 12)

@@ -1,0 +1,79 @@
+import AtomsJournalReader
+
+/// The timed transactions of a run of steps: each transaction's envelope (cause, write site,
+/// the atoms written an equal value) beside its timing line, with names for the atoms.
+///
+/// What `profile`, `--trace`, the report's cost lane and step's `cost` read.
+package struct TimedSteps: Sendable {
+    /// One transaction and what it cost.
+    package struct Transaction: Sendable {
+        /// The step.
+        package let step: Int
+        /// Why it happened.
+        package let cause: String
+        /// The write site, when it has one.
+        package let at: String?
+        /// The atom whose operation started it (0 for none).
+        package let origin: Int
+        /// The atoms written a value equal to their previous one (`[id,"="]`).
+        package let unchanged: Set<Int>
+        /// What it cost.
+        package let timing: TimingLine
+
+        /// Nanoseconds from its start to the end of its last subscriber.
+        package var duration: Int {
+            timing.runtime + timing.observers + timing.effects + timing.subscribers
+        }
+
+        /// Its name in tables and traces: cause and write site.
+        package var title: String {
+            at.map { "\(cause) \($0)" } ?? cause
+        }
+    }
+
+    /// The steps asked for.
+    package let steps: ClosedRange<Int>
+    /// The transactions of `steps` that have a timing line, in step order.
+    package let transactions: [Transaction]
+    /// The atoms declared up to the last step.
+    package let declarations: [Int: AtomDeclaration]
+
+    /// The display name of atom `id` (`label`, or `label[key]` for a family member).
+    package func name(_ id: Int) -> String {
+        declarations[id]?.displayName ?? "#\(id)"
+    }
+
+    /// Reads the transactions of `steps` and their timing lines.
+    ///
+    /// - Throws: ``InspectorError`` with ``ExitStatus/dataError`` (65) when the journal was
+    ///   recorded without timing (formats 1 to 4.0); a read error.
+    /// - Complexity: Reads the journal once for its timing lines, and each transaction's
+    ///   envelope in `steps` (values are never decoded).
+    package static func read(_ journal: InspectedJournal, steps: ClosedRange<Int>) throws(InspectorError) -> TimedSteps {
+        let reader = journal.reader
+        guard reader.recordsTimings else {
+            let format = "\(reader.header.version).\(reader.header.minor)"
+            throw InspectorError(.dataError, path: journal.path, "the journal was recorded without timing (format \(format); timing lines start with 4.\(JournalFormat.timedMinorVersion)) — record the session again with this version's recorder to profile it")
+        }
+        let firstTransaction = max(steps.lowerBound, reader.firstStep + 1)
+        guard firstTransaction <= steps.upperBound else {
+            return TimedSteps(steps: steps, transactions: [], declarations: try journal.declarations(through: steps.upperBound))
+        }
+        let timings: [Int: TimingLine]
+        do {
+            timings = try reader.timings(of: firstTransaction...steps.upperBound)
+        } catch {
+            throw InspectorError(error)
+        }
+        var declarations = try journal.declarations(through: firstTransaction - 1)
+        var transactions: [Transaction] = []
+        for step in firstTransaction...steps.upperBound {
+            let record = try journal.transaction(step, decodingValuesOf: [])
+            for atom in record.declare ?? [] { declarations[atom.id] = atom }
+            guard let timing = timings[step] else { continue }
+            let unchanged = Set((record.values ?? []).filter { $0.unchanged == true }.map(\.id))
+            transactions.append(Transaction(step: step, cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged, timing: timing))
+        }
+        return TimedSteps(steps: steps, transactions: transactions, declarations: declarations)
+    }
+}

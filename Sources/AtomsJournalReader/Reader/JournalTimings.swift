@@ -1,0 +1,39 @@
+extension JournalReader {
+    /// Whether the journal's recorder timed its transactions (format 4.1 and later): a
+    /// journal of an earlier format has no timing lines at all, which is not the same as a
+    /// journal whose transactions cost nothing.
+    package var recordsTimings: Bool {
+        header.version > JournalFormat.majorVersion
+            || (header.version == JournalFormat.majorVersion && header.minor >= JournalFormat.timedMinorVersion)
+    }
+
+    /// The timing lines of transactions `steps`, by transaction, read in one pass over every
+    /// line of the journal's segments (a timing line follows its transaction, not always
+    /// right after it: the transactions its subscribers started come first).
+    ///
+    /// - Throws: ``JournalError`` naming a timing line that is malformed, or a file that
+    ///   changed while it was read.
+    /// - Complexity: Reads the whole journal once; parses only its timing lines.
+    package func timings(of steps: ClosedRange<Int>) throws(JournalError) -> [Int: TimingLine] {
+        var timings: [Int: TimingLine] = [:]
+        for segment in allSegments where segment.lastStep >= steps.lowerBound {
+            var reader = LineReader(file: segment.file)
+            let scanner = segment.lines.scanner
+            var offset = 0
+            while offset < segment.dataEnd {
+                let line = try reader.line(at: offset)
+                let isTiming = reader.withBuffer { raw in TimingLine.isTimingLine(raw, line.range) }
+                if isTiming {
+                    let timing = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
+                        try TimingLine(bytes: raw, range: range)
+                    }
+                    if steps.contains(timing.seq) {
+                        timings[timing.seq] = timing
+                    }
+                }
+                offset = line.next
+            }
+        }
+        return timings
+    }
+}
