@@ -66,12 +66,6 @@ package enum ScreenText {
         return result
     }
 
-    /// `text` fitted to `columns` and padded with spaces to exactly that width.
-    package static func padded(_ text: String, to columns: Int) -> String {
-        let fitted = fitted(text, to: columns)
-        return fitted + String(repeating: " ", count: max(0, columns - width(of: fitted)))
-    }
-
     private static func printable(_ character: Character) -> Character {
         guard let scalar = character.unicodeScalars.first else { return character }
         switch scalar.value {

@@ -29,8 +29,9 @@ package struct TimelineFrame: Sendable, Equatable {
     package var position: Int, first: Int, last: Int
     /// The transaction that led here (`nil` at the first step).
     package var transaction: LogCommand.Entry?
-    /// Whether the recorder closed the journal (it will not grow).
-    package var isEnded: Bool
+    /// Whether the journal may still grow: format 4 without its end line (its recorder has
+    /// not closed it).
+    package var mayGrow: Bool
     /// Transactions around the current one, in step order.
     package var transactions: [LogCommand.Entry]
     /// The values here, live atoms in `show`'s order, then atoms this step released.
@@ -47,7 +48,7 @@ package struct TimelineFrame: Sendable, Equatable {
         position = session.position
         first = journal.reader.firstStep
         last = journal.reader.lastStep
-        isEnded = journal.reader.isEnded
+        mayGrow = journal.reader.header.version >= 4 && !journal.reader.isEnded
         let count = max(1, around)
         let from = max(first + 1, min(position - count / 2, last - count + 1))
         let to = min(last, from + count - 1)

@@ -73,6 +73,11 @@ package struct TimelineLayout: Sendable, Equatable {
         valueRows = max(1, body - transactionRows)
     }
 
+    /// Lines of text an overlay shows (under its title, in place of both panes).
+    package var overlayRows: Int {
+        transactionRows + valueRows + 1
+    }
+
     /// Whether the screen is big enough to draw the timeline.
     package var fits: Bool {
         columns >= Self.minimum.columns && rows >= Self.minimum.rows

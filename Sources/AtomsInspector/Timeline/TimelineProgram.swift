@@ -149,7 +149,7 @@ package final class TimelineProgram {
 
     private func handleOverlay(_ key: TimelineKey) {
         guard var overlay = model.overlay else { return }
-        let page = max(1, layout.transactionRows + layout.valueRows)
+        let page = layout.overlayRows
         let bottom = max(0, overlay.lines.count - page)
         switch key {
         case .down, .character("j"): overlay.scroll += 1
@@ -178,9 +178,8 @@ package final class TimelineProgram {
 
     /// Follows the journal from `End` when its recorder may still append to it.
     private func startFollowing() {
-        let reader = session.inspectedJournal.reader
-        guard reader.header.version >= 4, !reader.isEnded else { return }
-        if follower == nil { follower = JournalFollower(path: reader.path) }
+        guard model.frame.mayGrow else { return }
+        if follower == nil { follower = JournalFollower(path: model.frame.path) }
         model.following = true
     }
 

@@ -15,13 +15,13 @@ package enum TimelineRender {
         }
         var rows: [[Span]] = header(model.frame)
         if let overlay = model.overlay {
-            rows += self.overlay(overlay, height: layout.transactionRows + layout.valueRows + 2, columns: layout.columns)
+            rows += self.overlay(overlay, height: layout.overlayRows + 1, columns: layout.columns)
         } else {
             rows.append(title("Transactions", focused: model.focus == .transactions, columns: layout.columns))
             rows += transactions(model.frame, height: layout.transactionRows)
             let count = model.frame.atoms.filter { $0.change != .released }.count
             rows.append(title("Values at step \(model.frame.position) · \(count) live atom\(count == 1 ? "" : "s") · * changed (was …) + created - released", focused: model.focus == .values, columns: layout.columns))
-            rows += values(model, height: layout.valueRows)
+            rows += values(model, height: layout.valueRows, columns: layout.columns)
         }
         rows.append(statusLine(model))
         rows.append(keyLine(model))
@@ -34,7 +34,7 @@ package enum TimelineRender {
         if let transaction = frame.transaction {
             first.append(Span("  t +" + LogCommand.seconds(milliseconds: transaction.t) + "s", .dim))
         }
-        if !frame.isEnded { first.append(Span("  (still being recorded: End follows it)", .dim)) }
+        if frame.mayGrow { first.append(Span("  (still being recorded: End follows it)", .dim)) }
         guard let transaction = frame.transaction else {
             return [first, [Span(" before the first transaction", .dim)]]
         }
@@ -62,7 +62,7 @@ package enum TimelineRender {
         return rows + Array(repeating: [], count: max(0, height - rows.count))
     }
 
-    private static func values(_ model: TimelineModel, height: Int) -> [[Span]] {
+    private static func values(_ model: TimelineModel, height: Int, columns: Int) -> [[Span]] {
         let atoms = model.frame.atoms
         guard !atoms.isEmpty else {
             return [[Span("  no live atoms", .dim)]] + Array(repeating: [], count: max(0, height - 1))
@@ -79,9 +79,14 @@ package enum TimelineRender {
                 spans = [Span("\(marker)- "), Span(atom.name, .red), Span("  released, was " + oneLine(atom.previous ?? "?"), .dim)]
             default:
                 let mark = [TimelineFrame.Change.changed: "*", .created: "+"][atom.change] ?? " "
-                spans = [Span("\(marker)\(mark) "), Span(atom.name, atom.change == .unchanged ? .bold : .yellow), Span(" = " + oneLine(atom.value))]
-                if !atom.marks.isEmpty { spans.append(Span("  (\(atom.marks.joined(separator: ", ")))", .dim)) }
-                if let previous = atom.previous { spans.append(Span("  was " + oneLine(previous), .dim)) }
+                let was = atom.previous.map { "  was " + oneLine($0) }
+                let marks = atom.marks.isEmpty ? "" : "  (\(atom.marks.joined(separator: ", ")))"
+                // The value leaves the previous one at least two fifths of the room.
+                let room = columns - 3 - ScreenText.width(of: atom.name) - ScreenText.width(of: marks)
+                let valueRoom = room - min(was.map { ScreenText.width(of: $0) } ?? 0, room * 2 / 5)
+                spans = [Span("\(marker)\(mark) "), Span(atom.name, atom.change == .unchanged ? .bold : .yellow), Span(ScreenText.fitted(" = " + oneLine(atom.value), to: max(4, valueRoom)))]
+                if !marks.isEmpty { spans.append(Span(marks, .dim)) }
+                if let was { spans.append(Span(was, .dim)) }
             }
             rows.append(isSelected ? spans.map { Span($0.text, .reverse) } : spans)
         }
