@@ -4,10 +4,11 @@ import Foundation
 ///
 /// ``enter(input:output:)`` saves the terminal's settings, then installs handlers for the
 /// signals that end a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT from outside; SIGSEGV,
-/// SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT from a crash) that put the terminal back, restore
-/// the handler that was there before and raise the signal again, so the process ends as it
-/// would have (a crash still reports and dumps core). ``restore()`` does the same on a normal
-/// exit. Raw mode turns ISIG off: Ctrl-C arrives as a key.
+/// SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT from a crash) that put the terminal back and end
+/// the process as the signal would have: a crash goes on to the handler that was there before
+/// (Swift's backtracer reports it on the restored screen), a signal sent from outside ends the
+/// process by its default action. ``restore()`` puts the terminal back on a normal exit. Raw
+/// mode turns ISIG off: Ctrl-C arrives as a key.
 package enum TerminalMode {
     /// What a signal handler needs, in memory allocated once and never freed: a handler may
     /// not allocate.
@@ -53,15 +54,28 @@ package enum TerminalMode {
         _ = previousActions
         for signal in signals {
             var action = SignalAction()
-            action.__sigaction_handler.sa_handler = { signal in
+            action.__sigaction_handler.sa_sigaction = { signal, info, _ in
                 TerminalMode.putBack()
-                // The handler that was there before (the default: end the process), then the
-                // signal again; it is delivered when this handler returns.
-                sigaction(signal, TerminalMode.previousActions + Int(signal), nil)
-                raise(signal)
+                let code = info?.pointee.si_code ?? 0
+                let isFault = signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE || signal == SIGTRAP
+                if isFault, code > 0 {
+                    // A real fault: the handler found before (Swift's backtracer, or the
+                    // default) takes it when the instruction faults again on return.
+                    sigaction(signal, TerminalMode.previousActions + Int(signal), nil)
+                } else if signal == SIGABRT, code == -6 {
+                    // abort() (SI_TKILL): the handler found before, then abort() ends the
+                    // process itself.
+                    sigaction(signal, TerminalMode.previousActions + Int(signal), nil)
+                    raise(signal)
+                } else {
+                    // Sent by someone (SIGTERM, a hang-up, kill -SEGV): end as that signal
+                    // ends a process, delivered when this handler returns.
+                    TerminalMode.defaultAction(signal)
+                    raise(signal)
+                }
             }
             sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
+            action.sa_flags = SA_SIGINFO
             sigaction(signal, &action, previousActions + Int(signal))
         }
         var raw = settings
@@ -87,6 +101,14 @@ package enum TerminalMode {
         for signal in signals {
             sigaction(signal, previousActions + Int(signal), nil)
         }
+    }
+
+    /// `signal`'s default action; only async-signal-safe calls.
+    private static func defaultAction(_ signal: Int32) {
+        var action = SignalAction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, nil)
     }
 
     /// The settings and the screen back; only async-signal-safe calls.
