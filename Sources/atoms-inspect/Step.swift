@@ -10,13 +10,11 @@ struct Step: ParsableCommand {
             diff [STEP] (d), graph, log (l), find ATOM (f; find -b ATOM searches back), blame ATOM, \
             where EXPR (w; the next step where EXPR becomes true, as find --where; where -b EXPR \
             searches back), help (h), quit (q). The prompt shows the position, as [12/340]. When stdin is not a terminal the \
-            same commands are read line by line, without a prompt, so sessions can be scripted.
-
+            same commands are read line by line, without a prompt, so sessions can be scripted. \
             With --tui, a full-screen timeline instead: the position, cause, write site and time; \
             the transactions around the current one; the values at this step, with what it changed \
-            and the previous values. It needs a terminal (NO_COLOR gives marks instead of colours). Keys:
-
-            """ + TimelineProgram.keys
+            and the previous values (NO_COLOR gives marks instead of colours). It needs a terminal.
+            """ + " Keys: " + TimelineProgram.keysParagraph
     )
 
     @Argument(help: "The journal file.")

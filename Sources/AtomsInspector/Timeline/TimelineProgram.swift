@@ -5,23 +5,47 @@ import Foundation
 /// made through the same ``StepSession`` commands the `step` prompt runs (`n`, `goto`,
 /// `find`, `where`, `last`), so the screen and the prompt agree at every step.
 package final class TimelineProgram {
-    /// The keys, for `?` and the man page.
-    package static let keys = """
-        → n, ← p       next / previous step (↓ ↑ too, in the transactions pane)
-        PgDn PgUp      ten steps forward / back
-        Home End       the first / the last step; on a journal still being recorded, End
-                       follows it: new transactions appear as they are written
-        g STEP         go to a step (0, N, last, last-K)
-        / ATOM         the next step that changes ATOM (* globs); / EXPR, with a comparison,
-                       the next step where EXPR becomes true, as where; /-b searches back
-        ↓ ↑            select an atom (values pane)
-        b              blame the selected atom: the write that last changed it
-        Enter          the selected atom's whole value (and its previous one), scrollable
-        Tab            move between the transactions and values panes
-        ?              this help
-        Esc            close a pane or prompt
-        q, Ctrl-C      quit
-        """
+    /// The keys and what they do: the `?` pane and the man page are made from this list.
+    package static let keyList: [(keys: String, meaning: String)] = [
+        ("Right or n, Left or p", "the next, the previous step (Down, Up too in the transactions pane)"),
+        ("PgDn, PgUp", "ten steps forward, back"),
+        ("Home, End", "the first, the last step (on a journal still being recorded, End follows it: new transactions appear as they are written)"),
+        ("g STEP", "go to a step (0, N, last, last-K)"),
+        ("/ATOM", "the next step that changes ATOM (* globs)"),
+        ("/EXPR", "with a comparison, the next step where EXPR becomes true, as where (/-b searches back)"),
+        ("Down, Up", "select an atom (values pane)"),
+        ("b", "blame the selected atom: the write that last changed it"),
+        ("Enter", "the selected atom's whole value and its previous one, scrollable"),
+        ("Tab", "move between the transactions and values panes"),
+        ("?", "this help"),
+        ("Esc", "close a pane or a prompt"),
+        ("q, Ctrl-C", "quit"),
+    ]
+
+    /// The keys as a table of lines at most 78 columns wide, for `?`.
+    package static var keys: String {
+        keyList.flatMap { entry in
+            wrapped(entry.meaning, width: 54).enumerated().map { index, line in
+                (index == 0 ? entry.keys : "").rightPadded(to: 24) + line
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// The keys in one paragraph, for the man page.
+    package static var keysParagraph: String {
+        keyList.map { "\($0.keys): \($0.meaning)" }.joined(separator: "; ") + "."
+    }
+
+    private static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines = [""]
+        for word in text.split(separator: " ") {
+            if !lines[lines.count - 1].isEmpty, lines[lines.count - 1].count + 1 + word.count > width {
+                lines.append("")
+            }
+            lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + word
+        }
+        return lines
+    }
 
     private let session: StepSession
     /// The screen's state.
