@@ -62,12 +62,7 @@ package enum KeyDecoder {
             let number = Int(parameters.split(separator: ";").first ?? "") ?? 1
             let key: TimelineKey =
                 switch bytes[end] {
-                case UInt8(ascii: "A"): .up
-                case UInt8(ascii: "B"): .down
-                case UInt8(ascii: "C"): .right
-                case UInt8(ascii: "D"): .left
-                case UInt8(ascii: "H"): .home
-                case UInt8(ascii: "F"): .end
+                case let final where cursorKey(final) != nil: cursorKey(final)!
                 case UInt8(ascii: "Z"): .backTab
                 case UInt8(ascii: "~"):
                     switch number {
@@ -82,23 +77,26 @@ package enum KeyDecoder {
             return (key, end - index + 1)
         case UInt8(ascii: "O"):
             guard index + 2 < bytes.count else { return nil }
-            let key: TimelineKey =
-                switch bytes[index + 2] {
-                case UInt8(ascii: "A"): .up
-                case UInt8(ascii: "B"): .down
-                case UInt8(ascii: "C"): .right
-                case UInt8(ascii: "D"): .left
-                case UInt8(ascii: "H"): .home
-                case UInt8(ascii: "F"): .end
-                default: .other
-                }
-            return (key, 3)
+            return (cursorKey(bytes[index + 2]) ?? .other, 3)
         case 0x1B:
             // ESC ESC: the first is Escape pressed alone.
             return (.escape, 1)
         default:
             // Alt-key: ESC then the key; read as Escape, the key comes next.
             return (.escape, 1)
+        }
+    }
+
+    /// The key a sequence's final letter names, in both `ESC [` and `ESC O` forms.
+    private static func cursorKey(_ letter: UInt8) -> TimelineKey? {
+        switch letter {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        default: nil
         }
     }
 

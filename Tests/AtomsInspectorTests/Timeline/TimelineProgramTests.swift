@@ -11,6 +11,13 @@ struct TimelineProgramTests {
     static let todo = repository.appendingPathComponent("samples/journals/todo.jsonl").path
     static let layout = TimelineLayout(columns: 80, rows: 24)
 
+    /// The counter sample's journal, line by line with their newlines: 37 transactions, then
+    /// its end line.
+    static func counterLines() throws -> [String] {
+        try String(contentsOfFile: repository.appendingPathComponent("samples/journals/counter.jsonl").path, encoding: .utf8)
+            .split(separator: "\n").map { $0 + "\n" }
+    }
+
     private func program(_ path: String = todo) throws -> TimelineProgram {
         try TimelineProgram(session: StepSession(journal: InspectedJournal(path: path)), layout: Self.layout)
     }
@@ -149,8 +156,7 @@ struct TimelineProgramTests {
     /// timeline to the newest; the end line stops it. A journal deleted under it ends it.
     @Test func endFollowsAJournalStillBeingRecorded() throws {
         let directory = try TemporaryDirectory()
-        let lines = try String(contentsOfFile: Self.repository.appendingPathComponent("samples/journals/counter.jsonl").path, encoding: .utf8)
-            .split(separator: "\n").map { $0 + "\n" }
+        let lines = try Self.counterLines()
         let path = try directory.write("growing.jsonl", lines.prefix(20).joined())
         let timeline = try program(path)
         _ = try timeline.handle(.end)

@@ -92,8 +92,7 @@ struct TimelineTerminalTests {
     /// End on a journal still being written follows it: lines appended to it appear.
     @Test func endFollowsTransactionsAsTheyAreWritten() throws {
         let directory = try TemporaryDirectory()
-        let lines = try String(contentsOfFile: TimelineProgramTests.repository.appendingPathComponent("samples/journals/counter.jsonl").path, encoding: .utf8)
-            .split(separator: "\n").map { $0 + "\n" }
+        let lines = try TimelineProgramTests.counterLines()
         let journal = try directory.write("growing.jsonl", lines.prefix(20).joined())
         let pane = try pane(journal)
         defer { pane.close() }
