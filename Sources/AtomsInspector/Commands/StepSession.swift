@@ -27,6 +27,13 @@ package final class StepSession {
     private var first: Int { journal.reader.firstStep }
     private var last: Int { journal.reader.lastStep }
 
+    /// The journal as the session reads it (reopened by `reload`), for views built beside
+    /// the command line, such as the full-screen timeline.
+    package var inspectedJournal: InspectedJournal { journal }
+
+    /// The values at the current step, as `show` prints them.
+    package var currentState: JournalState { state }
+
     /// The prompt: the position, as `[12/340] `.
     package var prompt: String {
         "[\(position)/\(last)] "
