@@ -101,6 +101,11 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         return descriptor
     }
 
+    /// The journal's path, and whether it is a bounded journal's folder.
+    package var location: (path: String, isFolder: Bool) {
+        (path, segmentWriter != nil)
+    }
+
     public var segmentSize: Int? {
         segmentWriter.map { SegmentWriter.segmentSize(forLimit: $0.limit) }
     }
