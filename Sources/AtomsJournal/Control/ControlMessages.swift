@@ -71,3 +71,14 @@ package enum ControlMessages {
         package init() {}
     }
 }
+
+extension ControlMessages {
+    /// The step of a transaction line the recorder writes (`[12,…`), as `event journal` carries
+    /// it; `nil` for the other lines.
+    package static func transactionStep(of line: some Collection<UInt8>) -> Int? {
+        guard line.first == UInt8(ascii: "[") else { return nil }
+        let digits = line.dropFirst().prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+}
