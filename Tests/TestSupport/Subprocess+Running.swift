@@ -1,11 +1,21 @@
 import Foundation
 
 extension Subprocess {
+    /// A process for `executable`, not yet started.
+    static func process(_ executable: String, _ arguments: [String], environment: [String: String]?, directory: String?) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        return process
+    }
+
     /// A program left running while a test talks to it: lines go to its stdin, its stdout and
     /// stderr are collected, and every wait has a time limit. Killed when dropped.
     public final class Running: @unchecked Sendable {
         // Unchecked: `output` and `errors` are guarded by `condition`.
-        private let process = Process()
+        private let process: Process
         private let input = Pipe()
         private let condition = NSCondition()
         private var output = Data()
@@ -17,10 +27,7 @@ extension Subprocess {
 
         /// Starts `executable`.
         public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil) throws {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+            process = Subprocess.process(executable, arguments, environment: environment, directory: directory)
             let outputPipe = Pipe()
             let errorPipe = Pipe()
             process.standardInput = input
