@@ -28,7 +28,7 @@ package final class ControlServer: Sendable {
     private let queueLimit: Int
     private let journalFile: String?
     private let handler: Handler
-    private let mailbox = Mutex<Mailbox>(Mailbox())
+    private let mailbox = LockedMailbox()
     private let finished = DispatchSemaphore(value: 0)
 
     /// The most clients at once; more are told so and closed.
@@ -38,6 +38,19 @@ package final class ControlServer: Sendable {
         var replies: [(client: Int, line: [UInt8])] = []
         var events: [[UInt8]] = []
         var stopping = false
+    }
+
+    /// The mail, behind a pthread mutex (which ThreadSanitizer understands).
+    private final class LockedMailbox: @unchecked Sendable {
+        // Unchecked: `mail` is only touched with `lock` held.
+        private let lock = NSLock()
+        private var mail = Mailbox()
+
+        func withLock<Result>(_ body: (inout Mailbox) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&mail)
+        }
     }
 
     /// Listens at `path` and starts the thread.
