@@ -101,6 +101,11 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         return descriptor
     }
 
+    /// The journal's path, and whether it is a bounded journal's folder.
+    package var location: (path: String, isFolder: Bool) {
+        (path, segmentWriter != nil)
+    }
+
     /// The size at which a bounded journal starts its next segment; `nil` for a single file.
     public var segmentSize: Int? {
         segmentWriter.map { SegmentWriter.segmentSize(forLimit: $0.limit) }

@@ -21,10 +21,10 @@ import Foundation
 /// ```
 @MainActor
 public final class JournalRecorder {
-    private let sink: any JournalSink
+    let sink: any JournalSink
     private let keyframeInterval: Int
     private let redactedTypes: [ObjectIdentifier]
-    private let program: String?
+    let program: String?
     private let encoder = ValueEncoder()
     private var check = OffThreadEncodingCheck()
     private var redaction: [ObjectIdentifier: Bool] = [:]
@@ -41,6 +41,10 @@ public final class JournalRecorder {
     /// transactions.
     public var recordsTiming = false
     private var isClosed = false
+    /// The store recorded, for the control endpoint (the store keeps the recorder alive).
+    private(set) weak var store: AtomStore?
+    /// The control endpoint, while listening: see `listen(at:)`.
+    var control: ControlEndpoint?
 
     /// Creates a recorder writing to a sink.
     ///
@@ -105,6 +109,7 @@ public final class JournalRecorder {
     public func attach(to store: AtomStore) {
         precondition(!isAttached, "A JournalRecorder records one store.")
         isAttached = true
+        self.store = store
         start = Date()
         let header = JournalHeaderLine(
             created: ISO8601DateFormatter().string(from: start),
@@ -166,6 +171,7 @@ public final class JournalRecorder {
     /// are not recorded.
     public func close() throws {
         isClosed = true
+        control?.close()
         pipeline?.finish()
         try sink.close()
     }
