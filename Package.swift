@@ -7,7 +7,6 @@ let package = Package(
     products: [
         .library(name: "Atoms", targets: ["Atoms"]),
         .library(name: "AtomsJournal", targets: ["AtomsJournal"]),
-        .library(name: "AtomsInspector", targets: ["AtomsInspector"]),
         .library(name: "AtomsTesting", targets: ["AtomsTesting"]),
         .executable(name: "atoms-inspect", targets: ["atoms-inspect"]),
         .executable(name: "sample-counter", targets: ["sample-counter"]),
@@ -27,26 +26,34 @@ let package = Package(
         // Runs a closure on a fresh, large stack so that arbitrarily deep atom chains
         // (a user's `value(context:)` watching the next atom) never overflow the thread's stack.
         .target(name: "CAtomsStack"),
+        // Graphviz DOT text in the upstream `graphDescription()` layout: what the runtime's
+        // graph description and the journal reader's both write.
+        .target(name: "AtomsDOT"),
         .target(
             name: "Atoms",
             dependencies: [
                 "CAtomsStack",
+                "AtomsDOT",
                 .product(
                     name: "OpenCombine", package: "OpenCombine",
                     condition: .when(platforms: [.linux, .windows, .android, .wasi])
                 ),
             ]
         ),
-        .testTarget(name: "AtomsTests", dependencies: ["Atoms", "TestSupport"]),
+        .testTarget(name: "AtomsTests", dependencies: ["Atoms", "AtomsDOT", "TestSupport"]),
 
-        // The journal: records transactions to a versioned JSON Lines file and reads them back.
+        // The journal's format and its reader: lines, values, files, the state at a step. Needs
+        // neither the runtime nor CustomDump, and no more of Foundation than FoundationEssentials.
+        .target(name: "AtomsJournalReader", dependencies: ["AtomsDOT"]),
+        // The journal: records a live store's transactions to a versioned JSON Lines file and
+        // restores recorded values into a store; re-exports AtomsJournalReader.
         .target(
             name: "AtomsJournal",
-            dependencies: ["Atoms", .product(name: "CustomDump", package: "swift-custom-dump")]
+            dependencies: ["Atoms", "AtomsJournalReader", .product(name: "CustomDump", package: "swift-custom-dump")]
         ),
         .testTarget(
             name: "AtomsJournalTests",
-            dependencies: ["AtomsJournal", "Atoms", "TestSupport"],
+            dependencies: ["AtomsJournal", "AtomsJournalReader", "Atoms", "TestSupport"],
             resources: [.copy("Journals")]
         ),
 
@@ -55,20 +62,25 @@ let package = Package(
         // Headless Chromium over the DevTools pipe, for the report's browser tests and benchmark.
         .target(name: "BrowserSupport", path: "Tests/BrowserSupport"),
 
-        // The inspector: everything atoms-inspect does, as plain functions.
+        // The inspector: everything atoms-inspect does, as plain functions over the reader; not
+        // a product (its declarations are `package`).
         .target(
             name: "AtomsInspector",
-            dependencies: ["AtomsJournal", "Atoms", .product(name: "CustomDump", package: "swift-custom-dump")],
+            dependencies: ["AtomsJournalReader"],
             // The report page's JavaScript and CSS, embedded by Report/Web/embed.sh.
             exclude: ["Report/Web"]
         ),
         .executableTarget(
             name: "atoms-inspect",
-            dependencies: ["AtomsInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["AtomsInspector", "AtomsJournalReader", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // The Swift runtime and FoundationEssentials linked in, in release builds on Linux:
+            // only the code used is loaded, not whole shared libraries, which halves the
+            // resident size of a short run (docs/PERFORMANCE.md, R7v).
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release))]
         ),
         .testTarget(
             name: "AtomsInspectorTests",
-            dependencies: ["AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
+            dependencies: ["AtomsInspector", "AtomsJournalReader", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
             // The report page's `node --test` tests, which ReportWebTests runs.
             exclude: ["Report/Web"],
             resources: [.copy("Golden")]
@@ -91,6 +103,7 @@ let package = Package(
         .executableTarget(name: "fuzz-journal-summary", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-rules", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-step-commands", dependencies: ["AtomsFuzzTargets"]),
+        .executableTarget(name: "fuzz-control-protocol", dependencies: ["AtomsFuzzTargets"]),
         .testTarget(name: "AtomsFuzzTargetsTests", dependencies: ["AtomsFuzzTargets"]),
 
         // Samples: small programs written the way a user writes atoms.
@@ -102,6 +115,8 @@ let package = Package(
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
         .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
+        // What atoms-bench measures atoms-inspect's peak RSS with (a fork from a small process).
+        .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,11 @@ enum InspectorSuite {
         var diffMilliseconds = 0.0
         var jqSeconds: Double?
         var peakRSSBytes = 0
+        /// Whether ``peakRSSBytes`` is the `atoms-inspect` process's (else this executable's
+        /// own `--inspect-once` child, when atoms-inspect or peak-rss is not built).
+        var peakRSSOfAtomsInspect = false
+        /// The peak RSS of `atoms-inspect --version`, when atoms-inspect and peak-rss are built.
+        var versionPeakRSSBytes: Int?
         /// Whole processes: `atoms-inspect show --at MID` and `atoms-inspect --version`
         /// (`nil` when atoms-inspect is not built next to this executable).
         var showProcessSeconds: Double?
@@ -69,11 +74,18 @@ enum InspectorSuite {
         figures.fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 
         var random = SystemRandomNumberGenerator()
-        // R7: `show --at last`.
-        figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: try JournalReader(path: path).lastStep)
+        // R7: `atoms-inspect show --at last`, and what `atoms-inspect --version` alone holds.
+        let inspector = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("atoms-inspect").path
+        let probe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("peak-rss").path
+        if FileManager.default.isExecutableFile(atPath: inspector), FileManager.default.isExecutableFile(atPath: probe) {
+            figures.peakRSSBytes = try peakRSS(probe, [inspector, "show", path, "--at", "last"])
+            figures.peakRSSOfAtomsInspect = true
+            figures.versionPeakRSSBytes = try peakRSS(probe, [inspector, "--version"])
+        } else {
+            figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: try JournalReader(path: path).lastStep)
+        }
 
         // R4p: whole processes, against the program's own start-up.
-        let inspector = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("atoms-inspect").path
         if FileManager.default.isExecutableFile(atPath: inspector) {
             _ = try? shell(inspector, ["--version"])
             figures.versionProcessSeconds = median((0..<7).map { _ in seconds { _ = try? shell(inspector, ["--version"]) } })
@@ -117,6 +129,16 @@ enum InspectorSuite {
         reduce (inputs | select(type == "array") | .[5][] | select(type == "array" and .[1] == "v")) as $e ({};
           .[$e[0] | tostring] = $e[2])
         """
+
+    /// The peak RSS of a program run by `peak-rss` (wait4's `ru_maxrss` of a process forked
+    /// from that small program, so that this one's size does not count), in bytes.
+    static func peakRSS(_ probe: String, _ command: [String]) throws -> Int {
+        let output = String(decoding: try shell(probe, command), as: UTF8.self)
+        guard let bytes = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)), bytes > 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "peak-rss \(command.joined(separator: " ")) printed \(output)"])
+        }
+        return bytes
+    }
 
     /// Runs this executable as `atoms-bench --inspect-once PATH STEP` and reads the peak RSS
     /// it reports.

@@ -12,6 +12,7 @@ public enum FuzzTargets {
         "journal-summary": journalSummary,
         "rules": rules,
         "step-commands": stepCommands,
+        "control-protocol": controlProtocol,
     ]
 
     /// Opens the input as a journal, then reads the transactions and states at its first,
@@ -79,6 +80,23 @@ public enum FuzzTargets {
         // The first 64 lines; the rest of a long input is not split at all.
         for line in text.split(maxSplits: 64, omittingEmptySubsequences: false, whereSeparator: \.isNewline).prefix(64) {
             _ = session.handle(String(line))
+        }
+    }
+}
+
+extension FuzzTargets {
+    /// Splits the input into lines as the control thread does and parses each as a request
+    /// (a line over the limit must be refused as too long, never parsed); reads each as a
+    /// journal line `attach` sniffs for its step. A parsed request must name itself.
+    package static func controlProtocol(_ input: UnsafeRawBufferPointer) {
+        for line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            switch ControlProtocol.parse(line) {
+            case .success(let request):
+                precondition(line.count <= ControlProtocol.maximumRequestLength && !request.name.isEmpty)
+            case .failure(let refusal):
+                precondition(!refusal.message.isEmpty && !ControlProtocol.error(refusal).dropLast().contains(0x0A))
+            }
+            _ = ControlMessages.transactionStep(of: line)
         }
     }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import AtomsInspector
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,16 @@
 import ArgumentParser
 import AtomsInspector
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(

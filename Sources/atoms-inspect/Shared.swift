@@ -1,6 +1,15 @@
 import ArgumentParser
 import AtomsInspector
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Options every fact-printing command takes.
 struct OutputOptions: ParsableArguments {

@@ -1,6 +1,15 @@
 import ArgumentParser
 import AtomsInspector
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Step: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,8 +21,11 @@ struct Step: ParsableCommand {
             searches back), cost (what the transaction that led here cost: its phases, its \
             evaluations nested as they ran, its effect and subscriber runs; journals recorded with \
             timing), help (h), quit (q). The prompt shows the position, as [12/340]. When stdin is not a terminal the \
-            same commands are read line by line, without a prompt, so sessions can be scripted.
-            """
+            same commands are read line by line, without a prompt, so sessions can be scripted. \
+            With --tui, a full-screen timeline instead: the position, cause, write site and time; \
+            the transactions around the current one; the values at this step, with what it changed \
+            and the previous values (NO_COLOR gives marks instead of colours). It needs a terminal.
+            """ + " Keys: " + TimelineProgram.keysParagraph
     )
 
     @Argument(help: "The journal file.")
@@ -22,7 +34,16 @@ struct Step: ParsableCommand {
     @Option(help: "The step to start at (0, N, last, last-K).")
     var at: StepSpec = .number(0)
 
+    @Flag(help: "Show a full-screen timeline (on a terminal; keys below).")
+    var tui = false
+
     func run() throws {
+        if tui {
+            try runInspector { () throws(InspectorError) in
+                try TimelineApp.run(open: { () throws(InspectorError) in try openJournal(journal) }, at: at)
+            }
+            return
+        }
         try runInspector { () throws(InspectorError) in
             let session = try StepSession(journal: openJournal(journal), at: at, style: .forOutput())
             let interactive = isatty(STDIN_FILENO) != 0

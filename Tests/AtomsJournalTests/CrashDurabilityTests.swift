@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Killing a recording process leaves a journal the reader opens with every written
 /// transaction intact.

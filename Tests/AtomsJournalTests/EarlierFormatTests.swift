@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Journals recorded by earlier versions of the recorder still read, with the values they
 /// recorded: the todo sample's scripted session as format 2 recorded it, against the same

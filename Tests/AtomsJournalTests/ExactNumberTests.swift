@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Numbers at the edges of what a `Double` holds.
 struct NumberEdges: Codable, Equatable, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Declarations, edges, subscriptions and locations are read with `JSONScanner`: the same
 /// records `JSONDecoder` made, the same tolerance of later additions, and the same errors.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Journals nobody should write, which users still download and open: each gives a clear
 /// error naming the line, never a trap, and never an endless or cubic amount of work.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Every example in docs/JOURNAL_FORMAT.md is read by the reader and written again by the
 /// writer's own encoders, byte for byte: the specification and the code cannot drift apart.

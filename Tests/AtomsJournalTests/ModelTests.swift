@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 // A generated graph for the model test: a family of numbers, sums of pairs of them, a list,
 // a set, an enum-keyed dictionary, a summary derived from several, an atom whose effect writes,

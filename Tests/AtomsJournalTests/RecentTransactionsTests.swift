@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Transactions read again come from the reader's memory of recent ones: the same records as
 /// decoding gives, for the atoms asked for, within a bounded memory. (The reader does not keep

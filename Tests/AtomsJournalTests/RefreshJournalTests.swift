@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 private struct GatedLoadAtom: AsyncPhaseAtom, Hashable {
     func value(context: Context) async -> Int {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 @MainActor
 struct RestoreTests {

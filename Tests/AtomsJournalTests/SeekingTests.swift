@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// A format 4 journal opens without reading its middle: steps are found by binary search, and
 /// locations from the keyframe before them. Whatever the order of reading, the answers are

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// The byte-speed envelope reader `stats` uses never accepts a line the general reader
 /// rejects, and reads the same step, cause and atoms from the lines it accepts.

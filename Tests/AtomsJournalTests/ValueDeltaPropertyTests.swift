@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Random value histories per collection shape, recorded as deltas: the state the reader
 /// rebuilds at every step must equal the value the app set, and equal exactly (as JSON, in the

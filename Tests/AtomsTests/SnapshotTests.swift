@@ -1,5 +1,6 @@
 import Testing
 @testable import Atoms
+import AtomsDOT
 
 struct QuotedNameAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }

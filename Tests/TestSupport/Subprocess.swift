@@ -24,11 +24,7 @@ public enum Subprocess {
         directory: String? = nil,
         timeout: Double = 120
     ) throws -> BuiltProducts.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let process = Subprocess.process(executable, arguments, environment: environment, directory: directory)
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()

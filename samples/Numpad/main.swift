@@ -2,16 +2,16 @@ import Atoms
 import SampleSupport
 
 // sample-numpad: the time-travel demo. Commands on stdin: a digit 0-9 (or several, e.g. 42),
-// clear, state.
+// clear, state. With --control, the display is printed whenever it changes (time travel).
 
 @MainActor
-func runNumpad() {
+func runNumpad() async {
     let session = SampleSession(name: "sample-numpad")
     let pad = session.root.viewContext()
     pad.watch(DisplayAtom())
     pad.watch(KeystrokesAtom())
-
-    session.run(
+    session.showWhileControlled { "display " + pad.read(DisplayAtom()) }
+    await session.runAsync(
         state: {
             ["InputAtom": pad.read(InputAtom()), "DisplayAtom": pad.read(DisplayAtom()), "KeystrokesAtom": pad.read(KeystrokesAtom())]
         }
@@ -30,6 +30,4 @@ func runNumpad() {
     }
 }
 
-MainActor.assumeIsolated {
-    runNumpad()
-}
+await runNumpad()

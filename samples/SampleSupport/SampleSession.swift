@@ -7,13 +7,17 @@ import Foundation
 /// `state` prints the sample's atoms as one JSON object on one line, keyed by atom label;
 /// `flush` writes what the journal holds and prints `flushed N` (the last step on disk);
 /// `--journal-limit SIZE` keeps the journal within a size (`64KB`, `4MB`, …) as a folder of
-/// segments; `--timing` records each transaction's costs too, for `atoms-inspect profile`.
+/// segments; `--timing` records each transaction's costs too, for `atoms-inspect profile`;
+/// `--control` opens the recorder's control endpoint for `atoms-inspect attach`
+/// (samples that read stdin off the main thread, with ``runAsync(state:handle:)``).
 @MainActor
 public final class SampleSession {
     /// The root all of the sample's atoms live in.
     public let root: AtomRoot
     private let name: String
     private var recorder: JournalRecorder?
+    /// Whether `--control` opened a control endpoint.
+    public private(set) var isControlled = false
 
     /// Parses the command line and prepares the root (restoring and recording as asked).
     /// Exits with status 64 on bad usage, 66 or 65 when the state file cannot be loaded or the
@@ -26,6 +30,7 @@ public final class SampleSession {
         var keyframeInterval = JournalFormat.defaultKeyframeInterval
         var limit: Int?
         var timing = false
+        var control = false
         var remaining = arguments[...]
         func value(for option: String) -> String {
             guard let value = remaining.popFirst() else {
@@ -38,6 +43,7 @@ public final class SampleSession {
             case "--journal": journalPath = value(for: argument)
             case "--restore": restorePath = value(for: argument)
             case "--timing": timing = true
+            case "--control": control = true
             case "--keyframe-interval":
                 guard let interval = Int(value(for: argument)), interval > 0 else {
                     Self.usage(name, "--keyframe-interval needs a positive number")
@@ -50,7 +56,7 @@ public final class SampleSession {
                 }
                 limit = bytes
             case "-h", "--help":
-                print("usage: \(name) [--journal PATH [--journal-limit SIZE] [--timing]] [--restore STATE_FILE] [--keyframe-interval N] < commands")
+                print("usage: \(name) [--journal PATH [--journal-limit SIZE] [--timing]] [--restore STATE_FILE] [--keyframe-interval N] [--control] < commands")
                 exit(0)
             default: Self.usage(name, "unknown option '\(argument)'")
             }
@@ -60,6 +66,9 @@ public final class SampleSession {
         }
         if timing && journalPath == nil {
             Self.usage(name, "--timing needs --journal PATH")
+        }
+        if control && journalPath == nil {
+            Self.usage(name, "--control needs --journal PATH (attach steps through the journal)")
         }
         if let restorePath {
             do {
@@ -81,12 +90,41 @@ public final class SampleSession {
                 Self.fail(name, "\(error)", status: 73)
             }
         }
+        if control, let recorder {
+            do {
+                let endpoint = try recorder.listen()
+                isControlled = true
+                Self.warn(name, "control endpoint \(endpoint.path) — atoms-inspect attach \(getpid())")
+            } catch {
+                Self.fail(name, "\(error)", status: 73)
+            }
+        }
+    }
+
+    /// With `--control`: prints `value()` now and after every transaction that changes it, so
+    /// the program's own output follows an attached inspector's jumps.
+    public func showWhileControlled(_ value: @escaping @MainActor () -> String) {
+        guard isControlled else { return }
+        var shown = value()
+        print(shown)
+        fflush(nil)
+        root.store.observeTransactions { _ in
+            let now = value()
+            guard now != shown else { return }
+            shown = now
+            print(now)
+            fflush(nil)
+        }
     }
 
     /// Reads commands until end of input. `state` prints `state()`; other words go to
     /// `handle`, which returns `false` for an unknown command (reported on stderr; the session
     /// goes on). Closes the journal at the end.
     public func run(state: () -> [String: any Encodable], handle: (_ command: String, _ argument: String) throws -> Bool) {
+        if isControlled {
+            // Control requests run on the main actor, which this loop keeps reading stdin.
+            Self.usage(name, "--control is taken by sample-todo and sample-numpad, whose commands are read off the main thread")
+        }
         while let line = readLine() {
             guard let (command, argument) = respond(to: line, state: state) else { continue }
             report(command, argument) { try handle(command, argument) }
@@ -157,12 +195,26 @@ public final class SampleSession {
         }
     }
 
-    /// Lines of standard input, read on a background thread.
+    /// Lines of standard input, read on a background thread with read(2), not stdio: a
+    /// thread waiting in `readLine()` holds stdin's lock, which `fflush(nil)` on the main
+    /// actor would then wait for.
     private static func standardInputLines() -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let reader = Thread {
-            while let line = readLine() {
-                continuation.yield(line)
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                pending.append(contentsOf: buffer[..<count])
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    continuation.yield(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
+                }
+            }
+            if !pending.isEmpty {
+                continuation.yield(String(decoding: pending, as: UTF8.self))
             }
             continuation.finish()
         }
@@ -186,7 +238,7 @@ public final class SampleSession {
     }
 
     private static func usage(_ name: String, _ message: String) -> Never {
-        fail(name, "\(message) — usage: \(name) [--journal PATH] [--restore STATE_FILE] < commands", status: 64)
+        fail(name, "\(message) — usage: \(name) [--journal PATH] [--restore STATE_FILE] [--control] < commands", status: 64)
     }
 
     private static func fail(_ name: String, _ message: String, status: Int32) -> Never {

@@ -5,7 +5,7 @@ import SampleSupport
 //   add TEXT, toggle ID, remove ID, filter all|completed|uncompleted, state.
 
 @MainActor
-func runTodo() {
+func runTodo() async {
     let session = SampleSession(name: "sample-todo")
     // Two subscribers, as two views would be: the list and the filter picker.
     let list = session.root.viewContext()
@@ -15,7 +15,7 @@ func runTodo() {
     picker.watch(FilterAtom())
     list.watch(NextTodoIDAtom())
 
-    session.run(
+    await session.runAsync(
         state: {
             [
                 "TodosAtom": list.read(TodosAtom()),
@@ -57,6 +57,4 @@ func todoIndex(_ text: String, in todos: [Todo]) throws -> Int {
     return index
 }
 
-MainActor.assumeIsolated {
-    runTodo()
-}
+await runTodo()

@@ -66,4 +66,10 @@ public final class AtomStore {
     public func snapshot() -> Snapshot {
         engine.makeSnapshot()
     }
+
+    /// Brings back the values and graph of a ``snapshot()``, in one `restore` transaction, as
+    /// a view context's `restore(_:)` does.
+    package func restore(_ snapshot: Snapshot, fileID: String = #fileID, line: UInt = #line) {
+        engine.restore(snapshot, location: SourceLocation(fileID: fileID, line: line))
+    }
 }

@@ -1,3 +1,5 @@
+import AtomsDOT
+
 /// The atoms, values and dependency graph of a store at one point in time.
 ///
 /// Take one with ``AtomViewContext/snapshot()`` or ``AtomTestContext/snapshot()``, or receive one

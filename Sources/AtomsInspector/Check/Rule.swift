@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One graph-shape assertion from a rules file.
 ///
@@ -11,7 +15,7 @@ import Foundation
 /// - `acyclic`: the dependency graph has no cycle.
 /// - `max-depth N`: the longest dependency chain has at most N atoms.
 /// - `max-nodes N`: at most N atoms are live.
-public enum Rule: Equatable, Sendable, CustomStringConvertible {
+package enum Rule: Equatable, Sendable, CustomStringConvertible {
     case edge(String, String)
     case noEdge(String, String)
     case node(String)
@@ -21,7 +25,7 @@ public enum Rule: Equatable, Sendable, CustomStringConvertible {
     case maxNodes(Int)
 
     /// The rule as written in a rules file.
-    public var description: String {
+    package var description: String {
         switch self {
         case .edge(let from, let to): "edge \(from) -> \(to)"
         case .noEdge(let from, let to): "no-edge \(from) -> \(to)"
@@ -35,31 +39,31 @@ public enum Rule: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A rule and where it was written.
-public struct RuleLine: Equatable, Sendable {
+package struct RuleLine: Equatable, Sendable {
     /// The rule.
-    public let rule: Rule
+    package let rule: Rule
     /// The line number in the rules file (1-based).
-    public let line: Int
+    package let line: Int
 }
 
 /// Parses rules files.
-public enum RulesParser {
+package enum RulesParser {
     /// The rules in a file's text.
     ///
     /// - Throws: ``InspectorError`` (status 65) naming `file:line` for the first malformed rule.
-    public static func parse(_ text: String, file: String) throws(InspectorError) -> [RuleLine] {
+    package static func parse(_ text: String, file: String) throws(InspectorError) -> [RuleLine] {
         var rules: [RuleLine] = []
         // Split on any line break: in Swift "\r\n" is one Character, so a CRLF file split on
         // "\n" alone would be one long line.
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = strippingComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
+            let line = strippingComment(String(rawLine)).trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let number = index + 1
             func fail(_ what: String) -> InspectorError {
                 InspectorError(.dataError, path: file, line: number, "\(what) — rules are: edge A -> B, no-edge A -> B, node A, no-node A, acyclic, max-depth N, max-nodes N")
             }
             let keyword = String(line.prefix { !$0.isWhitespace })
-            let argument = line.dropFirst(keyword.count).trimmingCharacters(in: .whitespaces)
+            let argument = line.dropFirst(keyword.count).trimmingWhitespace()
             let rule: Rule
             switch keyword {
             case "edge", "no-edge":
@@ -95,7 +99,7 @@ public enum RulesParser {
 
     /// A name: trimmed, unquoted, not empty, without spaces unless quoted.
     private static func name(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.count >= 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\"") {
             let inner = String(trimmed.dropFirst().dropLast())
             return inner.isEmpty || inner.contains("\"") ? nil : inner

@@ -1,17 +1,17 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// Evaluates rules against the dependency graph of a recorded state.
-public struct RuleChecker {
+package struct RuleChecker {
     /// The outcome of one rule.
-    public struct Result: Equatable, Sendable, Encodable {
+    package struct Result: Equatable, Sendable, Encodable {
         /// The rule as written.
-        public let rule: String
+        package let rule: String
         /// Its line in the rules file.
-        public let line: Int
+        package let line: Int
         /// Whether it held.
-        public let passed: Bool
+        package let passed: Bool
         /// What was found, when it failed.
-        public let detail: String?
+        package let detail: String?
     }
 
     private let state: JournalState
@@ -19,7 +19,7 @@ public struct RuleChecker {
     private let dependents: [Int: [Int]]
 
     /// A checker for a state's graph (live atoms and their edges).
-    public init(state: JournalState) {
+    package init(state: JournalState) {
         self.state = state
         names = state.distinctNames()
         dependents = Dictionary(grouping: state.edges.filter { state.liveIDs.contains($0.from) && state.liveIDs.contains($0.to) }, by: \.from)
@@ -42,7 +42,7 @@ public struct RuleChecker {
     }
 
     /// Checks one rule.
-    public func check(_ rule: RuleLine) -> Result {
+    package func check(_ rule: RuleLine) -> Result {
         let (passed, detail) = evaluate(rule.rule)
         return Result(rule: rule.rule.description, line: rule.line, passed: passed, detail: passed ? nil : detail)
     }

@@ -1,38 +1,38 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect blame`: why an atom has its value — the transaction that last changed it,
 /// its write site, and the dependency path that carried the change from the origin atom.
-public enum BlameCommand {
+package enum BlameCommand {
     /// One change of an atom.
-    public struct Change: Encodable, Equatable, Sendable {
+    package struct Change: Encodable, Equatable, Sendable {
         /// The step (the transaction that made the change).
-        public let step: Int
+        package let step: Int
         /// The transaction's cause.
-        public let cause: String
+        package let cause: String
         /// Its write site (`fileID:line`), or the location an older journal records.
-        public let at: String?
+        package let at: String?
         /// The atom whose operation started the transaction.
-        public let origin: String?
+        package let origin: String?
         /// The atoms from the origin to this one along dependency edges; empty when no edge
         /// path joins them at that step.
-        public let path: [String]
+        package let path: [String]
         /// Whether the atom was released (it has no value after this step).
-        public let released: Bool
+        package let released: Bool
         /// The value after the change (JSON, or dump text).
-        public let value: JSONValue?
+        package let value: JSONValue?
     }
 
     /// The blame of one atom at one step.
-    public struct Blame: Encodable, Equatable, Sendable {
+    package struct Blame: Encodable, Equatable, Sendable {
         /// The atom (`Label[key]` for a family member).
-        public let atom: String
+        package let atom: String
         /// The step asked about.
-        public let step: Int
+        package let step: Int
         /// The last change at or before `step`; `nil` when the atom has not changed since the
         /// journal's first step.
-        public let change: Change?
+        package let change: Change?
         /// With `--history`: every change up to `step`, newest first.
-        public let history: [Change]?
+        package let history: [Change]?
     }
 
     /// Blames every atom matching `pattern` (display name, label or type; `*` globs) at `step`.
@@ -45,7 +45,7 @@ public enum BlameCommand {
     ///   every envelope up to `step` to find its declaration); with it, two passes from the
     ///   start, the second decoding only the atom's values.
     /// - Throws: ``InspectorError`` (usage) when no atom declared by `step` matches.
-    public static func blame(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec = .fromLast(0), history: Bool = false) throws(InspectorError) -> [Blame] {
+    package static func blame(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec = .fromLast(0), history: Bool = false) throws(InspectorError) -> [Blame] {
         let step = try journal.step(step)
         var declarations = try journal.state(at: step, decodingValuesOf: []).declarations
         var matched = Naming(declarations: declarations).matching(pattern)
@@ -127,7 +127,7 @@ public enum BlameCommand {
     }
 
     /// The text or JSON for `blame`.
-    public static func run(_ journal: InspectedJournal, atom: String, at step: StepSpec = .fromLast(0), history: Bool = false, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
+    package static func run(_ journal: InspectedJournal, atom: String, at step: StepSpec = .fromLast(0), history: Bool = false, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
         let blames = try blame(journal, atom: atom, at: step, history: history)
         if json {
             return JSONOutput.encode(blames)

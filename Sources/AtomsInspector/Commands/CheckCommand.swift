@@ -1,17 +1,21 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `atoms-inspect check`: graph-shape assertions for CI.
-public enum CheckCommand {
+package enum CheckCommand {
     /// The outcome of a check run.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The results, in rules-file order.
-        public let results: [RuleChecker.Result]
+        package let results: [RuleChecker.Result]
         /// The report printed on stdout.
-        public let output: String
+        package let output: String
 
         /// Whether every rule held.
-        public var passed: Bool {
+        package var passed: Bool {
             results.allSatisfy(\.passed)
         }
     }
@@ -20,7 +24,7 @@ public enum CheckCommand {
     ///
     /// - Throws: ``InspectorError``: 66 when the rules file is missing, 65 naming `file:line` for
     ///   a malformed rule, 73 when the JUnit file cannot be written.
-    public static func run(_ journal: InspectedJournal, rules rulesPath: String, at step: StepSpec = .fromLast(0), junit: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> Outcome {
+    package static func run(_ journal: InspectedJournal, rules rulesPath: String, at step: StepSpec = .fromLast(0), junit: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> Outcome {
         let text: String
         do {
             text = try String(contentsOfFile: rulesPath, encoding: .utf8)

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect compare`: two journals of one scenario, aligned by transaction order, and
 /// the first step where they diverge.
@@ -7,72 +7,72 @@ import AtomsJournal
 /// them; time is ignored. A step diverges when its transaction's cause, origin or write site
 /// differs, when an atom it touches has a different value or liveness on the two sides, or
 /// when it changes the dependency graph or the subscriptions differently.
-public enum CompareCommand {
+package enum CompareCommand {
     /// What to leave out.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Atoms to leave out (display name, label or type; `*` globs).
-        public var ignore: [String]
+        package var ignore: [String]
         /// Leave write sites and subscription locations out.
-        public var ignoreLocations: Bool
+        package var ignoreLocations: Bool
 
         /// Creates options.
-        public init(ignore: [String] = [], ignoreLocations: Bool = false) {
+        package init(ignore: [String] = [], ignoreLocations: Bool = false) {
             self.ignore = ignore
             self.ignoreLocations = ignoreLocations
         }
     }
 
     /// One thing that differs at the diverging step.
-    public struct Difference: Encodable, Equatable, Sendable {
+    package struct Difference: Encodable, Equatable, Sendable {
         /// `cause`, `origin`, `at`, `value`, `live`, `edges`, `subscriptions` or `length`.
-        public let kind: String
+        package let kind: String
         /// The atom, for `value` and `live`.
-        public let atom: String?
+        package let atom: String?
         /// What the first journal has.
-        public let a: String
+        package let a: String
         /// What the second journal has.
-        public let b: String
+        package let b: String
         /// For `value`: a line diff (`-` first journal, `+` second).
-        public let diff: String?
+        package let diff: String?
     }
 
     /// A transaction as the comparison shows it.
-    public struct Transaction: Encodable, Equatable, Sendable {
+    package struct Transaction: Encodable, Equatable, Sendable {
         /// Its step in its own journal.
-        public let step: Int
+        package let step: Int
         /// The cause.
-        public let cause: String
+        package let cause: String
         /// The write site.
-        public let at: String?
+        package let at: String?
         /// The atoms it changed.
-        public let changed: [String]
+        package let changed: [String]
     }
 
     /// The outcome.
-    public struct Comparison: Encodable, Equatable, Sendable {
+    package struct Comparison: Encodable, Equatable, Sendable {
         /// The first journal.
-        public let a: String
+        package let a: String
         /// The second journal.
-        public let b: String
+        package let b: String
         /// Transactions compared and found equal.
-        public let matchingTransactions: Int
+        package let matchingTransactions: Int
         /// Whether the journals diverge.
-        public let diverges: Bool
+        package let diverges: Bool
         /// The step (in the first journal's numbering) where they diverge.
-        public let step: Int?
+        package let step: Int?
         /// The first journal's transaction there (`nil` where it has ended).
-        public let transactionA: Transaction?
+        package let transactionA: Transaction?
         /// The second journal's.
-        public let transactionB: Transaction?
+        package let transactionB: Transaction?
         /// What differs there.
-        public let differences: [Difference]
+        package let differences: [Difference]
     }
 
     /// Compares two journals.
     ///
     /// - Complexity: One pass over both journals, comparing only the atoms each transaction
     ///   touches: the states before a step are equal, so equal changes keep them equal.
-    public static func compare(_ a: InspectedJournal, _ b: InspectedJournal, options: Options = .init()) throws(InspectorError) -> Comparison {
+    package static func compare(_ a: InspectedJournal, _ b: InspectedJournal, options: Options = .init()) throws(InspectorError) -> Comparison {
         let globs = options.ignore.map(Glob.init)
         var left = try ComparedJournal(a, ignoring: globs)
         var right = try ComparedJournal(b, ignoring: globs)
@@ -185,7 +185,7 @@ public enum CompareCommand {
     }
 
     /// The text or JSON for `compare`; `diverges` tells whether to exit 1.
-    public static func run(_ a: InspectedJournal, _ b: InspectedJournal, options: Options = .init(), json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, diverges: Bool) {
+    package static func run(_ a: InspectedJournal, _ b: InspectedJournal, options: Options = .init(), json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, diverges: Bool) {
         let comparison = try compare(a, b, options: options)
         if json {
             return (JSONOutput.encode(comparison), comparison.diverges)

@@ -1,40 +1,43 @@
-import AtomsJournal
-import CustomDump
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `atoms-inspect diff`: what differs between two steps.
-public enum DiffCommand {
+package enum DiffCommand {
     /// The differences between two states.
-    public struct Difference: Encodable, Equatable, Sendable {
+    package struct Difference: Encodable, Equatable, Sendable {
         /// An atom whose value differs.
-        public struct Changed: Encodable, Equatable, Sendable {
+        package struct Changed: Encodable, Equatable, Sendable {
             /// The atom.
-            public let atom: String
+            package let atom: String
             /// Its value at `from` (JSON, or dump text).
-            public let from: JSONValue
+            package let from: JSONValue
             /// Its value at `to`.
-            public let to: JSONValue
+            package let to: JSONValue
             /// A line diff of the two values (`-` from, `+` to, unchanged runs folded).
-            public let diff: String
+            package let diff: String
         }
 
         /// The earlier step.
-        public let from: Int
+        package let from: Int
         /// The later step.
-        public let to: Int
+        package let to: Int
         /// Atoms whose values differ, sorted.
-        public let changed: [Changed]
+        package let changed: [Changed]
         /// Atoms live at `to` but not at `from`.
-        public let created: [String]
+        package let created: [String]
         /// Atoms live at `from` but not at `to`.
-        public let released: [String]
+        package let released: [String]
         /// Dependency edges at `to` but not at `from`, as `A -> B`.
-        public let edgesAdded: [String]
+        package let edgesAdded: [String]
         /// Dependency edges at `from` but not at `to`.
-        public let edgesRemoved: [String]
+        package let edgesRemoved: [String]
 
         /// Whether anything differs.
-        public var isEmpty: Bool {
+        package var isEmpty: Bool {
             changed.isEmpty && created.isEmpty && released.isEmpty && edgesAdded.isEmpty && edgesRemoved.isEmpty
         }
     }
@@ -44,7 +47,7 @@ public enum DiffCommand {
     /// - Complexity: Two state lookups (each a keyframe plus the transactions after it) and a
     ///   comparison proportional to the atoms compared: not to the journal's length. With
     ///   `atom`, only the matching atoms' values are decoded.
-    public static func difference(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil) throws(InspectorError) -> Difference {
+    package static func difference(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil) throws(InspectorError) -> Difference {
         let fromStep = try journal.step(from)
         let toStep = try journal.step(to)
         return try journal.difference(from: fromStep, to: toStep, atoms: atom) { () throws(InspectorError) -> Difference in
@@ -112,19 +115,17 @@ public enum DiffCommand {
         return .string(entry.dump ?? "<unknown>")
     }
 
-    /// A structural line diff of two values, swift-custom-dump style.
+    /// A line diff of two values as `show` prints them: their pretty-printed JSON, or their
+    /// dump or phase (``LineDiff``).
     static func lineDiff(_ old: ValueEntry, _ new: ValueEntry) -> String {
         if old.redacted == true || new.redacted == true {
             return "- \(old.displayText)\n+ \(new.displayText)"
         }
-        if old.phase == nil, new.phase == nil, let lhs = old.v, let rhs = new.v {
-            return diff(lhs.nativeValue, rhs.nativeValue, format: .default) ?? "(values are equal when dumped)"
-        }
-        return diff(old.displayText, new.displayText, format: .default) ?? "(values are equal when dumped)"
+        return LineDiff.render(old: old.displayText, new: new.displayText) ?? "(values are equal when dumped)"
     }
 
     /// The text or JSON for `diff`; `differs` tells `--exit-code` what to return.
-    public static func run(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, differs: Bool) {
+    package static func run(_ journal: InspectedJournal, from: StepSpec, to: StepSpec, atom: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, differs: Bool) {
         let difference = try difference(journal, from: from, to: to, atom: atom)
         if json {
             return (JSONOutput.encode(difference), !difference.isEmpty)
@@ -147,20 +148,5 @@ public enum DiffCommand {
             lines += difference.edgesRemoved.map { style.red("- \($0)") }
         }
         return (lines.joined(separator: "\n"), !difference.isEmpty)
-    }
-}
-
-extension JSONValue {
-    /// The value as Swift containers, so swift-custom-dump can diff it structurally. Integers
-    /// become `Int64` or `UInt64` so they print exactly as written.
-    var nativeValue: Any {
-        switch self {
-        case .null: return Optional<Any>.none as Any
-        case .bool(let value): return value
-        case .number(let value): return value.swiftValue
-        case .string(let value): return value
-        case .array(let values): return values.map(\.nativeValue)
-        case .object(let fields): return fields.mapValues(\.nativeValue)
-        }
     }
 }

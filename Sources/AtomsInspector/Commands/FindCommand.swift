@@ -1,9 +1,9 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect find`: the steps where a condition on atom values becomes true (or holds).
-public enum FindCommand {
+package enum FindCommand {
     /// Which steps to report.
-    public enum Mode: String, Sendable, CaseIterable {
+    package enum Mode: String, Sendable, CaseIterable {
         /// Every step where the expression becomes true.
         case becomesTrue
         /// Only the first such step.
@@ -13,32 +13,32 @@ public enum FindCommand {
     }
 
     /// A step found, with the transaction that led to it and the values the expression read.
-    public struct Match: Encodable, Equatable, Sendable {
+    package struct Match: Encodable, Equatable, Sendable {
         /// The step.
-        public let step: Int
+        package let step: Int
         /// The transaction's cause (`nil` at the journal's first step).
-        public let cause: String?
+        package let cause: String?
         /// Its write site.
-        public let at: String?
+        package let at: String?
         /// The atoms it changed.
-        public let changed: [String]
+        package let changed: [String]
         /// Each path of the expression as written, and its value at this step.
-        public let values: [String: JSONValue]
+        package let values: [String: JSONValue]
     }
 
     /// The result: the expression as parsed and the steps found.
-    public struct Result: Encodable, Equatable, Sendable {
+    package struct Result: Encodable, Equatable, Sendable {
         /// The expression, written back.
-        public let expression: String
+        package let expression: String
         /// The steps found, in order.
-        public let steps: [Match]
+        package let steps: [Match]
     }
 
     /// Parses `expression` and binds it to the journal's atoms.
     ///
     /// - Throws: ``InspectorError`` (usage) for a malformed expression (naming the column) or
     ///   an atom the journal never declares.
-    public static func bind(_ expression: String, in journal: InspectedJournal) throws(InspectorError) -> BoundExpression {
+    package static func bind(_ expression: String, in journal: InspectedJournal) throws(InspectorError) -> BoundExpression {
         let parsed = try WhereExpression.parse(expression)
         let declarations = try journal.state(at: journal.reader.lastStep, decodingValuesOf: []).declarations
         do {
@@ -54,7 +54,7 @@ public enum FindCommand {
     /// - Complexity: One pass over the transaction envelopes; only the values of the atoms the
     ///   expression names are decoded, and it is evaluated only where they change. `.first`
     ///   stops at the first match.
-    public static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue) throws(InspectorError) -> Result {
+    package static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue) throws(InspectorError) -> Result {
         let bound = try bind(expression, in: journal)
         var matches: [Match] = []
         try forEachMatch(journal, bound, mode: mode) { matches.append($0) }
@@ -62,7 +62,7 @@ public enum FindCommand {
     }
 
     /// Calls `body` with each match in step order, as it is found.
-    public static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, _ body: (Match) -> Void) throws(InspectorError) {
+    package static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, _ body: (Match) -> Void) throws(InspectorError) {
         let reader = journal.reader
         let scan = ExpressionScan(journal: journal, expression: bound)
         var names: Naming?
@@ -83,7 +83,7 @@ public enum FindCommand {
     }
 
     /// The text or JSON for `find`; `found` tells whether any step matched (exit 1 otherwise).
-    public static func run(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, found: Bool) {
+    package static func run(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, found: Bool) {
         let result = try find(journal, where: expression, mode: mode)
         if json {
             return (JSONOutput.encode(result), !result.steps.isEmpty)

@@ -1,10 +1,19 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `atoms-inspect graph`: the dependency graph at a step, as DOT, SVG or PNG.
-public enum GraphCommand {
+package enum GraphCommand {
     /// Output formats.
-    public enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         /// Graphviz DOT text, in the upstream `graphDescription()` format.
         case dot
         /// SVG rendered by Graphviz's `dot`.
@@ -14,7 +23,7 @@ public enum GraphCommand {
     }
 
     /// The DOT at a step; atom-family members are told apart as `label[key]`.
-    public static func dot(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0)) throws(InspectorError) -> String {
+    package static func dot(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0)) throws(InspectorError) -> String {
         try journal.state(at: journal.step(step), decodingValuesOf: []).graphDescription(distinguishingFamilies: true)
     }
 
@@ -22,7 +31,7 @@ public enum GraphCommand {
     ///
     /// - Throws: ``InspectorError`` with status 69 when SVG/PNG is asked for and `dot` is not
     ///   installed (or fails).
-    public static func render(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0), format: Format, graphviz: Graphviz = Graphviz()) throws(InspectorError) -> Data {
+    package static func render(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0), format: Format, graphviz: Graphviz = Graphviz()) throws(InspectorError) -> Data {
         let text = try dot(journal, at: step)
         guard format != .dot else {
             return Data((text + "\n").utf8)
@@ -32,53 +41,36 @@ public enum GraphCommand {
 }
 
 /// Runs Graphviz's `dot` binary (found on `PATH`, executed directly, no shell).
-public struct Graphviz: Sendable {
+package struct Graphviz: Sendable {
     /// The directories searched for `dot`.
-    public let searchPath: [String]
+    package let searchPath: [String]
 
     /// Searches the `PATH` of the environment.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
     }
 
     /// The `dot` executable, if installed.
-    public var executable: String? {
+    package var executable: String? {
         searchPath.map { URL(fileURLWithPath: $0).appendingPathComponent("dot").path }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Renders DOT text with `dot -T<format>`.
-    public func render(_ dot: String, format: String) throws(InspectorError) -> Data {
+    package func render(_ dot: String, format: String) throws(InspectorError) -> Data {
         guard let executable else {
             throw InspectorError(.unavailable, "Graphviz `dot` is not installed, needed for --format \(format) — install it (apt-get install graphviz, or brew install graphviz) or use --format dot")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-T\(format)"]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        let result: ChildProcess.Result
         do {
-            try process.run()
+            result = try ChildProcess.run(executable, ["-T\(format)"], input: Array(dot.utf8))
         } catch {
-            throw InspectorError(.unavailable, path: executable, "cannot run Graphviz dot: \(error.localizedDescription) — check the installation")
+            throw InspectorError(.unavailable, path: executable, "cannot run Graphviz dot: \(ChildProcess.describe(error)) — check the installation")
         }
-        // Write and read concurrently so a large graph cannot fill a pipe and deadlock.
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(dot.utf8))
-            try? input.fileHandleForWriting.close()
+        guard result.status == 0 else {
+            let reason = String(decoding: result.errors, as: UTF8.self).trimmingWhitespace(newlines: true)
+            throw InspectorError(.unavailable, path: executable, "Graphviz dot failed (status \(result.status)): \(reason) — check the Graphviz installation")
         }
-        writer.start()
-        let rendered = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw InspectorError(.unavailable, path: executable, "Graphviz dot failed (status \(process.terminationStatus)): \(reason) — check the Graphviz installation")
-        }
-        return rendered
+        return Data(result.output)
     }
 }

@@ -1,25 +1,29 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `atoms-inspect log`: one line per transaction.
-public enum LogCommand {
+package enum LogCommand {
     /// What to list.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Only transactions that changed, created or released an atom matching this pattern.
-        public var atom: String?
+        package var atom: String?
         /// The first step listed (default: the first transaction).
-        public var from: StepSpec?
+        package var from: StepSpec?
         /// The last step listed (default: last).
-        public var to: StepSpec?
+        package var to: StepSpec?
         /// JSON instead of text.
-        public var json = false
+        package var json = false
         /// A header line (only on a terminal).
-        public var header = false
+        package var header = false
         /// Colours.
-        public var style = Style.plain
+        package var style = Style.plain
 
         /// Creates options.
-        public init(atom: String? = nil, from: StepSpec? = nil, to: StepSpec? = nil, json: Bool = false, header: Bool = false, style: Style = .plain) {
+        package init(atom: String? = nil, from: StepSpec? = nil, to: StepSpec? = nil, json: Bool = false, header: Bool = false, style: Style = .plain) {
             self.atom = atom
             self.from = from
             self.to = to
@@ -30,29 +34,29 @@ public enum LogCommand {
     }
 
     /// One transaction as the log shows it.
-    public struct Entry: Encodable, Equatable, Sendable {
+    package struct Entry: Encodable, Equatable, Sendable {
         /// The step (transaction number).
-        public let step: Int
+        package let step: Int
         /// Milliseconds since recording started.
-        public let t: Double
+        package let t: Double
         /// The cause.
-        public let cause: String
+        package let cause: String
         /// The atom that started it.
-        public let origin: String?
+        package let origin: String?
         /// Where from (`fileID:line`).
-        public let at: String?
+        package let at: String?
         /// Atoms whose values changed.
-        public let changed: [String]
+        package let changed: [String]
         /// Atoms created.
-        public let created: [String]
+        package let created: [String]
         /// Atoms released.
-        public let released: [String]
+        package let released: [String]
     }
 
     /// The entries for the options.
     ///
     /// - Complexity: Reads each listed transaction's envelope once; values are skipped.
-    public static func entries(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> [Entry] {
+    package static func entries(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> [Entry] {
         var entries: [Entry] = []
         try forEachEntry(journal, options: options) { entries.append($0) }
         return entries
@@ -60,7 +64,7 @@ public enum LogCommand {
 
     /// Calls `body` with each entry in step order, as it is read: memory stays constant
     /// whatever the journal's length.
-    public static func forEachEntry(_ journal: InspectedJournal, options: Options, _ body: (Entry) -> Void) throws(InspectorError) {
+    package static func forEachEntry(_ journal: InspectedJournal, options: Options, _ body: (Entry) -> Void) throws(InspectorError) {
         let reader = journal.reader
         let steps = try journal.steps(from: options.from, to: options.to)
         let (first, last) = (steps.lowerBound, steps.upperBound)
@@ -102,7 +106,7 @@ public enum LogCommand {
     }
 
     /// The output: text lines (exactly one per transaction, plus an optional header) or JSON.
-    public static func run(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> String {
+    package static func run(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> String {
         if options.json {
             return JSONOutput.encode(try entries(journal, options: options))
         }
@@ -113,7 +117,7 @@ public enum LogCommand {
 
     /// The text output line by line, each handed to `line` as soon as it is built (for
     /// printing a long journal without holding its log in memory). JSON is not streamed.
-    public static func write(_ journal: InspectedJournal, options: Options, line: (String) -> Void) throws(InspectorError) {
+    package static func write(_ journal: InspectedJournal, options: Options, line: (String) -> Void) throws(InspectorError) {
         let style = options.style
         if options.header {
             line(style.bold("step      time  cause         changed (created +, released -)  at"))

@@ -1,9 +1,18 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension LogCommand {
     /// What `log --follow` hands its caller as it reads.
-    public enum FollowOutput {
+    package enum FollowOutput {
         /// An entry's text line (or JSON object, one per line).
         case line(String)
         /// Something to say on stderr (transactions deleted before they were read, a new
@@ -24,7 +33,7 @@ extension LogCommand {
     ///   - shouldStop: Asked between polls.
     ///   - output: Receives lines, notices and flushes.
     /// - Throws: ``InspectorError`` for a malformed journal or a `last`-relative step.
-    public static func follow(
+    package static func follow(
         path: String,
         options: Options,
         pollInterval: Double = 0.02,

@@ -1,9 +1,9 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect restore`: writes the state at a step as a state file.
-public enum RestoreCommand {
+package enum RestoreCommand {
     /// Writes the state file and returns the report (which atoms were written, which not and why).
-    public static func run(_ journal: InspectedJournal, at step: StepSpec, output: String, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
+    package static func run(_ journal: InspectedJournal, at step: StepSpec, output: String, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
         let state = try journal.state(at: journal.step(step))
         let file = StateFile(state: state, journal: journal.path)
         do {

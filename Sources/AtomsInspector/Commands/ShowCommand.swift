@@ -1,13 +1,13 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect show`: every live atom's value at a step.
-public enum ShowCommand {
+package enum ShowCommand {
     /// The text or JSON for `show`.
     ///
     /// - Parameters:
     ///   - step: Where (default: last).
     ///   - atom: Only atoms matching this pattern.
-    public static func run(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0), atom: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
+    package static func run(_ journal: InspectedJournal, at step: StepSpec = .fromLast(0), atom: String? = nil, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
         let step = try journal.step(step)
         guard let atom else {
             let state = try journal.state(at: step)

@@ -1,39 +1,39 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect stats`: the size and shape of a journal.
-public enum StatsCommand {
+package enum StatsCommand {
     /// The facts `stats` prints.
-    public struct Stats: Encodable, Equatable, Sendable {
+    package struct Stats: Encodable, Equatable, Sendable {
         /// Transactions recorded.
-        public let transactions: Int
+        package let transactions: Int
         /// Keyframes.
-        public let keyframes: Int
+        package let keyframes: Int
         /// Atoms declared (an atom declared again after a keyframe, under a new number, counts
         /// once per number).
-        public let atoms: Int
+        package let atoms: Int
         /// Atoms live at the last step.
-        public let liveAtoms: Int
+        package let liveAtoms: Int
         /// Milliseconds from the first to the last transaction.
-        public let timeSpanMilliseconds: Double
+        package let timeSpanMilliseconds: Double
         /// The file's size in bytes.
-        public let fileBytes: Int
+        package let fileBytes: Int
         /// Transactions per cause.
-        public let causes: [String: Int]
+        package let causes: [String: Int]
         /// The atoms that changed most, with how often (up to 10).
-        public let mostChanged: [Changed]
+        package let mostChanged: [Changed]
         /// Files: a bounded journal's segments, or 1.
-        public let segments: Int
+        package let segments: Int
         /// Transactions deleted by a bounded journal's size limit (before its first step).
-        public let droppedTransactions: Int
+        package let droppedTransactions: Int
         /// Whether the recorder closed the journal (it ends with an end line).
-        public let ended: Bool
+        package let ended: Bool
 
         /// An atom and its number of value changes.
-        public struct Changed: Encodable, Equatable, Sendable {
+        package struct Changed: Encodable, Equatable, Sendable {
             /// The atom.
-            public let atom: String
+            package let atom: String
             /// How many transactions set its value.
-            public let changes: Int
+            package let changes: Int
         }
     }
 
@@ -41,7 +41,7 @@ public enum StatsCommand {
     ///
     /// - Complexity: Reads every transaction's envelope once (twice when an atom that changed
     ///   was released before the last keyframe, to name it); values are skipped.
-    public static func stats(_ journal: InspectedJournal) throws(InspectorError) -> Stats {
+    package static func stats(_ journal: InspectedJournal) throws(InspectorError) -> Stats {
         let reader = journal.reader
         let last = try journal.state(at: reader.lastStep, decodingValuesOf: [])
         let summary: JournalSummary
@@ -78,7 +78,7 @@ public enum StatsCommand {
     }
 
     /// The text or JSON for `stats`.
-    public static func run(_ journal: InspectedJournal, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
+    package static func run(_ journal: InspectedJournal, json: Bool = false, style: Style = .plain) throws(InspectorError) -> String {
         let stats = try stats(journal)
         if json {
             return JSONOutput.encode(stats)

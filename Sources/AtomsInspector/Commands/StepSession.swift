@@ -1,14 +1,14 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect step`: interactive time travel through a journal.
 ///
 /// Feed it one command line at a time; it answers with text to print. The executable reads
 /// lines from a terminal (with a prompt) or from a pipe, so sessions can be scripted.
-public final class StepSession {
+package final class StepSession {
     private var journal: InspectedJournal
     private let style: Style
     /// The current step.
-    public private(set) var position: Int
+    package private(set) var position: Int
     private var previousPosition: Int
     private var state: JournalState
 
@@ -16,7 +16,7 @@ public final class StepSession {
     ///
     /// The session keeps the states and transactions it decodes (a few dozen) for when it
     /// comes back to a step; a journal already keeping them is shared, not copied.
-    public init(journal: InspectedJournal, at step: StepSpec = .number(0), style: Style = .plain) throws(InspectorError) {
+    package init(journal: InspectedJournal, at step: StepSpec = .number(0), style: Style = .plain) throws(InspectorError) {
         self.journal = journal.memoized()
         self.style = style
         position = try journal.step(step)
@@ -27,13 +27,20 @@ public final class StepSession {
     private var first: Int { journal.reader.firstStep }
     private var last: Int { journal.reader.lastStep }
 
+    /// The journal as the session reads it (reopened by `reload`), for views built beside
+    /// the command line, such as the full-screen timeline.
+    package var inspectedJournal: InspectedJournal { journal }
+
+    /// The values at the current step, as `show` prints them.
+    package var currentState: JournalState { state }
+
     /// The prompt: the position, as `[12/340] `.
-    public var prompt: String {
+    package var prompt: String {
         "[\(position)/\(last)] "
     }
 
     /// Commands and what they do, for `help`.
-    public static let help = """
+    package static let help = """
         n, next [N]       move forward N steps (default 1)
         p, prev [N]       move back N steps (default 1)
         g, goto STEP      move to STEP (0, N, last, last-K)
@@ -56,7 +63,7 @@ public final class StepSession {
         """
 
     /// Handles one command line; returns what to print and whether to quit.
-    public func handle(_ line: String) -> (output: String, quit: Bool) {
+    package func handle(_ line: String) -> (output: String, quit: Bool) {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let command = words.first else {
             return ("", false)
@@ -90,7 +97,7 @@ public final class StepSession {
             case "d", "diff":
                 let from = try arguments.first.map { text throws(InspectorError) in try journal.step(StepSpec.parse(text)) } ?? previousPosition
                 let (output, _) = try DiffCommand.run(journal, from: .number(from), to: .number(position), style: style)
-                return (from == first && from != 0 ? output.replacingOccurrences(of: "diff step \(from)", with: "diff step \(from) (first)") : output, false)
+                return (from == first && from != 0 ? output.replacing("diff step \(from)", with: "diff step \(from) (first)") : output, false)
             case "graph": return (state.graphDescription(distinguishingFamilies: true), false)
             case "l", "log":
                 let options = LogCommand.Options(from: .number(max(first, position - 5)), to: .number(min(last, position + 5)), style: style)
@@ -125,7 +132,7 @@ public final class StepSession {
             }
         } catch let error as InspectorError {
             if error.status == .tryAgain {
-                return ("error: " + error.message.replacingOccurrences(of: "open it again", with: "type reload to open it again"), false)
+                return ("error: " + error.message.replacing("open it again", with: "type reload to open it again"), false)
             }
             return ("error: \(error.message)", false)
         } catch {
@@ -178,7 +185,7 @@ public final class StepSession {
 
     /// `[12/340] set CounterAtom @ App/Main.swift:9`: the position and the transaction that
     /// led to it.
-    public func describePosition() throws(InspectorError) -> String {
+    package func describePosition() throws(InspectorError) -> String {
         let label = style.bold("[\(position)/\(last)]")
         guard position > first else {
             return "\(label) before the first transaction"

@@ -1,5 +1,5 @@
 /// The exit statuses of `atoms-inspect` (sysexits style).
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Success.
     case ok = 0
     /// A check failed, `diff --exit-code` found differences, `find` found no step, or

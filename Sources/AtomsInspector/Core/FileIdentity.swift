@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What tells whether a regular file changed: its device and inode, size, and modification
 /// and change times. Taken before a journal is opened, it lets `reload` skip reopening a file

@@ -1,24 +1,24 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// An error a user can cause: one line for stderr naming the input and what to do, and the
 /// exit status.
-public struct InspectorError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct InspectorError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The exit status to end with.
-    public let status: ExitStatus
+    package let status: ExitStatus
     /// The input the error is about (a journal, a rules file, an output path), when there is one.
-    public let path: String?
+    package let path: String?
     /// The line of `path` (1-based), when the error is about one.
-    public let line: Int?
+    package let line: Int?
     /// `<what> — <what to do>`.
-    public let message: String
+    package let message: String
 
     /// Creates an error about no file in particular.
-    public init(_ status: ExitStatus, _ message: String) {
+    package init(_ status: ExitStatus, _ message: String) {
         self.init(status, path: nil, message)
     }
 
     /// Creates an error about a file, or a line of it.
-    public init(_ status: ExitStatus, path: String?, line: Int? = nil, _ message: String) {
+    package init(_ status: ExitStatus, path: String?, line: Int? = nil, _ message: String) {
         self.status = status
         self.path = path
         self.line = line
@@ -26,7 +26,7 @@ public struct InspectorError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// The error from a journal or state-file problem.
-    public init(_ error: JournalError) {
+    package init(_ error: JournalError) {
         let status: ExitStatus =
             switch error {
             case .cannotRead: .noInput
@@ -40,7 +40,7 @@ public struct InspectorError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// The line printed on stderr: `atoms-inspect: <file>[:<line>]: error: <what> — <what to do>`.
-    public var description: String {
+    package var description: String {
         guard let path else {
             return "atoms-inspect: error: \(message)"
         }

@@ -1,5 +1,9 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Encodes `--json` output: sorted keys, stable.
 enum JSONOutput {

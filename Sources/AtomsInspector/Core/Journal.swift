@@ -1,10 +1,14 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A journal opened for inspection: the reader, with user-facing errors and step resolution.
-public struct InspectedJournal: Sendable {
+package struct InspectedJournal: Sendable {
     /// The reader.
-    public let reader: JournalReader
+    package let reader: JournalReader
     /// Decoded states and transactions kept for reuse (``memoized(capacity:)``); `nil` for a
     /// command that reads each step once.
     private var memo: JournalMemo?
@@ -15,7 +19,7 @@ public struct InspectedJournal: Sendable {
     /// file is large.
     ///
     /// - Throws: ``InspectorError`` with the documented exit status.
-    public init(path: String, showProgress: Bool = false) throws(InspectorError) {
+    package init(path: String, showProgress: Bool = false) throws(InspectorError) {
         // Taken before opening: a file appended meanwhile then counts as changed.
         identity = FileIdentity(path: path)
         let size = identity?.byteCount ?? 0
@@ -32,10 +36,10 @@ public struct InspectedJournal: Sendable {
     }
 
     /// The path.
-    public var path: String { reader.path }
+    package var path: String { reader.path }
 
     /// Warnings to show on stderr.
-    public var warnings: [String] {
+    package var warnings: [String] {
         reader.warnings.map { "atoms-inspect: \($0)" }
     }
 
@@ -61,7 +65,7 @@ public struct InspectedJournal: Sendable {
     }
 
     /// The step a spec names in this journal.
-    public func step(_ spec: StepSpec) throws(InspectorError) -> Int {
+    package func step(_ spec: StepSpec) throws(InspectorError) -> Int {
         try spec.resolve(first: reader.firstStep, last: reader.lastStep, journal: path)
     }
 
@@ -80,7 +84,7 @@ public struct InspectedJournal: Sendable {
 
     /// The state at a step, with the values of `atoms` only (all when `nil`; none for an
     /// empty set: declarations, liveness and the graph).
-    public func state(at step: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> JournalState {
+    package func state(at step: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> JournalState {
         guard let memo else { return try decodedState(at: step, decodingValuesOf: atoms) }
         return try memo.state(at: step, decodingValuesOf: atoms) { () throws(InspectorError) -> JournalState in
             try decodedState(at: step, decodingValuesOf: atoms)
@@ -88,7 +92,7 @@ public struct InspectedJournal: Sendable {
     }
 
     /// A transaction, with the values of `atoms` only (all when `nil`).
-    public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> TransactionRecord {
+    package func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(InspectorError) -> TransactionRecord {
         guard let memo else { return try decodedTransaction(seq, decodingValuesOf: atoms) }
         return try memo.transaction(seq, decodingValuesOf: atoms) { () throws(InspectorError) -> TransactionRecord in
             try decodedTransaction(seq, decodingValuesOf: atoms)
@@ -170,7 +174,7 @@ public struct InspectedJournal: Sendable {
     }
 
     /// Atoms of a state matching a name pattern, or a usage error naming the pattern.
-    public func atoms(matching pattern: String, in state: JournalState) throws(InspectorError) -> [AtomDeclaration] {
+    package func atoms(matching pattern: String, in state: JournalState) throws(InspectorError) -> [AtomDeclaration] {
         let matches = state.atoms(matching: pattern)
         guard !matches.isEmpty else {
             let known = state.liveAtoms.map(\.displayName).prefix(8).joined(separator: ", ")

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 import Synchronization
 
 /// Decoded states and transactions of one journal, and the differences between two steps,

@@ -1,11 +1,21 @@
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Standard output or standard error, written with `write(2)`.
 ///
 /// `FileHandle.write(_:)` traps when a write fails (a closed stream, a full disk, a pipe whose
 /// reader is gone while SIGPIPE is ignored); these writes report the failure instead, so the
 /// caller can exit with a message and a status.
-public enum StandardStream: Sendable {
+package enum StandardStream: Sendable {
     case output
     case error
 
@@ -20,27 +30,13 @@ public enum StandardStream: Sendable {
     ///
     /// - Returns: `nil` on success, or the `errno` of the failed write.
     @discardableResult
-    public func write(_ bytes: some Collection<UInt8>) -> Int32? {
-        let bytes = Array(bytes)
-        return bytes.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR {
-                        continue
-                    }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+    package func write(_ bytes: some Collection<UInt8>) -> Int32? {
+        FileText.writeAll(Array(bytes), to: descriptor)
     }
 
     /// Writes a string's UTF-8 bytes; see ``write(_:)-(Collection<UInt8>)``.
     @discardableResult
-    public func write(_ text: String) -> Int32? {
+    package func write(_ text: String) -> Int32? {
         write(text.utf8)
     }
 }

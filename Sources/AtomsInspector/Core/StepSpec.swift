@@ -1,16 +1,20 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A point in a journal as a user writes it: `0` (before the first transaction), `N` (after
 /// transaction N), `last`, or `last-K`.
-public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
+package enum StepSpec: Equatable, Sendable, CustomStringConvertible {
     /// After transaction N; `0` means before the first.
     case number(Int)
     /// K transactions before the last (`last` is `last-0`).
     case fromLast(Int)
 
     /// Parses `0`, `N`, `last` or `last-K`; `nil` when the text is none of these.
-    public init?(_ text: String) {
-        let text = text.trimmingCharacters(in: .whitespaces)
+    package init?(_ text: String) {
+        let text = text.trimmingWhitespace()
         if text == "last" {
             self = .fromLast(0)
         } else if text.hasPrefix("last-"), let back = Int(text.dropFirst(5)), back >= 0 {
@@ -25,7 +29,7 @@ public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
     /// The step in a journal spanning `first...last`; `0` is the journal's first step.
     ///
     /// - Throws: ``InspectorError`` (usage) when the step is outside the journal.
-    public func resolve(first: Int, last: Int, journal: String) throws(InspectorError) -> Int {
+    package func resolve(first: Int, last: Int, journal: String) throws(InspectorError) -> Int {
         let step: Int
         switch self {
         case .number(0): step = first
@@ -39,7 +43,7 @@ public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// How the user wrote it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .number(let number): String(number)
         case .fromLast(0): "last"
@@ -48,7 +52,7 @@ public enum StepSpec: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Parses a step or throws a usage error naming the text.
-    public static func parse(_ text: String) throws(InspectorError) -> StepSpec {
+    package static func parse(_ text: String) throws(InspectorError) -> StepSpec {
         guard let step = StepSpec(text) else {
             throw InspectorError(.usage, "invalid step '\(text)' — use 0, a transaction number, last, or last-K")
         }

@@ -1,20 +1,29 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Whether to colour output: only on a terminal, never with `NO_COLOR` set.
-public struct Style: Sendable {
+package struct Style: Sendable {
     /// Whether colours are on.
-    public let isColored: Bool
+    package let isColored: Bool
 
     /// Plain output.
-    public static let plain = Style(isColored: false)
+    package static let plain = Style(isColored: false)
 
     /// Colours when `descriptor` is a terminal and `NO_COLOR` is unset.
-    public static func forOutput(_ descriptor: Int32 = STDOUT_FILENO, environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
+    package static func forOutput(_ descriptor: Int32 = STDOUT_FILENO, environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
         Style(isColored: isatty(descriptor) != 0 && environment["NO_COLOR"] == nil)
     }
 
     /// Creates a style.
-    public init(isColored: Bool) {
+    package init(isColored: Bool) {
         self.isColored = isColored
     }
 

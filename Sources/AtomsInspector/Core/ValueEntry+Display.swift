@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// How a recorded value is shown, the same way by `show`, `step` and the report.
 extension ValueEntry {

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs SQL with DuckDB: its `duckdb` command line when it is on `PATH`, else Python's
 /// `duckdb` package (both install from PyPI: `pip install duckdb`). Executed directly, never
@@ -41,7 +50,7 @@ package struct DuckDB: Sendable {
 
     /// A SQL string literal: single quotes doubled, so that no file name can end the string.
     package static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + text.replacing("'", with: "''") + "'"
     }
 
     /// Executes SQL statements.
@@ -57,11 +66,11 @@ package struct DuckDB: Sendable {
         do {
             result = try Self.run(executable, arguments)
         } catch {
-            throw InspectorError(.unavailable, path: executable, "cannot run DuckDB: \(error.localizedDescription) — check the installation (`pip install duckdb`)")
+            throw InspectorError(.unavailable, path: executable, "cannot run DuckDB: \(ChildProcess.describe(error)) — check the installation (`pip install duckdb`)")
         }
         guard result.status == 0 else {
             // What went wrong comes first (then a hint and the statement, pointed at).
-            let reason = result.errors.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? "no message"
+            let reason = result.errors.split(separator: "\n").map { $0.trimmingWhitespace() }.first { !$0.isEmpty } ?? "no message"
             throw InspectorError(.unavailable, path: executable, "DuckDB failed (status \(result.status)): \(reason) — check the DuckDB installation")
         }
     }
@@ -79,17 +88,8 @@ package struct DuckDB: Sendable {
         """
 
     /// Runs a program with no input, its output discarded and its errors kept.
-    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: message, as: UTF8.self))
+    private static func run(_ executable: String, _ arguments: [String]) throws(POSIXError) -> (status: Int32, errors: String) {
+        let result = try ChildProcess.run(executable, arguments, collectingOutput: false)
+        return (result.status, String(decoding: result.errors, as: UTF8.self))
     }
 }

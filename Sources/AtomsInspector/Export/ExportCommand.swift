@@ -1,5 +1,9 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `atoms-inspect export`: journals as three tables (`changes`, `transactions`, `atoms`) that
 /// SQL engines read, in JSON Lines, CSV or Parquet; the schema is ``ExportTable`` and

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The folder an export writes: created when missing; an existing one that holds anything is
 /// refused unless forced, so an export never mixes its tables with files already there.
@@ -9,8 +18,8 @@ enum ExportDirectory {
     ///   (in any format) are removed, anything else is left alone.
     /// - Throws: ``InspectorError`` with status 73 when the folder cannot be used.
     static func prepare(_ path: String, force: Bool) throws(InspectorError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
@@ -18,7 +27,7 @@ enum ExportDirectory {
             }
             return
         }
-        guard isDirectory.boolValue else {
+        guard status.st_mode & S_IFMT == S_IFDIR else {
             throw InspectorError(.cannotCreate, path: path, "the output exists and is not a folder — choose a new -o folder")
         }
         let contents: [String]
@@ -44,6 +53,7 @@ enum ExportDirectory {
     }
 
     private static func reason(_ error: any Error) -> String {
-        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))).lowercased() } ?? error.localizedDescription
+        let posix = (error as? CocoaError)?.underlying as? POSIXError ?? error as? POSIXError
+        return posix.map { String(cString: strerror($0.code.rawValue)).lowercased() } ?? "\(error)"
     }
 }

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// Encodes one row of a table, column by column in the table's order, as a JSON Lines
 /// object or a CSV record, into a byte buffer.

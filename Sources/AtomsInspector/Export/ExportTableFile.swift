@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One table's file in an export folder: rows appended through a buffer written in blocks of
 /// about 256 KB, and cut back to a mark when a journal fails half-way, so that a failed

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// The three table files of an export, each with its row encoder.
 final class ExportTables {

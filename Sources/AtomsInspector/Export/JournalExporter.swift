@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// Writes one journal's rows into an export's tables: its transactions are read once, in
 /// step order, each applied to a state that holds only the live atoms' values, so memory

@@ -1,89 +1,89 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// Where the time of a run of transactions went: per atom, the slowest transactions, and the
 /// asynchronous tasks that ended. Times are nanoseconds on the recording's monotonic clock.
 /// `profile --json` prints this document.
-public struct Profile: Encodable, Equatable, Sendable {
+package struct Profile: Encodable, Equatable, Sendable {
     /// The totals of the transactions profiled.
-    public struct Totals: Encodable, Equatable, Sendable {
+    package struct Totals: Encodable, Equatable, Sendable {
         /// Transactions with a timing line.
-        public var transactions = 0
+        package var transactions = 0
         /// Nanoseconds in the runtime (evaluations, propagation, release).
-        public var runtimeNs = 0
+        package var runtimeNs = 0
         /// Nanoseconds in transaction observers (the journal recorder's capture among them).
-        public var observersNs = 0
+        package var observersNs = 0
         /// Nanoseconds in effects.
-        public var effectsNs = 0
+        package var effectsNs = 0
         /// Nanoseconds in subscribers.
-        public var subscribersNs = 0
+        package var subscribersNs = 0
         /// Atom evaluations.
-        public var evaluations = 0
+        package var evaluations = 0
         /// Evaluations that produced a value equal to the previous one.
-        public var wasted = 0
+        package var wasted = 0
     }
 
     /// What one atom cost.
-    public struct AtomCost: Encodable, Equatable, Sendable {
+    package struct AtomCost: Encodable, Equatable, Sendable {
         /// The atom's display name (`label`, or `label[key]`).
-        public var atom: String
+        package var atom: String
         /// How many times it was evaluated (first computations and recomputations).
-        public var evaluations = 0
+        package var evaluations = 0
         /// Nanoseconds in its evaluations, the evaluations nested in them included.
-        public var totalNs = 0
+        package var totalNs = 0
         /// Nanoseconds in its evaluations less the nested ones.
-        public var selfNs = 0
+        package var selfNs = 0
         /// The longest evaluation, nested ones included.
-        public var maxNs = 0
+        package var maxNs = 0
         /// Evaluations that produced a value equal to the one it had (its subscribers and
         /// dependents were told for nothing).
-        public var wasted = 0
+        package var wasted = 0
         /// Subscribers its changes told (one per subscriber per transaction).
-        public var notifications = 0
+        package var notifications = 0
     }
 
     /// One of the slowest transactions.
-    public struct TransactionCost: Encodable, Equatable, Sendable {
+    package struct TransactionCost: Encodable, Equatable, Sendable {
         /// The step.
-        public var step: Int
+        package var step: Int
         /// Why it happened.
-        public var cause: String
+        package var cause: String
         /// The write site.
-        public var at: String?
+        package var at: String?
         /// From its start to the end of its last subscriber.
-        public var totalNs: Int
-        public var runtimeNs: Int
-        public var observersNs: Int
-        public var effectsNs: Int
-        public var subscribersNs: Int
+        package var totalNs: Int
+        package var runtimeNs: Int
+        package var observersNs: Int
+        package var effectsNs: Int
+        package var subscribersNs: Int
         /// Atom evaluations it ran.
-        public var evaluations: Int
+        package var evaluations: Int
         /// Its slowest atom by self time, if it evaluated any.
-        public var slowestAtom: String?
+        package var slowestAtom: String?
     }
 
     /// An asynchronous atom's task that ended in the steps profiled.
-    public struct TaskCost: Encodable, Equatable, Sendable {
+    package struct TaskCost: Encodable, Equatable, Sendable {
         /// The atom.
-        public var atom: String
+        package var atom: String
         /// Nanoseconds from the start of recording to the task's start, and to its end.
-        public var startNs: Int
-        public var endNs: Int
+        package var startNs: Int
+        package var endNs: Int
         /// `result` (committed, at `step`) or `dropped`.
-        public var outcome: String
+        package var outcome: String
         /// The transaction that committed its result, or the one that reported it dropped.
-        public var step: Int
+        package var step: Int
     }
 
     /// The first and last steps profiled.
-    public var from: Int
-    public var to: Int
-    public var totals = Totals()
+    package var from: Int
+    package var to: Int
+    package var totals = Totals()
     /// Atoms by self time, most first (then by name).
-    public var atoms: [AtomCost] = []
+    package var atoms: [AtomCost] = []
     /// The slowest transactions, slowest first (then by step).
-    public var slowest: [TransactionCost] = []
+    package var slowest: [TransactionCost] = []
     /// Tasks in the order they ended.
-    public var tasks: [TaskCost] = []
+    package var tasks: [TaskCost] = []
 
     /// The profile of `timed`, keeping only the atoms in `selected` (and the transactions
     /// that evaluated one) when given; `slowest` transactions are listed.

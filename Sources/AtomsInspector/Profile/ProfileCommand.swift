@@ -1,24 +1,24 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `atoms-inspect profile`: where the time went, per atom and per transaction, from the
 /// timing lines of a journal (format 4.1 and later).
-public enum ProfileCommand {
+package enum ProfileCommand {
     /// What to profile.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The first step (default: the first transaction).
-        public var from: StepSpec?
+        package var from: StepSpec?
         /// The last step (default: last).
-        public var to: StepSpec?
+        package var to: StepSpec?
         /// Only atoms matching this pattern (`*` globs, as `show` and `log` match), and the
         /// transactions that evaluated them.
-        public var atom: String?
+        package var atom: String?
         /// How many of the slowest transactions to list.
-        public var slowest: Int
+        package var slowest: Int
         /// JSON instead of text.
-        public var json: Bool
+        package var json: Bool
 
         /// Creates options.
-        public init(from: StepSpec? = nil, to: StepSpec? = nil, atom: String? = nil, slowest: Int = 10, json: Bool = false) {
+        package init(from: StepSpec? = nil, to: StepSpec? = nil, atom: String? = nil, slowest: Int = 10, json: Bool = false) {
             self.from = from
             self.to = to
             self.atom = atom
@@ -31,7 +31,7 @@ public enum ProfileCommand {
     ///
     /// - Throws: ``InspectorError``: exit 65 for a journal recorded without timing, 64 for a
     ///   pattern no atom matches or steps out of order.
-    public static func run(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> String {
+    package static func run(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> String {
         let profile = try profile(journal, options: options)
         return options.json ? JSONOutput.encode(profile) : ProfileTable.text(of: profile)
     }
@@ -41,13 +41,13 @@ public enum ProfileCommand {
     /// and async tasks (docs/PROFILE.md).
     ///
     /// - Throws: As ``run(_:options:)``.
-    public static func trace(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> [UInt8] {
+    package static func trace(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> [UInt8] {
         let steps = try journal.steps(from: options.from, to: options.to)
         return TraceEvents.document(try TimedSteps.read(journal, steps: steps), program: journal.reader.header.program)
     }
 
     /// The profile of the steps the options name.
-    public static func profile(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> Profile {
+    package static func profile(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> Profile {
         let steps = try journal.steps(from: options.from, to: options.to)
         let timed = try TimedSteps.read(journal, steps: steps)
         var selected: Set<Int>?

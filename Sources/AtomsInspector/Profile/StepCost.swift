@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// `step`'s `cost` command: what the transaction that led to a step cost, from its timing
 /// line: its phases, its evaluations nested as they ran (with their self time, and whether

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// The timed transactions of a run of steps: each transaction's envelope (cause, write site,
 /// the atoms written an equal value) beside its timing line, with names for the atoms.

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// A run of timed transactions in the Trace Event Format (JSON), which Perfetto's UI and
 /// chrome://tracing open: each transaction a complete slice (`X`) named by its cause and write

@@ -1,5 +1,9 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Walks a journal's steps once and writes what the report embeds (``ReportData``): the state
 /// at the first step as a keyframe, then each transaction's changes as the journal recorded
@@ -258,7 +262,7 @@ struct ReportBuilder {
     private func meta(firstTime: Double, svgs: [String?]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.append(contentsOf: #"{"report":1,"journal":"#.utf8)
-        bytes.appendEmbeddedString((journal.path as NSString).lastPathComponent)
+        bytes.appendEmbeddedString(FileText.name(of: journal.path))
         bytes.append(contentsOf: #","first":"#.utf8)
         bytes.appendDecimal(first)
         bytes.append(contentsOf: #","last":"#.utf8)

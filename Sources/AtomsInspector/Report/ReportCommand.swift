@@ -1,27 +1,31 @@
-import AtomsJournal
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `atoms-inspect report`: one self-contained HTML file with a timeline of the session, the
 /// values and graph at any step, and the diff to the step before.
-public enum ReportCommand {
+package enum ReportCommand {
     /// The default limit of embedded data: pages much larger load slowly in a browser.
-    public static let defaultSizeLimit = 100 << 20
+    package static let defaultSizeLimit = 100 << 20
 
     /// At most this many distinct graphs are drawn by `dot`; the page lays out any others.
     static let maximumDotGraphs = 200
 
     /// What was written, for the line printed after it.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// The first step shown.
-        public let first: Int
+        package let first: Int
         /// The last step shown.
-        public let last: Int
+        package let last: Int
         /// The page's size in bytes.
-        public let bytes: Int
+        package let bytes: Int
         /// Distinct graphs in the range, and how many `dot` drew.
-        public let graphs: Int
+        package let graphs: Int
         /// Graphs drawn by `dot` (0 when it is not installed).
-        public let drawnByDot: Int
+        package let drawnByDot: Int
     }
 
     /// The report page for steps `from...to`.
@@ -34,7 +38,7 @@ public enum ReportCommand {
     /// - Returns: The HTML and a summary.
     /// - Throws: ``InspectorError``: 64 for a bad range or a page over `sizeLimit` (the message
     ///   suggests `--from/--to`), 65 for a damaged journal.
-    public static func run(
+    package static func run(
         _ journal: InspectedJournal, from: StepSpec? = nil, to: StepSpec? = nil,
         sizeLimit: Int = defaultSizeLimit, graphviz: Graphviz? = Graphviz()
     ) throws(InspectorError) -> (html: [UInt8], summary: Summary) {
@@ -50,7 +54,7 @@ public enum ReportCommand {
             drawn = svgs.count { $0 != nil }
             return svgs + Array(repeating: nil, count: graphs.count - svgs.count)
         }
-        let html = ReportPage.html(data: data, title: "\((journal.path as NSString).lastPathComponent) — steps \(first)…\(last)")
+        let html = ReportPage.html(data: data, title: "\(FileText.name(of: journal.path)) — steps \(first)…\(last)")
         return (html, Summary(first: first, last: last, bytes: html.count, graphs: builder.graphs.count, drawnByDot: drawn))
     }
 
@@ -74,7 +78,7 @@ enum SVGDocuments {
     static func split(_ text: String) -> [String] {
         var documents: [String] = []
         var rest = text[...]
-        while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+        while let start = rest.firstRange(of: "<svg"), let end = rest[start.upperBound...].firstRange(of: "</svg>") {
             documents.append(withoutComments(String(rest[start.lowerBound..<end.upperBound])))
             rest = rest[end.upperBound...]
         }
@@ -84,9 +88,9 @@ enum SVGDocuments {
     private static func withoutComments(_ svg: String) -> String {
         var result = ""
         var rest = svg[...]
-        while let open = rest.range(of: "<!--") {
+        while let open = rest.firstRange(of: "<!--") {
             result += rest[..<open.lowerBound]
-            guard let close = rest.range(of: "-->", range: open.upperBound..<rest.endIndex) else {
+            guard let close = rest[open.upperBound...].firstRange(of: "-->") else {
                 return result
             }
             rest = rest[close.upperBound...]

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// The report's `cost` member (docs/REPORT.md): from the journal's timing lines, each
 /// transaction's whole time, and each evaluation's atom, self time and whether it was wasted.

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// What an HTML report embeds, in three blocks the page decodes (docs/REPORT.md):
 ///

@@ -6,7 +6,7 @@ extension ReportWeb {
     static let files: [File] = [
         File(name: "json.js", text: #"""
 // Exact JSON: values parse with numbers keeping their text and objects as Maps, and print
-// exactly as atoms-inspect prints them (`JSONValue.prettyText` in Sources/AtomsJournal).
+// exactly as atoms-inspect prints them (`JSONValue.prettyText` in Sources/AtomsJournalReader).
 /* global reportModules */
 (function (factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -574,6 +574,7 @@ extension ReportWeb {
     return { causes, colorOf };
   }
 
+  /** Sizes `canvas` to its width and `height` CSS pixels at the screen's pixel ratio. */
   function sizeCanvas(canvas, height) {
     const ratio = window.devicePixelRatio || 1;
     const width = canvas.clientWidth || 800;
@@ -583,6 +584,18 @@ extension ReportWeb {
     const context = canvas.getContext("2d");
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     return { context, width };
+  }
+
+  /** An offscreen canvas `width` × `height` CSS pixels at the screen's ratio, drawn by `draw`. */
+  function bitmap(width, height, draw) {
+    const ratio = window.devicePixelRatio || 1;
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const context = canvas.getContext("2d");
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    draw(context);
+    return canvas;
   }
 
   /**
@@ -598,13 +611,7 @@ extension ReportWeb {
     function cachedBitmap(name, key, width, height, draw) {
       const cached = drawn.get(name);
       if (cached && cached.key === key) return cached.canvas;
-      const ratio = window.devicePixelRatio || 1;
-      const canvas = document.createElement("canvas");
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(height * ratio);
-      const context = canvas.getContext("2d");
-      context.setTransform(ratio, 0, 0, ratio, 0, 0);
-      draw(context);
+      const canvas = bitmap(width, height, draw);
       drawn.set(name, { key, canvas });
       return canvas;
     }
@@ -672,7 +679,7 @@ extension ReportWeb {
     return view;
   }
 
-  return { xOf, nearestStep, lanesOf, matcher, describe, formatTime, causesOf, timelineView };
+  return { xOf, nearestStep, lanesOf, matcher, describe, formatTime, causesOf, sizeCanvas, bitmap, timelineView };
 });
 """#),
         File(name: "graph.js", text: #"""
@@ -892,7 +899,7 @@ extension ReportWeb {
 })(function (json, timeline, values) {
   "use strict";
   const { byScalars } = json;
-  const { xOf } = timeline;
+  const { xOf, sizeCanvas, bitmap } = timeline;
   const { element } = values;
 
   const LANE_HEIGHT = 40;
@@ -1011,30 +1018,18 @@ extension ReportWeb {
     let bars = null;
 
     function draw(step, axis) {
-      const canvas = $("cost-lane");
-      const ratio = window.devicePixelRatio || 1;
-      const width = canvas.clientWidth || 800;
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(LANE_HEIGHT * ratio);
-      canvas.style.height = LANE_HEIGHT + "px";
-      const context = canvas.getContext("2d");
-      context.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const { context, width } = sizeCanvas($("cost-lane"), LANE_HEIGHT);
       const key = `${width}:${axis}`;
       if (!bars || bars.key !== key) {
-        const bitmap = document.createElement("canvas");
-        bitmap.width = canvas.width;
-        bitmap.height = canvas.height;
-        const drawing = bitmap.getContext("2d");
-        drawing.setTransform(ratio, 0, 0, ratio, 0, 0);
-        drawing.fillStyle = "#c2410c";
-        for (let k = 0; k < report.transactionCount; k++) {
-          if (!heights[k]) continue;
-          drawing.fillRect(Math.floor(xOf(report, axis, k + 1, width)), LANE_HEIGHT - 2 - heights[k], 1.5, heights[k]);
-        }
-        bars = { key, bitmap };
+        bars = { key, canvas: bitmap(width, LANE_HEIGHT, (drawing) => {
+          drawing.fillStyle = "#c2410c";
+          for (let k = 0; k < report.transactionCount; k++) {
+            if (heights[k]) drawing.fillRect(Math.floor(xOf(report, axis, k + 1, width)), LANE_HEIGHT - 2 - heights[k], 1.5, heights[k]);
+          }
+        }) };
       }
       context.clearRect(0, 0, width, LANE_HEIGHT);
-      context.drawImage(bars.bitmap, 0, 0, width, LANE_HEIGHT);
+      context.drawImage(bars.canvas, 0, 0, width, LANE_HEIGHT);
       context.fillStyle = "rgba(17,17,17,.6)";
       context.fillRect(Math.round(xOf(report, axis, step - meta.first, width)), 0, 1, LANE_HEIGHT);
     }

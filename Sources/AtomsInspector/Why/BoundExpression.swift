@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// A ``WhereExpression`` whose paths are bound to atoms of one journal, ready to evaluate
 /// against the values of a state.
@@ -6,9 +6,9 @@ import AtomsJournal
 /// A path's value is null where it leads nowhere at a step: the atom is not live, a member
 /// is absent, an index is past the end. An atom's value is its recorded JSON; a value recorded
 /// only as a dump (not `Codable`) is that text, and a redacted value is null.
-public struct BoundExpression: Sendable {
+package struct BoundExpression: Sendable {
     /// The expression as parsed.
-    public let expression: WhereExpression
+    package let expression: WhereExpression
     /// For each path as written: the atom it reads, by identity, and the components inside its
     /// value (a family key written as the first subscript, `Family[key]`, is part of the atom).
     private let bindings: [ValuePath: (identity: String, components: [ValuePath.Component])]
@@ -28,7 +28,7 @@ public struct BoundExpression: Sendable {
     ///   - declarations: Every atom the journal declares.
     ///   - journal: The journal's path, for messages.
     /// - Throws: ``InspectorError`` (usage) for a name that matches no atom, or several.
-    public init(_ expression: WhereExpression, declarations: [Int: AtomDeclaration], journal: String) throws(InspectorError) {
+    package init(_ expression: WhereExpression, declarations: [Int: AtomDeclaration], journal: String) throws(InspectorError) {
         self.expression = expression
         let atoms = declarations.values.sorted { $0.id < $1.id }
         var bindings: [ValuePath: (identity: String, components: [ValuePath.Component])] = [:]
@@ -91,12 +91,12 @@ public struct BoundExpression: Sendable {
     }
 
     /// Whether the expression is `true` with these values (of at least ``atomIDs``).
-    public func holds(in values: [Int: ValueEntry]) -> Bool {
+    package func holds(in values: [Int: ValueEntry]) -> Bool {
         evaluate(expression, values) == .bool(true)
     }
 
     /// The value a path reads with these values.
-    public func value(of path: ValuePath, in values: [Int: ValueEntry]) -> JSONValue {
+    package func value(of path: ValuePath, in values: [Int: ValueEntry]) -> JSONValue {
         // At most one of an atom's numbers is live at a step.
         guard let binding = bindings[path], let entry = numbers[binding.identity]?.lazy.compactMap({ values[$0] }).first else {
             return .null

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// The chain of dependency edges that carried a transaction's change from its origin atom to
 /// an atom that changed with it.

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// One side of a comparison: a journal walked transaction by transaction, with its atoms
 /// named by identity (type, key, scope) rather than by the numbers this journal gave them.

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// Walks a journal's steps evaluating a ``BoundExpression``, decoding only the values of the
 /// atoms it reads.

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// A condition on atom values, as `find --where` and `step`'s `where` take it:
 /// `StatsAtom.total > 3 && !(FilterAtom == "all")`.
@@ -11,7 +11,7 @@ import AtomsJournal
 /// ```swift
 /// let expression = try WhereExpression.parse("TodosAtom[0].text == \"Buy milk\"")
 /// ```
-public indirect enum WhereExpression: Equatable, Sendable, CustomStringConvertible {
+package indirect enum WhereExpression: Equatable, Sendable, CustomStringConvertible {
     /// A literal value.
     case literal(JSONValue)
     /// A value inside an atom's value.
@@ -26,7 +26,7 @@ public indirect enum WhereExpression: Equatable, Sendable, CustomStringConvertib
     case compare(Comparison, WhereExpression, WhereExpression)
 
     /// A comparison operator.
-    public enum Comparison: String, Equatable, Sendable, CaseIterable {
+    package enum Comparison: String, Equatable, Sendable, CaseIterable {
         case equal = "=="
         case notEqual = "!="
         case less = "<"
@@ -39,13 +39,13 @@ public indirect enum WhereExpression: Equatable, Sendable, CustomStringConvertib
     ///
     /// - Throws: ``InspectorError`` (usage, exit 64) naming the column where the text stops
     ///   making sense.
-    public static func parse(_ text: String) throws(InspectorError) -> WhereExpression {
+    package static func parse(_ text: String) throws(InspectorError) -> WhereExpression {
         var parser = WhereParser(text)
         return try parser.parseExpression()
     }
 
     /// Every path the expression reads, in the order they appear.
-    public var paths: [ValuePath] {
+    package var paths: [ValuePath] {
         switch self {
         case .literal: []
         case .path(let path): [path]
@@ -55,7 +55,7 @@ public indirect enum WhereExpression: Equatable, Sendable, CustomStringConvertib
     }
 
     /// The expression written back, fully parenthesized where operators nest.
-    public var description: String {
+    package var description: String {
         switch self {
         case .literal(let value): value.jsonText
         case .path(let path): path.description
@@ -80,18 +80,18 @@ public indirect enum WhereExpression: Equatable, Sendable, CustomStringConvertib
 ///
 /// The atom is named by its label (`StatsAtom`), its display name (`'Family[key]'`, quoted
 /// because of the brackets) or its module-qualified type (`'App.StatsAtom'`).
-public struct ValuePath: Hashable, Sendable, CustomStringConvertible {
+package struct ValuePath: Hashable, Sendable, CustomStringConvertible {
     /// How the atom was written.
-    public var atom: String
+    package var atom: String
     /// Whether the atom's name was quoted (`'…'`).
-    public var quoted: Bool
+    package var quoted: Bool
     /// The steps into the atom's value.
-    public var components: [Component]
+    package var components: [Component]
     /// The column (1-based) where the path starts, for messages.
-    public var column: Int
+    package var column: Int
 
     /// One step into a value.
-    public enum Component: Hashable, Sendable {
+    package enum Component: Hashable, Sendable {
         /// `.name` or `["name"]`: an object's member.
         case member(String)
         /// `[N]`: an array's element; negative counts from the end.
@@ -99,7 +99,7 @@ public struct ValuePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Creates a path.
-    public init(atom: String, quoted: Bool = false, components: [Component] = [], column: Int = 1) {
+    package init(atom: String, quoted: Bool = false, components: [Component] = [], column: Int = 1) {
         self.atom = atom
         self.quoted = quoted
         self.components = components
@@ -107,7 +107,7 @@ public struct ValuePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path as written.
-    public var description: String {
+    package var description: String {
         var text = quoted ? "'\(atom)'" : atom
         for component in components {
             switch component {

@@ -1,4 +1,4 @@
-import AtomsJournal
+import AtomsJournalReader
 
 /// Reads the text of a ``WhereExpression``: a tokenizer and a recursive-descent parser that
 /// know the column of every token, so an error says where the text stops making sense.

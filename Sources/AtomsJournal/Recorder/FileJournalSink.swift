@@ -101,14 +101,22 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         return descriptor
     }
 
+    /// The journal's path, and whether it is a bounded journal's folder.
+    package var location: (path: String, isFolder: Bool) {
+        (path, segmentWriter != nil)
+    }
+
+    /// The size at which a bounded journal starts its next segment; `nil` for a single file.
     public var segmentSize: Int? {
         segmentWriter.map { SegmentWriter.segmentSize(forLimit: $0.limit) }
     }
 
+    /// The bounded journal's size limit; `nil` for a single file.
     public var sizeLimit: Int? {
         segmentWriter?.limit
     }
 
+    /// Starts the next segment of a bounded journal with its opening lines (a single file just writes them).
     public func beginSegment(opening: [UInt8]) {
         guard segmentWriter != nil else {
             write(lines: opening)
@@ -132,6 +140,7 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         writer.start()
     }
 
+    /// Queues a line for the writer thread.
     public func write(line: String) {
         condition.lock()
         defer { condition.unlock() }
@@ -156,6 +165,7 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         }
     }
 
+    /// Writes the queued lines and waits until they are in the file.
     public func flush() throws {
         condition.lock()
         defer { condition.unlock() }
@@ -167,6 +177,7 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         if let failure { throw failure }
     }
 
+    /// Flushes, closes the file and stops the writer thread.
     public func close() throws {
         condition.lock()
         guard !isClosing else {

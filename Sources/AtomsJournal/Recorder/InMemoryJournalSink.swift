@@ -25,16 +25,20 @@ public final class InMemoryJournalSink: JournalSink, Sendable {
         lines.map { $0 + "\n" }.joined()
     }
 
+    /// Keeps a line, unless the sink is closed.
     public func write(line: String) {
         state.withLock {
             if !$0.isClosed { $0.lines.append(line) }
         }
     }
 
+    /// Nothing to flush: lines are kept as they come.
     public func flush() throws {}
 
+    /// Lines arrive on the committing thread, so a test sees them at once.
     public var receivesLinesAtCommit: Bool { true }
 
+    /// Ignores the lines written after this.
     public func close() throws {
         state.withLock { $0.isClosed = true }
     }

@@ -21,10 +21,10 @@ import Foundation
 /// ```
 @MainActor
 public final class JournalRecorder {
-    private let sink: any JournalSink
+    let sink: any JournalSink
     private let keyframeInterval: Int
     private let redactedTypes: [ObjectIdentifier]
-    private let program: String?
+    let program: String?
     private let encoder = ValueEncoder()
     private var check = OffThreadEncodingCheck()
     private var redaction: [ObjectIdentifier: Bool] = [:]
@@ -47,6 +47,10 @@ public final class JournalRecorder {
     /// both), or at ``flush()`` or ``close()``: a timing line is written after its
     /// transaction's line, before the next transaction's.
     @exclusivity(unchecked) private var pendingTiming: CapturedTiming?
+    /// The store recorded, for the control endpoint (the store keeps the recorder alive).
+    private(set) weak var store: AtomStore?
+    /// The control endpoint, while listening: see `listen(at:)`.
+    var control: ControlEndpoint?
 
     /// Creates a recorder writing to a sink.
     ///
@@ -111,6 +115,7 @@ public final class JournalRecorder {
     public func attach(to store: AtomStore) {
         precondition(!isAttached, "A JournalRecorder records one store.")
         isAttached = true
+        self.store = store
         start = Date()
         let header = JournalHeaderLine(
             created: ISO8601DateFormatter().string(from: start),
@@ -180,6 +185,7 @@ public final class JournalRecorder {
     public func close() throws {
         handOverPendingTiming()
         isClosed = true
+        control?.close()
         pipeline?.finish()
         try sink.close()
     }

@@ -187,23 +187,3 @@ enum RecordedValue {
         }
     }
 }
-
-extension EdgeEntry {
-    var json: String {
-        "{\"from\":\(from),\"to\":\(to)}"
-    }
-
-    static func precedes(_ lhs: EdgeEntry, _ rhs: EdgeEntry) -> Bool {
-        (lhs.from, lhs.to) < (rhs.from, rhs.to)
-    }
-}
-
-extension SubscriptionEntry {
-    var json: String {
-        "{\"atom\":\(atom),\"at\":\(JSONLine.quoted(at))}"
-    }
-
-    static func precedes(_ lhs: SubscriptionEntry, _ rhs: SubscriptionEntry) -> Bool {
-        (lhs.atom, lhs.at) < (rhs.atom, rhs.at)
-    }
-}

@@ -29,6 +29,7 @@ public final class RecordedValueSeeds: AtomValueSeeds {
         )
     }
 
+    /// The recorded value of the atom with this type, key and scope, decoded as `Value`; `nil` when none was recorded or it does not decode (noted in ``failures``).
     public func value<Value>(for atom: AtomIdentity, as type: Value.Type) -> Value? {
         let key = "\(atom.typeName)|\(atom.keyDescription ?? "")|\(atom.scope.map { String($0.id) } ?? "")"
         guard let json = values[key] else {

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 @testable import AtomsInspector
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// The report's data and command line, without a browser.
 @MainActor

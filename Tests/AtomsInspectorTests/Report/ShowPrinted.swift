@@ -1,4 +1,5 @@
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 import Testing
 @testable import AtomsInspector
 

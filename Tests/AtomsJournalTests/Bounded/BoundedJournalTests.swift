@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Bounded journals: a folder of segments that stays within its limit, read by the folder's
 /// path with global step numbers.

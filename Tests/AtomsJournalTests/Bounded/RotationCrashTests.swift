@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// A recorder stopped at any moment of a segment rotation leaves a bounded journal that opens
 /// with everything it had flushed. The writer thread copies the folder at each moment (what a

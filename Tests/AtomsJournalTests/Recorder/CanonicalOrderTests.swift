@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Sets and dictionaries are written in the canonical order the format defines, whatever
 /// order hashing gives them (which differs from one process to the next).

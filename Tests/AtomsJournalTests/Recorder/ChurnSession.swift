@@ -1,6 +1,7 @@
 import Atoms
 import Foundation
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// A list row's atom: one family member per item, watching the counter beside it (so it has an
 /// edge while live).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// The compact encoder's output decodes with a default `JSONDecoder` to the value encoded, as
 /// `JSONEncoder`'s does, and it names a top-level object's members exactly.

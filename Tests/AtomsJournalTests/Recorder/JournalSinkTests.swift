@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Sinks receive batches of lines as bytes; a sink that only takes single lines still gets
 /// every line, in order.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Keyframes hold what is live (issue 33): in a session that creates and releases family
 /// members, each keyframe declares the live atoms and what the graph refers to, the recorder

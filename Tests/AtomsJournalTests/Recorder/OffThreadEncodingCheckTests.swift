@@ -2,6 +2,7 @@ import Atoms
 import Foundation
 import Testing
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// Only values with no class instance inside are encoded off the main actor.
 struct OffThreadEncodingCheckTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// A recorder whose store goes away without `close()` completes its journal and ends its
 /// threads; a sink dropped at once is not a crash.

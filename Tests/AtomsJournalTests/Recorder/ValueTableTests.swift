@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import AtomsJournal
+@testable import AtomsJournalReader
 
 /// The recorder's table of live values: the same contents as a dictionary under any sequence
 /// of sets and removals, and a size that follows the live atoms, not the numbers handed out.

@@ -10,7 +10,7 @@
 })(function (json, timeline, values) {
   "use strict";
   const { byScalars } = json;
-  const { xOf } = timeline;
+  const { xOf, sizeCanvas, bitmap } = timeline;
   const { element } = values;
 
   const LANE_HEIGHT = 40;
@@ -129,30 +129,18 @@
     let bars = null;
 
     function draw(step, axis) {
-      const canvas = $("cost-lane");
-      const ratio = window.devicePixelRatio || 1;
-      const width = canvas.clientWidth || 800;
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(LANE_HEIGHT * ratio);
-      canvas.style.height = LANE_HEIGHT + "px";
-      const context = canvas.getContext("2d");
-      context.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const { context, width } = sizeCanvas($("cost-lane"), LANE_HEIGHT);
       const key = `${width}:${axis}`;
       if (!bars || bars.key !== key) {
-        const bitmap = document.createElement("canvas");
-        bitmap.width = canvas.width;
-        bitmap.height = canvas.height;
-        const drawing = bitmap.getContext("2d");
-        drawing.setTransform(ratio, 0, 0, ratio, 0, 0);
-        drawing.fillStyle = "#c2410c";
-        for (let k = 0; k < report.transactionCount; k++) {
-          if (!heights[k]) continue;
-          drawing.fillRect(Math.floor(xOf(report, axis, k + 1, width)), LANE_HEIGHT - 2 - heights[k], 1.5, heights[k]);
-        }
-        bars = { key, bitmap };
+        bars = { key, canvas: bitmap(width, LANE_HEIGHT, (drawing) => {
+          drawing.fillStyle = "#c2410c";
+          for (let k = 0; k < report.transactionCount; k++) {
+            if (heights[k]) drawing.fillRect(Math.floor(xOf(report, axis, k + 1, width)), LANE_HEIGHT - 2 - heights[k], 1.5, heights[k]);
+          }
+        }) };
       }
       context.clearRect(0, 0, width, LANE_HEIGHT);
-      context.drawImage(bars.bitmap, 0, 0, width, LANE_HEIGHT);
+      context.drawImage(bars.canvas, 0, 0, width, LANE_HEIGHT);
       context.fillStyle = "rgba(17,17,17,.6)";
       context.fillRect(Math.round(xOf(report, axis, step - meta.first, width)), 0, 1, LANE_HEIGHT);
     }

@@ -1,5 +1,5 @@
 // Exact JSON: values parse with numbers keeping their text and objects as Maps, and print
-// exactly as atoms-inspect prints them (`JSONValue.prettyText` in Sources/AtomsJournal).
+// exactly as atoms-inspect prints them (`JSONValue.prettyText` in Sources/AtomsJournalReader).
 /* global reportModules */
 (function (factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();

@@ -89,6 +89,7 @@
     return { causes, colorOf };
   }
 
+  /** Sizes `canvas` to its width and `height` CSS pixels at the screen's pixel ratio. */
   function sizeCanvas(canvas, height) {
     const ratio = window.devicePixelRatio || 1;
     const width = canvas.clientWidth || 800;
@@ -98,6 +99,18 @@
     const context = canvas.getContext("2d");
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     return { context, width };
+  }
+
+  /** An offscreen canvas `width` × `height` CSS pixels at the screen's ratio, drawn by `draw`. */
+  function bitmap(width, height, draw) {
+    const ratio = window.devicePixelRatio || 1;
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const context = canvas.getContext("2d");
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    draw(context);
+    return canvas;
   }
 
   /**
@@ -113,13 +126,7 @@
     function cachedBitmap(name, key, width, height, draw) {
       const cached = drawn.get(name);
       if (cached && cached.key === key) return cached.canvas;
-      const ratio = window.devicePixelRatio || 1;
-      const canvas = document.createElement("canvas");
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(height * ratio);
-      const context = canvas.getContext("2d");
-      context.setTransform(ratio, 0, 0, ratio, 0, 0);
-      draw(context);
+      const canvas = bitmap(width, height, draw);
       drawn.set(name, { key, canvas });
       return canvas;
     }
@@ -187,5 +194,5 @@
     return view;
   }
 
-  return { xOf, nearestStep, lanesOf, matcher, describe, formatTime, causesOf, timelineView };
+  return { xOf, nearestStep, lanesOf, matcher, describe, formatTime, causesOf, sizeCanvas, bitmap, timelineView };
 });

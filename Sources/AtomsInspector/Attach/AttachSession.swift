@@ -1,0 +1,185 @@
+import AtomsJournalReader
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `atoms-inspect attach`: the `step` REPL over a running program's journal, where moving
+/// also moves the program (`jump`), and `live` returns it to the present.
+///
+/// Every command is ``StepSession``'s; after one that moves (next, prev, goto, first, last,
+/// find, where) to a step other than the one the program shows, the program is sent there.
+/// The journal is the program's own, so `last` is the present: the newest step it recorded.
+package final class AttachSession {
+    private let connection: ControlConnection
+    private var session: StepSession
+    private let style: Style
+    /// Who the program is.
+    private let hello: ControlMessages.Hello
+    /// The step whose state the program shows.
+    private var programShows: Int
+    /// The newest step the program has recorded, as far as this session has heard.
+    private var programLast: Int
+    /// Whether the program shows a step of the past (jumped, not yet back).
+    private var isInPast = false
+
+    private static let movingCommands: Set<String> = ["n", "next", "p", "prev", "previous", "g", "goto", "first", "last", "f", "find", "w", "where"]
+
+    /// Connects to the endpoint at `path`, opens the program's journal and starts at its last
+    /// step (the present).
+    ///
+    /// - Throws: ``InspectorError``: 69 when the program cannot be reached, 66 or 65 when its
+    ///   journal cannot be read.
+    package init(socket path: String, style: Style = .plain) throws(InspectorError) {
+        connection = try ControlConnection(path: path)
+        self.style = style
+        hello = try connection.request("hello \(ControlProtocol.version)").decode(ControlMessages.Hello.self)
+        session = try StepSession(journal: InspectedJournal(path: hello.journal), at: .fromLast(0), style: style)
+        programLast = hello.step
+        programShows = hello.step
+        // Following is best-effort: a bounded journal's folder cannot be followed.
+        _ = try? connection.request("follow")
+        let state = try connection.request("state").decode(ControlMessages.State.self)
+        programShows = state.shows ?? state.step
+    }
+
+    /// The program's name and pid: `sample-numpad (pid 123)`.
+    package var program: String {
+        "\(hello.program) (pid \(hello.pid))"
+    }
+
+    /// `attached to sample-numpad (pid 123), journal /tmp/j.jsonl`.
+    package var greeting: String {
+        "attached to \(hello.program) (pid \(hello.pid)), journal \(hello.journal)"
+    }
+
+    /// The prompt: the position, as `[12/340] `.
+    package var prompt: String {
+        session.prompt
+    }
+
+    /// The current step.
+    package var position: Int {
+        session.position
+    }
+
+    /// Commands and what they do, for `help`.
+    package static let help = StepSession.help.replacing(
+        "        h, help ",
+        with: "        live              return the program to the present (before the first jump)\n        h, help "
+    )
+
+    /// Calls `handler` (on another thread) when the program closes the connection or exits.
+    package func whenProgramExits(_ handler: @escaping @Sendable () -> Void) {
+        connection.whenClosed(handler)
+    }
+
+    /// Handles one command line; returns what to print and whether to quit.
+    package func handle(_ line: String) -> (output: String, quit: Bool) {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        var notes = takeNotices()
+        guard let command = words.first else {
+            return (notes.joined(separator: "\n"), false)
+        }
+        if command == "live" {
+            notes.append(returnToPresent())
+            return (notes.joined(separator: "\n"), false)
+        }
+        if ["h", "help", "?"].contains(command) {
+            return (Self.help, false)
+        }
+        var (output, quit) = session.handle(line)
+        if quit {
+            connection.leave()
+            return (notes.joined(separator: "\n"), true)
+        }
+        if command == "last" && !isInPast {
+            // The newest step on file is the program's state (or one it has written past).
+            programShows = session.position
+        } else if Self.movingCommands.contains(command), session.position != programShows {
+            output += jump(to: session.position)
+        }
+        notes.append(output)
+        return (notes.filter { !$0.isEmpty }.joined(separator: "\n"), false)
+    }
+
+    /// Ends the session: tells the program, which goes on as it is.
+    package func leave() {
+        connection.leave()
+    }
+
+    private func jump(to step: Int) -> String {
+        do {
+            let moved = try connection.request("jump \(step)").decode(ControlMessages.Moved.self)
+            programShows = moved.step
+            if let recorded = moved.recorded {
+                programLast = max(programLast, recorded)
+                isInPast = true
+            }
+            return describe(moved, verb: "the program shows step \(moved.step)")
+        } catch {
+            return "\nerror: the program did not move: \(error.message)"
+        }
+    }
+
+    private func returnToPresent() -> String {
+        do {
+            let moved = try connection.request("live").decode(ControlMessages.Moved.self)
+            if let recorded = moved.recorded {
+                programLast = max(programLast, recorded)
+            }
+            let (output, _) = session.handle("last")
+            programShows = session.position
+            isInPast = false
+            return (moved.recorded == nil ? "the program is in the present" : "back to the present (step \(moved.step))") + describe(moved, verb: nil) + "\n" + output
+        } catch {
+            return "error: \(error.message)"
+        }
+    }
+
+    private func describe(_ moved: ControlMessages.Moved, verb: String?) -> String {
+        var text = verb.map { "\n" + style.dim("→ " + $0 + (moved.recorded.map { ", recorded as step \($0)" } ?? "")) } ?? ""
+        if verb == nil, let recorded = moved.recorded {
+            text += style.dim(", recorded as step \(recorded)")
+        }
+        for skipped in moved.skipped {
+            text += "\n" + style.dim("  not restored: \(skipped.atom) — \(skipped.reason)")
+        }
+        return text
+    }
+
+    /// What happened in the program since the last command: its own writes, the end of an
+    /// excursion, the endpoint closing.
+    private func takeNotices() -> [String] {
+        var notices: [String] = []
+        var recorded = 0
+        for event in connection.takeEvents() {
+            switch event.name {
+            case "journal":
+                if let step = ControlMessages.transactionStep(of: event.body), step > programLast {
+                    programLast = step
+                    recorded += 1
+                    if !isInPast { programShows = step }
+                }
+            case "excursion-ended":
+                if let ended = try? event.decode(ControlMessages.ExcursionEnded.self) {
+                    programShows = ended.step
+                    isInPast = false
+                    programLast = max(programLast, ended.step)
+                    notices.append(style.dim("the program wrote (step \(ended.step), \(ended.cause)): it is back in the present"))
+                }
+            case "missed":
+                notices.append(style.dim("some journal lines were not sent in time; last reads them from the journal"))
+            case "closing":
+                notices.append(style.dim("the program is closing its control endpoint"))
+            default:
+                break
+            }
+        }
+        if recorded > 0 {
+            notices.insert(style.dim("the program recorded \(recorded) new transaction\(recorded == 1 ? "" : "s") (last: \(programLast))"), at: 0)
+        }
+        return notices
+    }
+}

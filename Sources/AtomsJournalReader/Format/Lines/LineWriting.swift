@@ -1,0 +1,203 @@
+/// How each line kind, and each part of one, is written: the recorder writes every line with
+/// these, and `JournalFormatExampleTests` reads every example of the format's documentation
+/// and writes it back with them, byte for byte.
+
+extension AtomDeclaration {
+    /// The declaration as the recorder writes it: `{"id":…,"label":…,"type":…,"key":…,"scope":…}`.
+    package var json: String {
+        var line = JSONLine()
+        line.field("id", id)
+        line.field("label", label)
+        line.field("type", type)
+        if let key { line.field("key", key) }
+        if let scope { line.field("scope", scope) }
+        return line.finished()
+    }
+}
+
+extension LocationDeclaration {
+    /// `{"id":…,"at":…}`, as a keyframe's `locs` lists it.
+    package var json: String {
+        var entry = JSONLine()
+        entry.field("id", id)
+        entry.field("at", at)
+        return entry.finished()
+    }
+}
+
+extension LocationRecord {
+    /// The location line `{"type":"loc","id":…,"at":…}`.
+    package static func line(id: Int, at: String) -> String {
+        var line = JSONLine()
+        line.field("type", "loc")
+        line.field("id", id)
+        line.field("at", at)
+        return line.finished()
+    }
+}
+
+extension EndRecord {
+    /// The end line `{"type":"end","seq":…,"t":…}`; `time` is the time's JSON number.
+    package static func line(seq: Int, time: some Sequence<UInt8>) -> String {
+        var line = JSONLine()
+        line.field("type", "end")
+        line.field("seq", seq)
+        line.raw("t", String(decoding: Array(time), as: UTF8.self))
+        return line.finished()
+    }
+}
+
+extension KeyframeLine {
+    /// The keyframe line after step `seq`, from its parts as JSON texts: declarations, keyed
+    /// value entries, edges, subscriptions and location declarations.
+    package static func line(seq: Int, atoms: [String], values: [String], edges: [String], subs: [String], locs: [String]) -> String {
+        var line = JSONLine()
+        line.field("type", "keyframe")
+        line.field("seq", seq)
+        line.raw("atoms", "[" + atoms.joined(separator: ",") + "]")
+        line.raw("values", "[" + values.joined(separator: ",") + "]")
+        line.raw("edges", "[" + edges.joined(separator: ",") + "]")
+        line.raw("subs", "[" + subs.joined(separator: ",") + "]")
+        line.raw("locs", "[" + locs.joined(separator: ",") + "]")
+        return line.finished()
+    }
+}
+
+extension TransactionLine {
+    /// The start of a transaction line, `[seq,t,"cause",origin,at,[`; `time` is the time's
+    /// JSON number.
+    package static func appendEnvelope(seq: Int, time: some Sequence<UInt8>, cause: String, origin: Int, at location: Int, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "["))
+        line.appendDecimal(seq)
+        line.append(UInt8(ascii: ","))
+        line.append(contentsOf: time)
+        line.append(UInt8(ascii: ","))
+        line.appendJSONString(cause)
+        line.append(UInt8(ascii: ","))
+        line.appendDecimal(origin)
+        line.append(UInt8(ascii: ","))
+        line.appendDecimal(location)
+        line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "[")])
+    }
+
+    /// `[id,"v",json]`: a whole value.
+    package static func appendWhole(id: Int, json: some Sequence<UInt8>, to output: inout [UInt8]) {
+        appendEntry(id: id, kind: UInt8(ascii: "v"), payload: json, to: &output)
+    }
+
+    /// `{"id":N,fields}`: a keyed entry, for values that are not plain JSON.
+    package static func appendKeyed(id: Int, fields: some Sequence<UInt8>, to output: inout [UInt8]) {
+        output.append(contentsOf: #"{"id":"#.utf8)
+        output.appendDecimal(id)
+        output.append(UInt8(ascii: ","))
+        output.append(contentsOf: fields)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// `[id,"d",delta]`: a change to the previous value.
+    package static func appendDelta(id: Int, delta: some Sequence<UInt8>, to output: inout [UInt8]) {
+        appendEntry(id: id, kind: UInt8(ascii: "d"), payload: delta, to: &output)
+    }
+
+    /// `[id,"kind",payload]`.
+    private static func appendEntry(id: Int, kind: UInt8, payload: some Sequence<UInt8>, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "["))
+        output.appendDecimal(id)
+        output.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\""), kind, UInt8(ascii: "\""), UInt8(ascii: ",")])
+        output.append(contentsOf: payload)
+        output.append(UInt8(ascii: "]"))
+    }
+
+    /// `[id,"="]`: a value equal to the previous one.
+    package static func appendUnchanged(id: Int, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "["))
+        output.appendDecimal(id)
+        output.append(contentsOf: #","="]"#.utf8)
+    }
+
+    /// The graph changes object, from its parts as JSON texts; `nil` when nothing changed.
+    package static func graphChanges(
+        declare: [String], created: [Int], released: [Int], edgesAdded: [String], edgesRemoved: [String],
+        subsAdded: [String], subsRemoved: [String]
+    ) -> String? {
+        guard !declare.isEmpty || !created.isEmpty || !released.isEmpty || !edgesAdded.isEmpty || !edgesRemoved.isEmpty
+            || !subsAdded.isEmpty || !subsRemoved.isEmpty
+        else { return nil }
+        var graph = JSONLine()
+        graph.array("declare", declare)
+        graph.array("created", created.map(String.init))
+        graph.array("released", released.map(String.init))
+        graph.array("edgesAdded", edgesAdded)
+        graph.array("edgesRemoved", edgesRemoved)
+        graph.array("subsAdded", subsAdded)
+        graph.array("subsRemoved", subsRemoved)
+        return graph.finished()
+    }
+
+    /// The line written again from what was scanned (`raw` holds the bytes it was scanned
+    /// from): what the recorder writes for the same transaction.
+    func written(from raw: UnsafeRawBufferPointer) throws -> [UInt8] {
+        var line: [UInt8] = []
+        Self.appendEnvelope(seq: seq, time: raw[timeText], cause: cause, origin: origin, at: at, to: &line)
+        for (index, value) in values.enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            let payload = raw[value.range]
+            switch value.kind {
+            case .whole: Self.appendWhole(id: value.id, json: payload, to: &line)
+            case .delta: Self.appendDelta(id: value.id, delta: payload, to: &line)
+            case .unchanged: Self.appendUnchanged(id: value.id, to: &line)
+            case .keyed:
+                // The fields after the leading `"id":N,`.
+                var scanner = JSONScanner(raw, range: value.range)
+                try scanner.expect(UInt8(ascii: "{"))
+                guard try scanner.string() == "id" else { throw scanner.error("a keyed entry starts with its id") }
+                try scanner.expect(UInt8(ascii: ":"))
+                _ = try scanner.integer()
+                try scanner.expect(UInt8(ascii: ","))
+                Self.appendKeyed(id: value.id, fields: raw[scanner.position..<value.range.upperBound - 1], to: &line)
+            case .patch:
+                throw JSONScanner.SyntaxError(offset: value.range.lowerBound, message: "format 2 patches are not written any more")
+            }
+        }
+        line.append(UInt8(ascii: "]"))
+        if let graph {
+            var scanner = JSONScanner(raw, range: graph)
+            let changes = try GraphChanges(scanning: &scanner)
+            let object = Self.graphChanges(
+                declare: (changes.declare ?? []).map(\.json), created: changes.created ?? [], released: changes.released ?? [],
+                edgesAdded: (changes.edgesAdded ?? []).map(\.json), edgesRemoved: (changes.edgesRemoved ?? []).map(\.json),
+                subsAdded: (changes.subsAdded ?? []).map(\.json), subsRemoved: (changes.subsRemoved ?? []).map(\.json)
+            )
+            if let object {
+                line.append(UInt8(ascii: ","))
+                line.append(contentsOf: object.utf8)
+            }
+        }
+        line.append(UInt8(ascii: "]"))
+        return line
+    }
+}
+
+extension EdgeEntry {
+    /// The edge as the recorder writes it: `{"from":…,"to":…}`.
+    package var json: String {
+        "{\"from\":\(from),\"to\":\(to)}"
+    }
+
+    /// The order a keyframe lists edges in: by source, then target.
+    package static func precedes(_ lhs: EdgeEntry, _ rhs: EdgeEntry) -> Bool {
+        (lhs.from, lhs.to) < (rhs.from, rhs.to)
+    }
+}
+
+extension SubscriptionEntry {
+    /// The subscription as the recorder writes it: `{"atom":…,"at":…}`.
+    package var json: String {
+        "{\"atom\":\(atom),\"at\":\(JSONLine.quoted(at))}"
+    }
+
+    /// The order a keyframe lists subscriptions in: by atom, then location.
+    package static func precedes(_ lhs: SubscriptionEntry, _ rhs: SubscriptionEntry) -> Bool {
+        (lhs.atom, lhs.at) < (rhs.atom, rhs.at)
+    }
+}

@@ -1,0 +1,250 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A transaction line of format 2 and later, read with ``JSONScanner``:
+/// `[seq, t, cause, origin, at, [values], {graph changes}]`, the last element only when the
+/// graph changed. `origin` and `at` are numbers, 0 for none.
+///
+/// Value payloads are kept as byte ranges of the line and parsed only for the atoms a caller
+/// asks for, so listing transactions never decodes a value.
+package struct TransactionLine {
+    var seq: Int
+    var t: Double
+    /// The time's bytes, as written.
+    var timeText: Range<Int> = 0..<0
+    var cause: String
+    var origin: Int
+    var at: Int
+    var values: [Value]
+    /// The bytes of the graph changes object, when present.
+    var graph: Range<Int>?
+
+    /// One value entry, not yet decoded.
+    struct Value {
+        enum Kind {
+            /// `[id, "v", json]`: the whole value.
+            case whole
+            /// `[id, "p", {members}, [unset]]` (format 2): members replaced, members removed.
+            case patch(unset: Range<Int>?)
+            /// `[id, "d", delta]` (format 3): a ``ValueDelta``.
+            case delta
+            /// `[id, "="]` (format 3): written, equal to the previous value.
+            case unchanged
+            /// `{"id": N, …}`: a keyed ``ValueEntry``.
+            case keyed
+        }
+
+        var id: Int
+        var kind: Kind
+        /// The payload: the JSON, patch or delta; the whole object for a keyed entry.
+        var range: Range<Int>
+    }
+
+    /// The graph changes of a compact transaction, named as in format 1.
+    struct GraphChanges {
+        var declare: [AtomDeclaration]?
+        var created: [Int]?
+        var released: [Int]?
+        var edgesAdded: [EdgeEntry]?
+        var edgesRemoved: [EdgeEntry]?
+        var subsAdded: [SubscriptionEntry]?
+        var subsRemoved: [SubscriptionEntry]?
+    }
+
+    /// Scans a whole line.
+    ///
+    /// - Throws: A description of what is malformed.
+    init(bytes: UnsafeRawBufferPointer, range: Range<Int>, version: Int) throws {
+        var scanner = JSONScanner(bytes, range: range)
+        var fields: (seq: Int, t: Double, cause: String, origin: Int, at: Int) = (0, 0, "", 0, 0)
+        var values: [Value] = []
+        var graph: Range<Int>?
+        var timeRange = 0..<0
+        var index = 0
+        try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+            defer { index += 1 }
+            switch index {
+            case 0: fields.seq = try scanner.integer()
+            case 1:
+                let start = scanner.position
+                fields.t = try scanner.double()
+                timeRange = start..<scanner.position
+            case 2: fields.cause = try scanner.string()
+            case 3: fields.origin = try scanner.integer()
+            case 4: fields.at = try scanner.integer()
+            case 5:
+                try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+                    values.append(try Self.value(&scanner, version: version))
+                }
+            case 6:
+                guard scanner.peek() == UInt8(ascii: "{") else { throw scanner.error("the graph changes must be an object") }
+                graph = try scanner.skipValue()
+            default:
+                // Later minor versions may add trailing elements.
+                try scanner.skipValue()
+            }
+        }
+        try scanner.expectEnd()
+        guard index >= 6 else {
+            throw JSONScanner.SyntaxError(offset: range.upperBound, message: "a transaction has at least six elements")
+        }
+        seq = fields.seq
+        t = fields.t
+        timeText = timeRange
+        cause = fields.cause
+        origin = fields.origin
+        at = fields.at
+        self.values = values
+        self.graph = graph
+    }
+
+    private static func value(_ scanner: inout JSONScanner, version: Int) throws(JSONScanner.SyntaxError) -> Value {
+        if scanner.peek() == UInt8(ascii: "{") {
+            let start = scanner.position
+            var id: Int?
+            try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
+                if key == "id" {
+                    id = try scanner.integer()
+                } else {
+                    try scanner.skipValue()
+                }
+            }
+            guard let id else { throw scanner.error("a value entry has no id") }
+            return Value(id: id, kind: .keyed, range: start..<scanner.position)
+        }
+        var id = 0
+        var kind = Value.Kind.whole
+        var payload = 0..<0
+        var index = 0
+        try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+            defer { index += 1 }
+            switch index {
+            case 0:
+                id = try scanner.integer()
+            case 1:
+                let name = try scanner.string()
+                switch (name, version) {
+                case ("v", _): kind = .whole
+                case ("p", 2): kind = .patch(unset: nil)
+                case ("d", 3...): kind = .delta
+                case ("=", 3...): kind = .unchanged
+                default: throw scanner.error("unknown value entry kind \(name.debugDescription)")
+                }
+            case 2:
+                payload = try scanner.skipValue()
+            case 3:
+                guard case .patch = kind, scanner.peek() == UInt8(ascii: "[") else {
+                    throw scanner.error("a value entry has too many elements")
+                }
+                kind = .patch(unset: try scanner.skipValue())
+            default:
+                throw scanner.error("a value entry has too many elements")
+            }
+        }
+        let expected = if case .unchanged = kind { 2 } else if case .patch(let unset) = kind, unset != nil { 4 } else { 3 }
+        guard index == expected else {
+            throw scanner.error("a value entry has \(index) elements")
+        }
+        return Value(id: id, kind: kind, range: payload)
+    }
+
+    /// The transaction as a format 1 record, with `at` looked up in `locations`. Only the
+    /// values of atoms `decoding` accepts are decoded; the others carry only their `id`.
+    func record(bytes: UnsafeRawBufferPointer, locations: [Int: String], decoding: (Int) -> Bool) throws -> TransactionRecord {
+        var location: String?
+        if at != 0 {
+            guard let known = locations[at] else {
+                throw LineScanner.Problem("refers to location \(at), which no earlier line declares")
+            }
+            location = known
+        }
+        var entries: [ValueEntry] = []
+        entries.reserveCapacity(values.count)
+        for value in values {
+            guard decoding(value.id) else {
+                // An equal write stays recognizable without decoding (blame skips it).
+                let unchanged: Bool? = if case .unchanged = value.kind { true } else { nil }
+                entries.append(ValueEntry(id: value.id, unchanged: unchanged))
+                continue
+            }
+            entries.append(try value.entry(in: bytes))
+        }
+        let graph = try graph.map { range throws(JSONScanner.SyntaxError) in
+            var scanner = JSONScanner(bytes, range: range)
+            return try GraphChanges(scanning: &scanner)
+        }
+        return TransactionRecord(
+            type: "tx", seq: seq, t: t, cause: cause, origin: origin == 0 ? nil : origin, at: location,
+            declare: graph?.declare, values: entries.isEmpty ? nil : entries, created: graph?.created,
+            released: graph?.released, edgesAdded: graph?.edgesAdded, edgesRemoved: graph?.edgesRemoved,
+            subsAdded: graph?.subsAdded, subsRemoved: graph?.subsRemoved
+        )
+    }
+}
+
+extension TransactionLine.Value {
+    /// The decoded entry.
+    func entry(in bytes: UnsafeRawBufferPointer) throws -> ValueEntry {
+        func parse(_ range: Range<Int>) throws -> JSONValue {
+            var scanner = JSONScanner(bytes, range: range)
+            return try scanner.value()
+        }
+        switch kind {
+        case .whole:
+            return ValueEntry(id: id, v: try parse(range))
+        case .delta:
+            return ValueEntry(id: id, delta: try parse(range))
+        case .unchanged:
+            return ValueEntry(id: id, unchanged: true)
+        case .patch(let unset):
+            guard case .object(let members) = try parse(range) else {
+                throw JSONScanner.SyntaxError(offset: range.lowerBound, message: "a patch must be an object")
+            }
+            var names: [String]?
+            if let unset {
+                guard case .array(let elements) = try parse(unset) else {
+                    throw JSONScanner.SyntaxError(offset: unset.lowerBound, message: "removed members must be an array")
+                }
+                names = try elements.map { element in
+                    guard case .string(let name) = element else {
+                        throw JSONScanner.SyntaxError(offset: unset.lowerBound, message: "a removed member must be a string")
+                    }
+                    return name
+                }
+            }
+            return ValueEntry(id: id, patch: members, unset: names)
+        case .keyed:
+            return try ValueEntry(json: try parse(range))
+        }
+    }
+}
+
+extension ValueEntry {
+    /// An entry from its JSON object (`{"id":N,"v":…}`), read without `JSONDecoder`.
+    init(json: JSONValue) throws {
+        guard case .object(let members) = json, let id = members["id"]?.integer else {
+            throw JSONScanner.SyntaxError(offset: 0, message: "a value entry must be an object with an id")
+        }
+        func string(_ key: String) throws -> String? {
+            switch members[key] {
+            case nil: return nil
+            case .string(let text)?: return text
+            default: throw JSONScanner.SyntaxError(offset: 0, message: "field \"\(key)\" must be a string")
+            }
+        }
+        func bool(_ key: String) throws -> Bool? {
+            switch members[key] {
+            case nil: return nil
+            case .bool(let flag)?: return flag
+            default: throw JSONScanner.SyntaxError(offset: 0, message: "field \"\(key)\" must be true or false")
+            }
+        }
+        self.init(
+            id: id, v: members["v"], dump: try string("dump"), redacted: try bool("redacted"),
+            phase: try string("phase"), norestore: try bool("norestore")
+        )
+    }
+}

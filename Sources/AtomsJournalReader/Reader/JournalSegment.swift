@@ -1,0 +1,102 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// One journal file as the reader sees it: a whole unbounded journal, or one segment of a
+/// bounded one. It finds lines by step and reads them with its ``LineScanner``.
+protocol JournalSegment: AnyObject, Sendable {
+    /// The file.
+    var file: JournalFile { get }
+    /// Its header line.
+    var header: JournalHeader { get }
+    /// Recoverable problems found while opening.
+    var warnings: [JournalWarning] { get }
+    /// The step of its first keyframe.
+    var firstStep: Int { get }
+    /// The step of its last transaction (or keyframe).
+    var lastStep: Int { get }
+    /// Whether it ends with the end line its recorder writes on closing.
+    var isEnded: Bool { get }
+    /// The offset just past the last line read: the file's size, or the start of a last line
+    /// cut short by a crash (which every reader leaves out).
+    var dataEnd: Int { get }
+
+    /// The offset of transaction `seq`'s line (`firstStep < seq <= lastStep`), and the source
+    /// locations that line may refer to.
+    func transactionLine(_ seq: Int) throws(JournalError) -> (offset: Int, locations: [Int: String])
+    /// Transaction `seq` (`firstStep < seq <= lastStep`), with the values of the atoms
+    /// `decoding` accepts, and its line's length.
+    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int)
+    /// The last keyframe at or before `step`: its step and offset.
+    func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int)
+    /// The steps of every keyframe, in order.
+    func keyframeSteps() throws(JournalError) -> [Int]
+    /// Its lines, read by offset.
+    var lines: LineSource { get }
+    /// The locations a transaction anywhere in it may refer to, when that does not depend on
+    /// where the transaction is (formats 2 and 3 read every `loc` line at opening); `nil`
+    /// when a transaction may refer only to locations declared before it: by the first
+    /// keyframe or a `loc` line (format 4, read in order).
+    var locationsAnywhere: Set<Int>? { get }
+}
+
+extension JournalSegment {
+    /// The file's path.
+    var path: String { file.path }
+    /// The file's size in bytes.
+    var fileSize: Int { file.count }
+    /// The scanner for this segment's version.
+    var scanner: LineScanner { LineScanner(version: header.version) }
+
+    /// The line number (from 1) of the line at `offset`, for messages.
+    func lineNumber(at offset: Int) -> Int {
+        file.lineNumber(at: offset)
+    }
+}
+
+/// Reads one line with a line reader, turning what `body` throws into the line's error.
+func readLine<Result>(
+    _ reader: inout LineReader, at offset: Int, scanner: LineScanner,
+    _ body: (LineScanner, UnsafeRawBufferPointer, Range<Int>) throws -> Result
+) throws(JournalError) -> Result {
+    let line = try reader.line(at: offset)
+    do {
+        return try reader.withBuffer { raw throws in try body(scanner, raw, line.range) }
+    } catch {
+        let file = reader.file
+        let failure: JournalError = reader.withBuffer { raw in
+            JournalError.line(error, path: file.path, bytes: raw, range: line.range, number: file.lineNumber(at: offset))
+        }
+        throw failure
+    }
+}
+
+/// The first line of a journal file: its header, and the offset of line 2.
+func readHeader(_ reader: inout LineReader) throws(JournalError) -> (header: JournalHeader, next: Int) {
+    let file = reader.file
+    guard file.count > 0 else { throw .empty(path: file.path) }
+    // Looked for no further than a header may be long: a large file of something else (a
+    // disk image, a core file) is rejected without being read.
+    let limit = min(file.count, LineScanner.maximumHeaderLength + 1)
+    var start = [UInt8](repeating: 0, count: limit)
+    let read: JournalError? = start.withUnsafeMutableBytes { raw in
+        do throws(JournalError) {
+            try file.read(into: raw.baseAddress!, at: 0, length: limit)
+            return nil
+        } catch {
+            return error
+        }
+    }
+    if let read { throw read }
+    guard start.contains(0x0A) || limit == file.count else {
+        throw .notAJournal(path: file.path, found: String(decoding: start.prefix(80), as: UTF8.self))
+    }
+    let line = try reader.line(at: 0)
+    let header = try reader.withBuffer { raw throws(JournalError) in
+        try LineScanner.header(in: raw, line.range, path: file.path)
+    }
+    return (header, line.next)
+}

@@ -1,0 +1,332 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a pass over every transaction's envelope finds: counts by cause and by atom, the
+/// time span and the keyframes. Values are skipped, never decoded.
+package struct JournalSummary: Sendable, Equatable {
+    /// Keyframes in the journal (a bounded journal's segments each start with one).
+    package var keyframes = 0
+    /// Transactions per cause.
+    package var causes: [String: Int] = [:]
+    /// Per atom number: the transactions that wrote its value (equal writes included).
+    package var valueWrites: [Int: Int] = [:]
+    /// The time of the first and the last transaction, in milliseconds since recording
+    /// started (`nil` without transactions).
+    package var firstTime: Double?
+    package var lastTime: Double?
+}
+
+extension JournalReader {
+    /// Reads every transaction's envelope once: the cause, the time and the atoms written,
+    /// skipping the values' bytes without decoding them, and checks that no step is missing.
+    ///
+    /// - Complexity: One pass over the journal's bytes.
+    /// - Throws: ``JournalError`` naming the line when one is malformed or out of sequence.
+    package func summary() throws(JournalError) -> JournalSummary {
+        try summary(splittingAbove: 8 << 20)
+    }
+
+    /// ``summary()``, scanning a file in two halves on two threads when it is larger than
+    /// `threshold` bytes (tests and the fuzz targets make it small).
+    package func summary(splittingAbove threshold: Int) throws(JournalError) -> JournalSummary {
+        try checkingForChanges { () throws(JournalError) in
+            var tally = EnvelopeTally()
+            var summary = JournalSummary()
+            for segment in allSegments {
+                try tally.scan(segment, from: segment.firstStep, splittingAbove: threshold, summary: &summary)
+            }
+            tally.finish(into: &summary)
+            return summary
+        }
+    }
+}
+
+/// The counting behind ``JournalReader/summary()``: a byte-level reader of transaction
+/// envelopes, which only looks for the brackets and quotes that end each value.
+struct EnvelopeTally {
+    private var causeNames: [String] = []
+    private var causeCounts: [Int] = []
+    private var writes: [Int] = []
+    private var firstTime: Double?
+    private var lastTime: Double?
+
+    /// Counts one transaction.
+    mutating func count(cause: String, time: Double, atoms: [Int]) {
+        countCause(Array(cause.utf8)[...])
+        for atom in atoms { countWrite(atom) }
+        if firstTime == nil { firstTime = time }
+        lastTime = time
+    }
+
+    func finish(into summary: inout JournalSummary) {
+        for (name, count) in zip(causeNames, causeCounts) where count > 0 {
+            summary.causes[name, default: 0] += count
+        }
+        for (atom, count) in writes.enumerated() where count > 0 {
+            summary.valueWrites[atom] = count
+        }
+        summary.firstTime = firstTime
+        summary.lastTime = lastTime
+    }
+
+    private mutating func countCause(_ bytes: ArraySlice<UInt8>) {
+        // A handful of causes: a linear search over their bytes beats hashing a string.
+        for index in causeNames.indices where causeNames[index].utf8.elementsEqual(bytes) {
+            causeCounts[index] += 1
+            return
+        }
+        causeNames.append(String(decoding: bytes, as: UTF8.self))
+        causeCounts.append(1)
+    }
+
+    private mutating func countWrite(_ atom: Int, times: Int = 1) {
+        guard atom >= 0, atom < 1 << 24 else { return }
+        if atom >= writes.count {
+            writes += [Int](repeating: 0, count: atom + 1 - writes.count)
+        }
+        writes[atom] += times
+    }
+
+    /// Scans a segment's lines after its first keyframe: the two halves of the file on two
+    /// threads, each with its own tally, joined where the halves meet.
+    mutating func scan(_ segment: any JournalSegment, from firstStep: Int, splittingAbove threshold: Int, summary: inout JournalSummary) throws(JournalError) {
+        let size = segment.dataEnd
+        // Line 3 starts after the header and the first keyframe.
+        var reader = LineReader(file: segment.file)
+        let header = try reader.line(at: 0)
+        let body = header.next >= size ? size : try reader.line(at: header.next).next
+        var bounds = [body, size]
+        if size - body > threshold {
+            let middle = try reader.line(at: body + (size - body) / 2).next
+            if middle < size { bounds = [body, middle, size] }
+        }
+        // The locations every transaction may refer to: all of a format 2–3 file's, or the
+        // first keyframe's (format 4; later ones are declared by `loc` lines before use).
+        var declared: Set<Int>
+        if let anywhere = segment.locationsAnywhere {
+            declared = anywhere
+        } else if header.next < size {
+            declared = Set(try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.locations(in: raw, range).map(\.id) })
+        } else {
+            declared = []
+        }
+        let partCount = bounds.count - 1
+        let parts = PartResults(count: partCount)
+        let limits = bounds
+        let known = declared
+        DispatchQueue.concurrentPerform(iterations: partCount) { index in
+            var tally = EnvelopeTally()
+            let part = tally.scanPart(segment, range: limits[index]..<limits[index + 1], after: index == 0 ? firstStep : nil, locations: known)
+            parts.set(index, (tally, part))
+        }
+        var expected = firstStep + 1
+        var ended = false
+        for index in 0..<partCount {
+            let (tally, part) = parts.get(index)
+            if ended, limits[index] < limits[index + 1] {
+                throw SequenceCheck.Violation.afterEnd.error(path: segment.path, line: segment.lineNumber(at: limits[index]))
+            }
+            // The part's first step line comes before any line it failed at: check where it
+            // joins the part before first, so both halves name the line reading in order names.
+            if let first = part.firstExpected, first != expected {
+                let violation: SequenceCheck.Violation = first < expected ? .duplicate(seq: first) : .missing(expected: expected, found: first)
+                throw violation.error(path: segment.path, line: segment.lineNumber(at: part.firstOffset))
+            }
+            // A location the part refers to before declaring it must come from the parts before;
+            // the earlier of that line and the line the part failed at is the one named.
+            let unresolved = part.references.filter { !declared.contains($0.key) }.map(\.value).min()
+            if let unresolved, unresolved < (part.failure?.offset ?? .max) {
+                let line = segment.lineNumber(at: unresolved)
+                let reason = try segment.lines.read(lineAt: unresolved) { scanner, raw, range in
+                    "refers to location \(try scanner.transactionEnvelope(in: raw, range).at), which no earlier line declares"
+                }
+                throw JournalError.malformedLine(path: segment.path, line: line, reason: reason)
+            }
+            if let failure = part.failure {
+                throw failure.error
+            }
+            declared.formUnion(part.locations)
+            ended = part.isEnded
+            expected = part.finalExpected ?? expected
+            merge(tally)
+            summary.keyframes += part.keyframes
+            if let time = part.lastTime { lastTime = time }
+        }
+        // The first keyframe was line 2.
+        summary.keyframes += 1
+    }
+
+    /// Results of the parts of a parallel scan: one box per part, each written by its own
+    /// thread (the list itself is never mutated, so no two threads touch the same memory).
+    private final class PartResults: @unchecked Sendable {
+        // Unchecked: each box is written by one thread, and read after all have finished.
+        private final class Box {
+            var result: (EnvelopeTally, Part)?
+        }
+        private let boxes: [Box]
+        init(count: Int) { boxes = (0..<count).map { _ in Box() } }
+        func set(_ index: Int, _ result: (EnvelopeTally, Part)) { boxes[index].result = result }
+        func get(_ index: Int) -> (EnvelopeTally, Part) { boxes[index].result! }
+    }
+
+    /// What one part of a scan found besides the counts.
+    struct Part {
+        var keyframes = 0
+        /// The `seq` the part's first transaction (or keyframe) implies, and its offset.
+        var firstExpected: Int?
+        var firstOffset = 0
+        /// The next `seq` expected after the part.
+        var finalExpected: Int?
+        var lastTime: Double?
+        /// Whether the part read the end line.
+        var isEnded = false
+        var failure: (error: JournalError, offset: Int)?
+        /// Locations declared by the part's `loc` lines.
+        var locations: Set<Int> = []
+        /// Locations the part refers to before it declares them, with the first line that
+        /// does (the parts before it must declare them).
+        var references: [Int: Int] = [:]
+    }
+
+    /// Adds another tally's counts to this one (the other covers later lines).
+    private mutating func merge(_ other: EnvelopeTally) {
+        for (name, count) in zip(other.causeNames, other.causeCounts) {
+            if let index = causeNames.firstIndex(of: name) {
+                causeCounts[index] += count
+            } else {
+                causeNames.append(name)
+                causeCounts.append(count)
+            }
+        }
+        if other.writes.count > writes.count {
+            writes += [Int](repeating: 0, count: other.writes.count - writes.count)
+        }
+        for (atom, count) in other.writes.enumerated() { writes[atom] += count }
+        if firstTime == nil { firstTime = other.firstTime }
+    }
+
+    /// Scans the lines in `range`; `step` is the step before them when known.
+    private mutating func scanPart(_ segment: any JournalSegment, range: Range<Int>, after step: Int?, locations known: Set<Int>) -> Part {
+        var part = Part()
+        var check = step.map { SequenceCheck(after: $0) } ?? SequenceCheck(startsAnywhere: true)
+        let scanner = segment.scanner
+        var reader = LineReader(file: segment.file)
+        // The last cause seen, as up to 16 bytes and a length, and its index: comparing two
+        // words per line, with no array to retain.
+        var causeKey: (UInt64, UInt64, Int) = (0, 0, -1)
+        var causeIndex = 0
+        let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
+        defer { ids.deallocate() }
+        var idCount = 0
+        // Write counts of atoms numbered below 65,536 (all but the largest journals' atoms).
+        let fastWrites = UnsafeMutablePointer<Int>.allocate(capacity: 1 << 16)
+        fastWrites.initialize(repeating: 0, count: 1 << 16)
+        defer {
+            for atom in 0..<(1 << 16) where fastWrites[atom] > 0 {
+                countWrite(atom, times: fastWrites[atom])
+            }
+            fastWrites.deallocate()
+        }
+        var lastTransaction: Int?
+        var lineOffset = range.lowerBound
+        // Consecutive transactions mostly come from one place: its check is not repeated.
+        var lastChecked = 0
+        func refer(_ location: Int, at offset: Int) {
+            guard location != lastChecked else { return }
+            lastChecked = location
+            guard location != 0, !known.contains(location), !part.locations.contains(location), part.references[location] == nil else { return }
+            part.references[location] = offset
+        }
+        do {
+            try reader.forEachLine(in: range) { raw, line in
+                lineOffset = line.offset
+                let kind: LineKind
+                if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),
+                    JournalFormat.stepRange.contains(envelope.seq)
+                {
+                    let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    if firstTime == nil { firstTime = Self.time(base, envelope.time) }
+                    lastTransaction = line.offset
+                    let key = Self.causeKey(base, envelope.cause)
+                    if key.0 == causeKey.0, key.1 == causeKey.1, key.2 == causeKey.2 {
+                        causeCounts[causeIndex] += 1
+                    } else {
+                        let cause = UnsafeBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count)
+                        countCause(Array(cause)[...])
+                        causeIndex = causeNames.firstIndex { $0.utf8.elementsEqual(cause) } ?? 0
+                        causeKey = key
+                    }
+                    for index in 0..<idCount {
+                        let atom = ids[index]
+                        if atom >= 0, atom < 1 << 16 { fastWrites[atom] += 1 } else { countWrite(atom) }
+                    }
+                    refer(envelope.at, at: line.offset)
+                    kind = .transaction(seq: envelope.seq)
+                } else {
+                    do {
+                        kind = try scanner.kind(of: line.range, in: raw)
+                        if case .transaction = kind {
+                            // Not in the common shape: the general reader, which checks it the same way.
+                            let envelope = try scanner.transactionEnvelope(in: raw, line.range)
+                            count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
+                            refer(envelope.at, at: line.offset)
+                            lastTransaction = line.offset
+                        } else if kind == .location {
+                            part.locations.insert(try scanner.location(in: raw, line.range).id)
+                        }
+                    } catch {
+                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                    }
+                }
+                do throws(SequenceCheck.Violation) {
+                    try check.take(kind)
+                } catch {
+                    throw error.error(path: segment.path, line: segment.lineNumber(at: line.offset))
+                }
+                if part.firstExpected == nil, let step = kind.step {
+                    // A transaction holds the step expected; a keyframe or end line the one before.
+                    part.firstExpected = if case .transaction = kind { step } else { step + 1 }
+                    part.firstOffset = line.offset
+                }
+                if case .keyframe = kind { part.keyframes += 1 }
+            }
+            if let lastTransaction {
+                // The time of the part's last transaction, read again.
+                part.lastTime = try segment.lines.read(lineAt: lastTransaction) { scanner, raw, range in
+                    try scanner.transactionEnvelope(in: raw, range).t
+                }
+            }
+        } catch let error as JournalError {
+            part.failure = (error, lineOffset)
+        } catch {
+            part.failure = (.malformedLine(path: segment.path, line: segment.lineNumber(at: lineOffset), reason: "\(error)"), lineOffset)
+        }
+        part.finalExpected = check.expected
+        part.isEnded = check.isEnded
+        return part
+    }
+
+    /// A cause's bytes as two words and a length (causes longer than 16 bytes get length -2,
+    /// so they never match and are compared in full).
+    @inline(__always)
+    static func causeKey(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> (UInt64, UInt64, Int) {
+        guard range.count <= 16 else { return (0, 0, -2) }
+        var words: (UInt64, UInt64) = (0, 0)
+        _ = withUnsafeMutableBytes(of: &words) { memcpy($0.baseAddress!, base + range.lowerBound, range.count) }
+        return (words.0, words.1, range.count)
+    }
+
+    /// The number at `range`, as a `Double`.
+    private static func time(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Double {
+        Double(String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)) ?? 0
+    }
+}

@@ -1,0 +1,119 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A journal of format 3 or earlier, whose keyframes do not list locations: opened by reading
+/// every line once (checking each line and the sequence as it goes), then read by the
+/// offsets found.
+final class ScannedSegment: JournalSegment {
+    let file: JournalFile
+    let header: JournalHeader
+    let warnings: [JournalWarning]
+    let firstStep: Int
+    let lastStep: Int
+    var isEnded: Bool { false }
+    private let transactionOffsets: [Int]
+    private let keyframes: [(step: Int, offset: Int)]
+    private let locations: [Int: String]
+    let lines: LineSource
+    let dataEnd: Int
+
+    init(file: JournalFile, header: JournalHeader, headerEnd: Int, progress: ((Double) -> Void)?) throws(JournalError) {
+        self.file = file
+        self.header = header
+        let scanner = LineScanner(version: header.version)
+        var reader = LineReader(file: file)
+        var check = SequenceCheck()
+        var transactionOffsets: [Int] = []
+        var keyframes: [(step: Int, offset: Int)] = []
+        var locations: [Int: String] = [:]
+        var warnings: [JournalWarning] = []
+        var offset = headerEnd
+        var reported = 0
+        while offset < file.count {
+            let line = try reader.line(at: offset)
+            let kind: LineKind
+            do {
+                kind = try readLine(&reader, at: offset, scanner: scanner) { scanner, raw, range in
+                    // The last line is checked whole: a crash may have cut it short.
+                    let kind = try scanner.kind(of: range, in: raw, verify: !line.isTerminated || line.next >= file.count)
+                    if kind == .location {
+                        let location = try scanner.location(in: raw, range)
+                        locations[location.id] = location.at
+                    }
+                    return kind
+                }
+            } catch {
+                if !line.isTerminated {
+                    warnings.append(JournalWarning(path: file.path, line: file.lineNumber(at: offset), message: Self.tornLastLine))
+                    break
+                }
+                throw error
+            }
+            do {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: file.path, line: file.lineNumber(at: offset))
+            }
+            switch kind {
+            case .transaction: transactionOffsets.append(offset)
+            case .keyframe(let step): keyframes.append((step, offset))
+            default: break
+            }
+            offset = line.next
+            if let progress, offset - reported >= 8 << 20 {
+                reported = offset
+                progress(Double(offset) / Double(file.count))
+            }
+        }
+        guard let first = keyframes.first else {
+            throw .malformedLine(path: file.path, line: 2, reason: "no keyframe follows the header")
+        }
+        progress?(1)
+        self.warnings = warnings
+        self.transactionOffsets = transactionOffsets
+        self.keyframes = keyframes
+        self.locations = locations
+        dataEnd = offset
+        firstStep = first.step
+        lastStep = check.lastStep ?? first.step
+        lines = LineSource(file: file, scanner: scanner)
+    }
+
+    /// The warning for a last line cut short.
+    static let tornLastLine = "the last line is incomplete (the recording stopped mid-write); it was ignored"
+
+    func transactionLine(_ seq: Int) throws(JournalError) -> (offset: Int, locations: [Int: String]) {
+        (transactionOffsets[seq - firstStep - 1], locations)
+    }
+
+    var locationsAnywhere: Set<Int>? { Set(locations.keys) }
+
+    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
+        let locations = self.locations
+        return try lines.read(lineAt: transactionOffsets[seq - firstStep - 1]) { scanner, raw, range in
+            (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
+        }
+    }
+
+    func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int) {
+        var low = 0
+        var high = keyframes.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if keyframes[middle].step <= step {
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        return keyframes[low]
+    }
+
+    func keyframeSteps() throws(JournalError) -> [Int] {
+        keyframes.map(\.step)
+    }
+
+}

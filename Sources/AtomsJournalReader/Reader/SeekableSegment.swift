@@ -1,0 +1,336 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// A journal of format 4 or later, opened without reading it whole: its keyframes declare every
+/// atom and location the lines after them use, so reading can start at any keyframe.
+///
+/// Opening reads the header, the first keyframe's start and the last lines. A transaction is
+/// found by binary search over byte offsets (lines are in `seq` order), its keyframe by walking
+/// back line by line from it, and its locations from that keyframe and the `loc` lines after
+/// it. Reading transactions in order continues from the last one read, so a scan of the whole
+/// journal reads each line once.
+///
+/// Lines are checked as they are read (a skipped or repeated `seq` is an error then), not at
+/// opening.
+final class SeekableSegment: JournalSegment {
+    let file: JournalFile
+    let header: JournalHeader
+    let warnings: [JournalWarning]
+    let firstStep: Int
+    let lastStep: Int
+    let isEnded: Bool
+    /// The offset of the first keyframe (line 2).
+    private let firstKeyframe: Int
+    /// The offset just past the last line read (a torn last line is left out).
+    private let validEnd: Int
+    private let cursor: Mutex<Cursor>
+    let lines: LineSource
+    var dataEnd: Int { validEnd }
+    var locationsAnywhere: Set<Int>? { nil }
+
+    /// Where sequential reading stands, and the locations known.
+    private struct Cursor {
+        var reader: LineReader
+        /// Where reading in order stands: the check of the lines read so far, and the offset
+        /// of the next line (`nil` before reading in order).
+        var check = SequenceCheck()
+        var nextOffset: Int?
+        /// Locations by number: every one declared before `coveredTo`, as read from the
+        /// keyframe at `coveredFrom` and the lines after it. Numbers are never reused, so
+        /// locations declared later do no harm.
+        var locations: [Int: String] = [:]
+        var coveredFrom = Int.max
+        var coveredTo = Int.min
+    }
+
+    /// Opens a segment whose header (ending just before `headerEnd`) has been read.
+    init(file: JournalFile, header: JournalHeader, headerEnd: Int) throws(JournalError) {
+        self.file = file
+        self.header = header
+        let path = file.path
+        let scanner = LineScanner(version: header.version)
+        var reader = LineReader(file: file)
+        let count = file.count
+        // Line 2: the first keyframe.
+        let keyframeStart = headerEnd
+        var first: (step: Int, next: Int)?
+        if keyframeStart < count {
+            // Checked whole, as every reader would read it: a damaged first keyframe is found
+            // at opening, by every command alike.
+            let kind = try readLine(&reader, at: keyframeStart, scanner: scanner) { scanner, raw, range in
+                try scanner.kind(of: range, in: raw, verify: true)
+            }
+            if case .keyframe(let seq) = kind {
+                first = (seq, try reader.line(at: keyframeStart).next)
+            }
+        }
+        guard let first else {
+            throw .malformedLine(path: path, line: 2, reason: "no keyframe follows the header")
+        }
+        firstKeyframe = keyframeStart
+        firstStep = first.step
+
+        // The last line: a line cut short by a crash is left out with a warning.
+        var warnings: [JournalWarning] = []
+        var validEnd = count
+        if let start = try reader.previousLineStart(before: count + 1), start < count, start >= first.next {
+            let line = try reader.line(at: start)
+            if !line.isTerminated, reader.withBuffer({ (try? scanner.kind(of: line.range, in: $0, verify: true)) == nil }) {
+                warnings.append(JournalWarning(path: path, line: file.lineNumber(at: start), message: ScannedSegment.tornLastLine))
+                validEnd = start
+            }
+        }
+        self.validEnd = validEnd
+        self.warnings = warnings
+
+        // The last step: from the last transaction, keyframe or end line, checked whole
+        // (they are the lines a crash may have damaged).
+        var lastStep = first.step
+        var endSeq: Int?
+        var position = validEnd
+        while let start = try reader.previousLineStart(before: position), start >= first.next {
+            let kind = try readLine(&reader, at: start, scanner: scanner) { scanner, raw, range in
+                try scanner.kind(of: range, in: raw, verify: true)
+            }
+            position = start
+            if case .end(let seq) = kind {
+                guard endSeq == nil, try reader.line(at: start).next >= validEnd else {
+                    throw SequenceCheck.Violation.afterEnd.error(path: path, line: file.lineNumber(at: start))
+                }
+                endSeq = seq
+                continue
+            }
+            guard let step = kind.step else { continue }
+            lastStep = step
+            break
+        }
+        if let endSeq, endSeq != lastStep {
+            throw SequenceCheck.Violation.endMismatch(named: endSeq, last: lastStep).error(path: path, line: file.lineNumber(at: position))
+        }
+        guard lastStep >= firstStep else {
+            throw .malformedLine(path: path, line: file.lineNumber(at: position), reason: "step \(lastStep) is out of range (steps are \(firstStep)…\(JournalFormat.stepRange.upperBound))")
+        }
+        self.lastStep = lastStep
+        isEnded = endSeq != nil
+        cursor = Mutex(Cursor(reader: reader))
+        lines = LineSource(file: file, scanner: scanner)
+    }
+
+    // MARK: Finding lines
+
+    func transactionLine(_ seq: Int) throws(JournalError) -> (offset: Int, locations: [Int: String]) {
+        try cursor.withLock { cursor throws(JournalError) in
+            (try findTransaction(seq, cursor: &cursor), cursor.locations)
+        }
+    }
+
+    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
+        // Found and read under one lock, from the buffer that found it.
+        let scanner = self.scanner
+        nonisolated(unsafe) var result: (record: TransactionRecord, lineLength: Int)?
+        try cursor.withLock { cursor throws(JournalError) in
+            let offset = try findTransaction(seq, cursor: &cursor)
+            let locations = cursor.locations
+            result = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
+                (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
+            }
+        }
+        return result!
+    }
+
+    /// The offset of transaction `seq`'s line: the next line when reading in order,
+    /// otherwise found by ``locate(_:reader:)``; the cursor then stands after it.
+    private func findTransaction(_ seq: Int, cursor: inout Cursor) throws(JournalError) -> Int {
+        let offset: Int
+        if let next = cursor.nextOffset, cursor.check.expected == seq {
+            // Reading in order: the next line, with the location lines before it.
+            offset = try scanForward(from: next, to: seq, cursor: &cursor)
+        } else {
+            offset = try locate(seq, reader: &cursor.reader)
+            try cover(offset, cursor: &cursor)
+            cursor.check = SequenceCheck(after: seq)
+        }
+        cursor.nextOffset = try cursor.reader.line(at: offset).next
+        return offset
+    }
+
+    func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int) {
+        guard step > firstStep else {
+            return (firstStep, firstKeyframe)
+        }
+        return try cursor.withLock { cursor throws(JournalError) in
+            let transaction = try locate(step, reader: &cursor.reader)
+            // A keyframe right after the transaction holds its step.
+            let next = try cursor.reader.line(at: transaction).next
+            if next < validEnd, case .keyframe(let seq) = try kind(at: next, reader: &cursor.reader), seq == step {
+                return (step, next)
+            }
+            return try keyframe(before: transaction, reader: &cursor.reader)
+        }
+    }
+
+    func keyframeSteps() throws(JournalError) -> [Int] {
+        var reader = LineReader(file: file)
+        var steps: [Int] = []
+        var offset = firstKeyframe
+        while offset < validEnd {
+            if case .keyframe(let seq) = try kind(at: offset, reader: &reader) {
+                steps.append(seq)
+            }
+            offset = try reader.line(at: offset).next
+        }
+        return steps
+    }
+
+    /// The offset of transaction `seq`'s line: binary search over byte offsets down to a
+    /// small range, then line by line.
+    private func locate(_ seq: Int, reader: inout LineReader) throws(JournalError) -> Int {
+        guard seq > firstStep, seq <= lastStep else {
+            throw .stepOutOfRange(path: path, step: seq, first: firstStep + 1, last: lastStep)
+        }
+        var low = try reader.line(at: firstKeyframe).next
+        var high = validEnd
+        while high - low > 16 << 10 {
+            let middle = low + (high - low) / 2
+            // The first line starting after `middle`, then the first of those with a step.
+            var probe = try reader.line(at: middle).next
+            var found: (seq: Int, isKeyframe: Bool, next: Int)?
+            probing: while probe < high {
+                let next = try reader.line(at: probe).next
+                switch try kind(at: probe, reader: &reader) {
+                case .transaction(let step):
+                    found = (step, false, next)
+                    break probing
+                case .keyframe(let step):
+                    found = (step, true, next)
+                    break probing
+                case .end:
+                    break probing
+                case .location, .unknown:
+                    probe = next
+                }
+            }
+            guard let found else {
+                high = middle
+                continue
+            }
+            if !found.isKeyframe && found.seq == seq {
+                return probe
+            }
+            // A keyframe for step k comes after transaction k.
+            if found.seq < seq {
+                low = found.next
+            } else {
+                high = middle
+            }
+        }
+        // Line by line, checking the sequence from the line before, so that a repeated or
+        // skipped step is named at the line reading in order names.
+        var offset = low
+        if let before = try reader.previousLineStart(before: low), before > firstKeyframe {
+            offset = before
+        }
+        var check = SequenceCheck(startsAnywhere: true)
+        while offset < validEnd {
+            let kind = try kind(at: offset, reader: &reader)
+            do {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: path, line: lineNumber(at: offset))
+            }
+            if case .transaction(let step) = kind {
+                if step == seq { return offset }
+                if step > seq {
+                    throw .missingSequence(path: path, line: lineNumber(at: offset), expected: seq, found: step)
+                }
+            }
+            offset = try reader.line(at: offset).next
+        }
+        throw .malformedLine(path: path, line: lineNumber(at: validEnd), reason: "transaction \(seq) is missing")
+    }
+
+    /// Reads lines from `offset` up to transaction `seq`, taking in location lines and
+    /// checking the sequence; returns the transaction's offset.
+    private func scanForward(from offset: Int, to seq: Int, cursor: inout Cursor) throws(JournalError) -> Int {
+        var offset = offset
+        while offset < validEnd {
+            let kind = try kind(at: offset, reader: &cursor.reader)
+            do {
+                try cursor.check.take(kind)
+            } catch {
+                throw error.error(path: path, line: lineNumber(at: offset))
+            }
+            switch kind {
+            case .transaction:
+                cursor.coveredTo = max(cursor.coveredTo, offset)
+                return offset
+            case .location:
+                try takeLocation(at: offset, into: &cursor)
+            case .end, .keyframe, .unknown:
+                // After an end line, the next line (if any) breaks the sequence there.
+                break
+            }
+            offset = try cursor.reader.line(at: offset).next
+        }
+        throw .malformedLine(path: path, line: lineNumber(at: validEnd), reason: "transaction \(seq) is missing")
+    }
+
+    /// Makes sure the cursor knows every location declared before `offset`.
+    private func cover(_ offset: Int, cursor: inout Cursor) throws(JournalError) {
+        if cursor.coveredFrom <= offset, offset <= cursor.coveredTo {
+            return
+        }
+        var start: Int
+        if cursor.coveredFrom <= cursor.coveredTo, offset > cursor.coveredTo, offset - cursor.coveredTo <= 1 << 20 {
+            // Close ahead: read on from where the cursor stands.
+            start = cursor.coveredTo
+        } else {
+            let keyframe = try keyframe(before: offset, reader: &cursor.reader)
+            let declared = try readLine(&cursor.reader, at: keyframe.offset, scanner: scanner) { _, raw, range in
+                try KeyframeLine.locations(in: raw, range)
+            }
+            for location in declared { cursor.locations[location.id] = location.at }
+            cursor.coveredFrom = keyframe.offset
+            start = keyframe.offset
+        }
+        while start < offset {
+            if case .location = try kind(at: start, reader: &cursor.reader) {
+                try takeLocation(at: start, into: &cursor)
+            }
+            start = try cursor.reader.line(at: start).next
+        }
+        cursor.coveredTo = offset
+    }
+
+    /// The last keyframe before the line at `offset`, walking back line by line.
+    private func keyframe(before offset: Int, reader: inout LineReader) throws(JournalError) -> (step: Int, offset: Int) {
+        var position = offset
+        while position > firstKeyframe, let start = try reader.previousLineStart(before: position) {
+            if case .keyframe(let step) = try kind(at: start, reader: &reader) {
+                return (step, start)
+            }
+            position = start
+        }
+        return (firstStep, firstKeyframe)
+    }
+
+    // MARK: Lines
+
+    /// What the line at `offset` holds.
+    private func kind(at offset: Int, reader: inout LineReader) throws(JournalError) -> LineKind {
+        try readLine(&reader, at: offset, scanner: scanner) { scanner, raw, range in
+            try scanner.kind(of: range, in: raw)
+        }
+    }
+
+    private func takeLocation(at offset: Int, into cursor: inout Cursor) throws(JournalError) {
+        let location = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
+            try scanner.location(in: raw, range)
+        }
+        cursor.locations[location.id] = location.at
+    }
+}
