@@ -34,14 +34,15 @@ enum RecordingSuite {
         for repetition in 0..<repetitions {
             off.append(session(journal: nil).total)
             let path = directory.appendingPathComponent("r\(repetition).jsonl").path
+            // As a recorder records by default: without timing lines.
             let recorded = session(journal: path)
             on.append(recorded.total)
             onMainThread.append(recorded.beforeFlush)
             // What timing adds to the app's thread: its CPU time in the loop, the same recording
             // with timing and without (wall time would count the recorder's thread and other
             // processes taking the core).
-            timedCPU.append(recorded.cpu)
-            untimedCPU.append(session(journal: path + ".untimed", timing: false).cpu)
+            untimedCPU.append(recorded.cpu)
+            timedCPU.append(session(journal: path + ".timed", timing: true).cpu)
             bytes = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
         let value = try! JSONEncoder().encode(BenchSettings(volume: transactions, muted: true, name: "default"))
@@ -58,7 +59,7 @@ enum RecordingSuite {
 
     /// Nanoseconds per transaction for one session, recording to `journal` when given: in
     /// all, and before the closing flush (what the app's own thread spent).
-    private static func session(journal: String?, timing: Bool = true, transactions: Int = transactions) -> (total: Double, beforeFlush: Double, cpu: Double) {
+    private static func session(journal: String?, timing: Bool = false, transactions: Int = transactions) -> (total: Double, beforeFlush: Double, cpu: Double) {
         let root = AtomRoot()
         let recorder = journal.map { try! JournalRecorder(path: $0) }
         recorder?.recordsTiming = timing

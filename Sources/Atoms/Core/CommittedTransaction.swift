@@ -5,7 +5,12 @@ import Foundation
 ///
 /// The recorder sees every transaction, so what it costs is paid on every write; this view
 /// skips the public record's allocation and its lists of identities, and a transaction that
-/// only changed values reports no graph lists at all. Valid only while the observer runs.
+/// only changed values reports no graph lists at all.
+///
+/// Valid only while the observer runs: its lists are the store's own, which the next
+/// transaction reuses. Swift 6.2 cannot say so in the type without experimental lifetime
+/// features (`~Escapable` needs a lifetime for its initializer), so every accessor checks it in
+/// debug builds (tests): a view kept past its call traps there, and ``isValid`` says so.
 @MainActor
 package struct CommittedTransaction {
     /// As ``AtomTransaction/sequence``.
@@ -15,14 +20,28 @@ package struct CommittedTransaction {
     /// As ``AtomTransaction/location``.
     package let location: SourceLocation?
     private let originNode: AnyAtomNode?
-    private let changes: TransactionChanges
+    private let lists: TransactionChanges
+    private let generation: Int
 
     init(sequence: Int, cause: AtomTransaction.Cause, origin: AnyAtomNode?, location: SourceLocation?, changes: TransactionChanges) {
         self.sequence = sequence
         self.cause = cause
         self.originNode = origin
         self.location = location
-        self.changes = changes
+        self.lists = changes
+        self.generation = changes.generation
+    }
+
+    /// Whether the view still shows its transaction: `false` once its observer call is over
+    /// (the store's lists moved on to the next transaction).
+    package var isValid: Bool {
+        lists.generation == generation
+    }
+
+    /// The store's lists, checked (in debug builds) to still be this transaction's.
+    private var changes: TransactionChanges {
+        assert(isValid, "a CommittedTransaction was used after its observer call: copy what you need during the call")
+        return lists
     }
 
     /// As ``AtomTransaction/origin``.

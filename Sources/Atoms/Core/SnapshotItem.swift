@@ -37,16 +37,9 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
             node.setValue(value)
             return node
         }
-        let (id, serial) = engine.allocateSlot()
         let store = StoreContext(engine: engine, scope: scope.flatMap { engine.scopeState(for: $0) })
-        let node = AtomNode(
-            id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
-            store: store, info: engine.typeInfo(for: Node.self), overrides: store.overrides
-        )
+        let node = engine.makeNode(atom, scope: scope, indexKey: indexKey, store: store, overrides: store.overrides, lifetime: .cached)
         node.setValue(value)
-        engine.index.insert(node)
-        engine.nodes[id] = node
-        engine.transaction.created(node)
         return node
     }
 }

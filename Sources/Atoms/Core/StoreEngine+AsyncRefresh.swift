@@ -57,14 +57,11 @@ extension StoreEngine {
     /// A fresh value for an atom nothing caches: dependencies are read, not watched.
     private func refreshUncached<Node: AsyncAtom>(_ atom: Node, in store: StoreContext) async -> Node.Produced {
         let (scope, overrides, nodeStore) = store.resolve(atom)
-        let node = AtomNode(
-            id: -1, serial: 0, atom: atom, scope: scope,
-            indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope), store: nodeStore,
-            info: typeInfo(for: Node.self), overrides: overrides
-        )
-        node.isTransient = true
         // Not alive: its context's watches only read, so the graph never points at it.
-        node.isAlive = false
+        let node = makeNode(
+            atom, scope: scope, indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope),
+            store: nodeStore, overrides: overrides, lifetime: .detached
+        )
         let value = await refreshedValue(of: node)
         node.terminate(in: self)
         return value

@@ -33,13 +33,11 @@ extension StoreEngine {
         }
         return transact(.initialize) {
             let (scope, overrides, nodeStore) = store.resolve(atom)
-            let (id, serial) = allocateSlot()
-            let node = AtomNode(
-                id: id, serial: serial, atom: atom, scope: scope,
-                indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope), store: nodeStore, info: typeInfo(for: Node.self), overrides: overrides
+            let node = makeNode(
+                atom, scope: scope, indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope),
+                store: nodeStore, overrides: overrides, lifetime: .transient
             )
-            node.isTransient = true
-            nodes[id] = node
+            let id = node.id
             let value = node.produce(in: self)
             // The transient node's dependencies lose it as a child; those it alone kept are released.
             node.dependencies.forEachInNodeOrder { dependency in

@@ -99,20 +99,49 @@ final class StoreEngine {
             }
             return node
         }
-        let (id, serial) = allocateSlot()
-        let node = AtomNode(
-            id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
-            store: nodeStore, info: typeInfo(for: Node.self), overrides: overrides
-        )
-        index.insert(node)
-        nodes[id] = node
-        transaction.created(node)
+        let node = makeNode(atom, scope: scope, indexKey: indexKey, store: nodeStore, overrides: overrides, lifetime: .cached)
         node.startEffect()
         node.setValue(node.produce(in: self))
         if hasSeeds, let seeds {
             _ = node.takeSeed(from: seeds)
         }
         transaction.queueEffect(.initialized(node), of: node)
+        return node
+    }
+
+    /// How a node made by ``makeNode(_:scope:indexKey:store:overrides:lifetime:)`` lives.
+    enum NodeLifetime {
+        /// Cached: in the node table and the index, reported as created by the transaction.
+        case cached
+        /// In the node table only, for the one computation of an uncached `read`, whose
+        /// watches then find it; the caller removes it.
+        case transient
+        /// In no table and never alive: an uncached refresh, whose watches only read.
+        case detached
+    }
+
+    /// Makes a node for an atom: the one place nodes are created.
+    func makeNode<Node: Atom>(
+        _ atom: Node, scope: ScopeKey?, indexKey: NodeIndexKey, store: StoreContext,
+        overrides: OverrideContainer, lifetime: NodeLifetime
+    ) -> AtomNode<Node> {
+        let (id, serial) = lifetime == .detached ? (-1, 0) : allocateSlot()
+        let node = AtomNode(
+            id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
+            store: store, info: typeInfo(for: Node.self), overrides: overrides
+        )
+        switch lifetime {
+        case .cached:
+            index.insert(node)
+            nodes[id] = node
+            transaction.created(node)
+        case .transient:
+            node.isTransient = true
+            nodes[id] = node
+        case .detached:
+            node.isTransient = true
+            node.isAlive = false
+        }
         return node
     }
 
