@@ -61,12 +61,18 @@ public enum FindCommand {
         return Result(expression: bound.expression.description, steps: matches)
     }
 
-    /// Calls `body` with each match in step order, as it is found.
-    public static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, _ body: (Match) -> Void) throws(InspectorError) {
+    /// Calls `body` with each match in step order, as it is found: the search the step
+    /// prompt's `w` runs too (``JournalSearch``).
+    ///
+    /// - Parameter progress: Called every few thousand steps; returning `false` stops the scan.
+    /// - Returns: `false` when `progress` stopped it.
+    @discardableResult
+    public static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, progress: SearchProgress? = nil, _ body: (Match) -> Void) throws(InspectorError) -> Bool {
         let reader = journal.reader
         let scan = ExpressionScan(journal: journal, expression: bound)
         var names: Naming?
-        try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max) { state, record, bound throws(InspectorError) in
+        return try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress) { state, record, bound throws(InspectorError) in
+            let bound = bound!
             let step = state.step
             if names == nil || record?.declare != nil {
                 names = Naming(declarations: state.declarations)
