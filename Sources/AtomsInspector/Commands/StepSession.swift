@@ -35,6 +35,13 @@ public final class StepSession {
         "[\(position)/\(last)] "
     }
 
+    /// The names of every atom the journal declares (display names and labels), sorted: what
+    /// Tab completes at the prompt.
+    public var atomNames: [String] {
+        let declarations = (try? journal.state(at: last, decodingValuesOf: []).declarations) ?? state.declarations
+        return Set(declarations.values.flatMap { [$0.displayName, $0.label] }).sorted()
+    }
+
     /// Commands and what they do, for `help`.
     public static let help = """
         n, next [N]       move forward N steps (default 1)
