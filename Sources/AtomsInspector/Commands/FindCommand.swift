@@ -54,10 +54,13 @@ public enum FindCommand {
     /// - Complexity: One pass over the transaction envelopes; only the values of the atoms the
     ///   expression names are decoded, and it is evaluated only where they change. `.first`
     ///   stops at the first match.
-    public static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue) throws(InspectorError) -> Result {
+    ///
+    /// - Parameter progress: Told where the scan is every few thousand steps (`find` draws it on
+    ///   a terminal); returning `false` stops it, with the matches found so far.
+    public static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil) throws(InspectorError) -> Result {
         let bound = try bind(expression, in: journal)
         var matches: [Match] = []
-        try forEachMatch(journal, bound, mode: mode) { matches.append($0) }
+        try forEachMatch(journal, bound, mode: mode, progress: progress) { matches.append($0) }
         return Result(expression: bound.expression.description, steps: matches)
     }
 
@@ -89,8 +92,8 @@ public enum FindCommand {
     }
 
     /// The text or JSON for `find`; `found` tells whether any step matched (exit 1 otherwise).
-    public static func run(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, found: Bool) {
-        let result = try find(journal, where: expression, mode: mode)
+    public static func run(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, json: Bool = false, style: Style = .plain, progress: SearchProgress? = nil) throws(InspectorError) -> (output: String, found: Bool) {
+        let result = try find(journal, where: expression, mode: mode, progress: progress)
         if json {
             return (JSONOutput.encode(result), !result.steps.isEmpty)
         }
