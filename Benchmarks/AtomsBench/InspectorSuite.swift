@@ -206,6 +206,24 @@ enum InspectorSuite {
         return (find, stats, step)
     }
 
+    /// The same `find --first` and `stats` as whole processes of the release `atoms-inspect`
+    /// (the commands a user types), interleaved, medians of 5; `nil` when it is not built
+    /// next to this executable.
+    static func findFirstProcesses(path: String) throws -> (find: Double, stats: Double)? {
+        let inspector = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("atoms-inspect").path
+        guard FileManager.default.isExecutableFile(atPath: inspector) else { return nil }
+        let journal = try InspectedJournal(path: path)
+        let last = try journal.state(at: journal.reader.lastStep)
+        guard let counter = last.liveAtoms.first(where: { $0.displayName == "BenchCounterAtom[0]" }), let final = last.values[counter.id]?.v?.jsonText else { return nil }
+        var finds: [Double] = []
+        var stats: [Double] = []
+        for _ in 0..<5 {
+            finds.append(seconds { _ = try? shell(inspector, ["find", path, "--where", "'BenchCounterAtom[0]' == \(final)", "--first"]) })
+            stats.append(seconds { _ = try? shell(inspector, ["stats", path]) })
+        }
+        return (median(finds), median(stats))
+    }
+
     static func median(_ values: [Double]) -> Double {
         values.sorted()[values.count / 2]
     }

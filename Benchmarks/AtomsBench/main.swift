@@ -150,6 +150,11 @@ func runBenchmarks() {
             let findRatio = find.find / find.stats
             report("find", "find-first-over-stats", findRatio, "ratio", target: "≤ 2.0", meets: findRatio <= 2.0,
                    text: "  find --first (match at step \(find.step) of \(f.transactions)) \(String(format: "%.3f", find.find)) s; stats \(String(format: "%.3f", find.stats)) s; ratio \(String(format: "%.2f", findRatio)) (target ≤ 2.0)")
+            if let processes = try InspectorSuite.findFirstProcesses(path: f.path) {
+                let ratio = processes.find / processes.stats
+                report("find", "find-first-over-stats-processes", ratio, "ratio", target: "≤ 2.0", meets: ratio <= 2.0,
+                       text: "  atoms-inspect find --first \(String(format: "%.3f", processes.find)) s; atoms-inspect stats \(String(format: "%.3f", processes.stats)) s (processes); ratio \(String(format: "%.2f", ratio)) (target ≤ 2.0)")
+            }
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: inspector suite failed: \(error)\n".utf8))
         }

@@ -1,5 +1,15 @@
 import ArgumentParser
 import AtomsInspector
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,7 +48,15 @@ struct Find: ParsableCommand {
         var found = true
         try runInspector { () throws(InspectorError) in
             let mode: FindCommand.Mode = first ? .first : all ? .all : .becomesTrue
-            let result = try FindCommand.run(openJournal(journal), where: expression, mode: mode, json: output.json, style: .forOutput())
+            // On a terminal, where a long scan is (Ctrl-C stops it as any command).
+            var drawn = false
+            let progress: SearchProgress? = isatty(STDERR_FILENO) == 0 ? nil : { step, steps in
+                StandardStream.error.write("\rfind: step \(step) of \(steps.upperBound) (\((step - steps.lowerBound) * 100 / max(1, steps.count - 1))%)".utf8)
+                drawn = true
+                return true
+            }
+            let result = try FindCommand.run(openJournal(journal), where: expression, mode: mode, json: output.json, style: .forOutput(), progress: progress)
+            if drawn { StandardStream.error.write("\r\u{1B}[K".utf8) }
             printOutput(result.output)
             found = result.found
         }

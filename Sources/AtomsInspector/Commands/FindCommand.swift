@@ -54,19 +54,28 @@ package enum FindCommand {
     /// - Complexity: One pass over the transaction envelopes; only the values of the atoms the
     ///   expression names are decoded, and it is evaluated only where they change. `.first`
     ///   stops at the first match.
-    package static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue) throws(InspectorError) -> Result {
+    ///
+    /// - Parameter progress: Told where the scan is every few thousand steps (`find` draws it on
+    ///   a terminal); returning `false` stops it, with the matches found so far.
+    package static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil) throws(InspectorError) -> Result {
         let bound = try bind(expression, in: journal)
         var matches: [Match] = []
-        try forEachMatch(journal, bound, mode: mode) { matches.append($0) }
+        try forEachMatch(journal, bound, mode: mode, progress: progress) { matches.append($0) }
         return Result(expression: bound.expression.description, steps: matches)
     }
 
-    /// Calls `body` with each match in step order, as it is found.
-    package static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, _ body: (Match) -> Void) throws(InspectorError) {
+    /// Calls `body` with each match in step order, as it is found: the search the step
+    /// prompt's `w` runs too (``JournalSearch``).
+    ///
+    /// - Parameter progress: Called every few thousand steps; returning `false` stops the scan.
+    /// - Returns: `false` when `progress` stopped it.
+    @discardableResult
+    package static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, progress: SearchProgress? = nil, _ body: (Match) -> Void) throws(InspectorError) -> Bool {
         let reader = journal.reader
         let scan = ExpressionScan(journal: journal, expression: bound)
         var names: Naming?
-        try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max) { state, record, bound throws(InspectorError) in
+        return try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress) { state, record, bound throws(InspectorError) in
+            let bound = bound!
             let step = state.step
             if names == nil || record?.declare != nil {
                 names = Naming(declarations: state.declarations)
@@ -83,8 +92,8 @@ package enum FindCommand {
     }
 
     /// The text or JSON for `find`; `found` tells whether any step matched (exit 1 otherwise).
-    package static func run(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, json: Bool = false, style: Style = .plain) throws(InspectorError) -> (output: String, found: Bool) {
-        let result = try find(journal, where: expression, mode: mode)
+    package static func run(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, json: Bool = false, style: Style = .plain, progress: SearchProgress? = nil) throws(InspectorError) -> (output: String, found: Bool) {
+        let result = try find(journal, where: expression, mode: mode, progress: progress)
         if json {
             return (JSONOutput.encode(result), !result.steps.isEmpty)
         }

@@ -11,6 +11,9 @@ package final class StepSession {
     package private(set) var position: Int
     private var previousPosition: Int
     private var state: JournalState
+    /// Told where a long `find` or `where` is; returning `false` stops it and the position
+    /// stays (the executable stops on Ctrl-C, and draws progress on a terminal).
+    package var searchProgress: SearchProgress?
 
     /// Starts at `step` (default: the first step).
     ///
@@ -37,6 +40,13 @@ package final class StepSession {
     /// The prompt: the position, as `[12/340] `.
     package var prompt: String {
         "[\(position)/\(last)] "
+    }
+
+    /// The names of every atom the journal declares (display names and labels), sorted: what
+    /// Tab completes at the prompt.
+    package var atomNames: [String] {
+        let declarations = (try? journal.state(at: last, decodingValuesOf: []).declarations) ?? state.declarations
+        return Set(declarations.values.flatMap { [$0.displayName, $0.label] }).sorted()
     }
 
     /// Commands and what they do, for `help`.
@@ -198,39 +208,30 @@ package final class StepSession {
 
     /// Moves to the next (or previous) step where `expression` becomes true.
     private func moveWhere(_ expression: String, backwards: Bool) throws(InspectorError) -> String {
-        let bound = try FindCommand.bind(expression, in: journal)
-        let scan = ExpressionScan(journal: journal, expression: bound)
-        var target: Int?
-        if backwards {
-            // The last step before here where it becomes true: one pass from the start.
-            try scan.steps(from: first, through: position - 1) { state, _, _ throws(InspectorError) in target = state.step }
-        } else {
-            try scan.steps(from: position + 1, through: last, limit: 1) { state, _, _ throws(InspectorError) in target = state.step }
-        }
-        guard let target else {
+        switch try JournalSearch.next(.condition(expression), in: journal, from: position, backwards ? .backward : .forward, progress: searchProgress) {
+        case .found(let target):
+            return try move(to: target)
+        case .none:
+            let bound = try FindCommand.bind(expression, in: journal)
             return "no \(backwards ? "earlier" : "later") step where \(bound.expression) becomes true"
+        case .interrupted(let step):
+            return interrupted(at: step)
         }
-        return try move(to: target)
     }
 
     private func find(_ pattern: String, backwards: Bool) throws(InspectorError) -> String {
-        var ids = Naming(declarations: try journal.state(at: last, decodingValuesOf: []).declarations).matching(pattern)
-        if ids.isEmpty {
-            // Released before the last keyframe, or declared again since: every declaration.
-            ids = Naming(declarations: try journal.declarations(through: last)).matching(pattern)
+        switch try JournalSearch.next(.changes(pattern), in: journal, from: position, backwards ? .backward : .forward, progress: searchProgress) {
+        case .found(let target):
+            return try move(to: target)
+        case .none:
+            return "no \(backwards ? "earlier" : "later") step changes '\(pattern)'"
+        case .interrupted(let step):
+            return interrupted(at: step)
         }
-        guard !ids.isEmpty else {
-            throw InspectorError(.usage, "no atom matches '\(pattern)' in \(journal.path)")
-        }
-        let steps = backwards ? Array(stride(from: position - 1, to: first, by: -1)) : Array(stride(from: position + 1, through: last, by: 1))
-        for step in steps {
-            let record = try journal.transaction(step, decodingValuesOf: [])
-            let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
-            if touched.contains(where: ids.contains) {
-                return try move(to: step)
-            }
-        }
-        return "no \(backwards ? "earlier" : "later") step changes '\(pattern)'"
+    }
+
+    private func interrupted(at step: Int) -> String {
+        "interrupted at step \(step); still at step \(position)"
     }
 }
 

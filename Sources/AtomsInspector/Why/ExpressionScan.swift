@@ -1,58 +1,120 @@
 import AtomsJournalReader
 
-/// Walks a journal's steps evaluating a ``BoundExpression``, decoding only the values of the
-/// atoms it reads.
+/// Walks a journal's steps evaluating a ``BoundExpression`` (or looking for changes of some
+/// atoms), decoding only the values of the atoms it reads: the one search under ``JournalSearch``
+/// and ``FindCommand``.
+///
+/// Lines that write none of those atoms are skipped on their bytes (``TransactionWalk``).
 struct ExpressionScan {
     let journal: InspectedJournal
-    let expression: BoundExpression
+    /// What a step must do to be found.
+    let target: Target
+
+    /// What the scan looks for.
+    enum Target {
+        /// Steps where the expression becomes true (or holds).
+        case expression(BoundExpression)
+        /// Steps whose transaction writes, creates or releases one of these atoms.
+        case changes(Set<Int>)
+    }
+
+    init(journal: InspectedJournal, expression: BoundExpression) {
+        self.journal = journal
+        target = .expression(expression)
+    }
+
+    init(journal: InspectedJournal, changesOf atoms: Set<Int>) {
+        self.journal = journal
+        target = .changes(atoms)
+    }
 
     /// Calls `found` with each step in `from...through` where the expression becomes true (it
     /// holds there and not at the step before; at the journal's first step, where it holds)
     /// with the state there, the transaction that led to it (`nil` at the journal's first
     /// step) and the expression with every number of its atoms learned so far, in order. With
-    /// `holding`, every step where it holds.
+    /// `holding`, every step where it holds. For ``Target/changes(_:)``, every step that
+    /// changes one of the atoms (the expression passed is `nil`).
     ///
     /// An atom released and seen again after a keyframe has a new number: the scan learns it
     /// from the transaction that declares it, and reads that transaction's value of it.
     ///
-    /// - Parameter limit: Stop after this many steps.
-    /// - Complexity: One transaction envelope per step; the expression is evaluated only at
-    ///   steps that write, create or release one of its atoms.
-    func steps(from: Int, through: Int, holding: Bool = false, limit: Int = .max, _ found: (_ state: JournalState, _ record: TransactionRecord?, _ expression: BoundExpression) throws(InspectorError) -> Void) throws(InspectorError) {
-        guard from <= through, limit > 0 else { return }
-        var expression = self.expression
+    /// - Parameters:
+    ///   - limit: Stop after this many steps.
+    ///   - progress: Called every few thousand steps; returning `false` stops the scan.
+    /// - Returns: `false` when `progress` stopped the scan, `true` when it ran to its end.
+    /// - Complexity: One transaction envelope per step, read at byte speed; a line is decoded
+    ///   (and the expression evaluated) only where it writes, creates or releases one of the
+    ///   atoms, or is not in the common shape (``TransactionWalk``).
+    @discardableResult
+    func steps(
+        from: Int, through: Int, holding: Bool = false, limit: Int = .max, progress: SearchProgress? = nil,
+        _ found: (_ state: JournalState, _ record: TransactionRecord?, _ expression: BoundExpression?) throws(InspectorError) -> Void
+    ) throws(InspectorError) -> Bool {
+        guard from <= through, limit > 0 else { return true }
+        var expression: BoundExpression?
+        var atoms: Set<Int>
+        switch target {
+        case .expression(let bound): (expression, atoms) = (bound, bound.atomIDs)
+        case .changes(let ids): (expression, atoms) = (nil, ids)
+        }
         // Start a step early so that whether it becomes true at `from` is known.
         let start = from > journal.reader.firstStep ? from - 1 : from
-        var state = try journal.state(at: start, decodingValuesOf: expression.atomIDs)
-        if expression.learn(state.declarations.values) {
-            state = try journal.state(at: start, decodingValuesOf: expression.atomIDs)
+        var state = try journal.state(at: start, decodingValuesOf: atoms)
+        if expression?.learn(state.declarations.values) == true {
+            atoms = expression!.atomIDs
+            state = try journal.state(at: start, decodingValuesOf: atoms)
         }
-        var atoms = expression.atomIDs
-        var holds = expression.holds(in: state.values)
+        var holds = expression?.holds(in: state.values) ?? false
         var count = 0
         if start == from, holds {
             try found(state, nil, expression)
             count += 1
         }
-        guard start < through else { return }
-        for seq in (start + 1)...through where count < limit {
-            let record = try journal.apply(seq, to: &state, decodingValuesOf: atoms)
-            if let declared = record.declare {
+        guard start < through else { return true }
+        let walk = TransactionWalk(journal.reader, after: state, decodingValuesOf: atoms)
+        var seq = start + 1
+        while seq <= through, count < limit {
+            if let progress, seq & 0x3FFF == 0, !progress(seq, from...through) {
+                return false
+            }
+            let record: TransactionRecord?
+            do {
+                record = try walk.advance(&state)
+            } catch {
+                throw InspectorError(error)
+            }
+            if let declared = record?.declare, expression != nil {
                 let known = atoms
-                if expression.learn(declared) {
-                    atoms = expression.atomIDs
+                if expression!.learn(declared) {
+                    atoms = expression!.atomIDs
                     try takeValues(of: atoms.subtracting(known), at: seq, into: &state)
+                    walk.decodeValues(of: atoms)
                 }
             }
-            let before = holds
-            if Self.touches(record, atoms) {
-                holds = expression.holds(in: state.values)
+            let matched: Bool
+            if let expression {
+                let before = holds
+                if let record, Self.touches(record, atoms) {
+                    holds = expression.holds(in: state.values)
+                }
+                matched = holds && (holding || !before)
+            } else {
+                matched = record.map { Self.touches($0, atoms) } ?? false
             }
-            if holds && (holding || !before) {
-                try found(state, record, expression)
+            if matched {
+                // A step skipped on its bytes is read now, for the caller.
+                let shown: TransactionRecord
+                if let record {
+                    shown = record
+                } else {
+                    shown = try journal.transaction(seq, decodingValuesOf: atoms)
+                }
+                try found(state, shown, expression)
                 count += 1
             }
+            seq += 1
         }
+        return true
     }
 
     /// Sets the values that transaction `seq` gives atoms it declares, which `state` has

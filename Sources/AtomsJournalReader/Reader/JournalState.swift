@@ -97,6 +97,13 @@ public struct JournalState: Sendable, Equatable {
         step = transaction.seq
     }
 
+    /// Moves to step `seq` for a transaction that only writes values this state does not keep,
+    /// of atoms already declared and live: applying it would change nothing else
+    /// (``TransactionWalk`` checks that on the line's bytes).
+    mutating func skip(to seq: Int) {
+        step = seq
+    }
+
     /// The entry with its patch or delta applied to the atom's current value.
     private func resolved(_ entry: ValueEntry) throws(StateError) -> ValueEntry {
         if entry.unchanged == true {

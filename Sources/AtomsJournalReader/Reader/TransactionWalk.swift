@@ -1,0 +1,202 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Moves a state through a journal's transactions in order, deciding on each line's bytes
+/// whether it must be read at all: the search behind `find --where` and the step prompt's
+/// `f`/`w`.
+///
+/// A line in the common shape (``TransactionEnvelope``: only value entries, numbers and
+/// literals, no graph change) that writes only atoms the state does not keep the values of,
+/// all of them declared and live already, changes nothing in the state but its step: it is
+/// checked by the envelope scanner (which judges damage as ``TransactionLine`` does) and
+/// skipped without building a record. Every other line is decoded with ``LineScanner`` from
+/// the same buffer and applied as ``JournalReader/apply(_:to:decodingValuesOf:)`` does; an
+/// unusual line (a sequence break, a line missing) is left to that function, so every error is
+/// worded as before.
+///
+/// ## Example
+/// ```swift
+/// var state = try reader.state(at: 0, decodingValuesOf: [3])
+/// let walk = TransactionWalk(reader, after: state, decodingValuesOf: [3])
+/// while walk.nextStep <= reader.lastStep {
+///     if let record = try walk.advance(&state) { /* atom 3 may have changed */ }
+/// }
+/// ```
+package final class TransactionWalk {
+    private let reader: JournalReader
+    private var atoms: Set<Int>
+    /// Per atom number: bit 0 declared, bit 1 live, bit 2 one of ``atoms``.
+    private var flags: [UInt8] = []
+    /// Where the next line is read, while reading a segment in order.
+    private var place: Place?
+    private let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
+    /// The transaction ``advance(_:)`` applies next.
+    package private(set) var nextStep: Int
+
+    private struct Place {
+        let segment: any JournalSegment
+        var lines: LineReader
+        var offset: Int
+        var locations: [Int: String]
+        var check: SequenceCheck
+    }
+
+    /// Flags above this atom number are not kept: such atoms' lines are always read in full.
+    private static let flagLimit = 1 << 22
+
+    /// Starts after `state`'s step, keeping the values of `atoms` (as `state` was read).
+    package init(_ reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>) {
+        self.reader = reader
+        self.atoms = atoms
+        nextStep = state.step + 1
+        for id in state.declarations.keys { mark(id, 1) }
+        for id in state.liveIDs { mark(id, 2) }
+        for id in atoms { mark(id, 4) }
+    }
+
+    deinit {
+        ids.deallocate()
+    }
+
+    /// Keeps the values of `atoms` from the next transaction on (the state must hold them).
+    package func decodeValues(of atoms: Set<Int>) {
+        for id in self.atoms where id < flags.count { flags[id] &= ~4 }
+        self.atoms = atoms
+        for id in atoms { mark(id, 4) }
+    }
+
+    /// Applies transaction ``nextStep`` to `state`.
+    ///
+    /// - Returns: The transaction, with the values of the atoms kept; `nil` when it was
+    ///   skipped on its bytes (it writes none of them and changes nothing else).
+    /// - Throws: ``JournalError`` as ``JournalReader/apply(_:to:decodingValuesOf:)``.
+    package func advance(_ state: inout JournalState) throws(JournalError) -> TransactionRecord? {
+        let seq = nextStep
+        let record = try reader.checkingForChanges { () throws(JournalError) -> TransactionRecord? in
+            guard seq <= reader.lastStep, var place = try placed(at: seq) else {
+                return try fallback(seq, &state)
+            }
+            while place.offset < place.segment.dataEnd {
+                let line = try place.lines.line(at: place.offset)
+                if try skips(line, seq: seq, in: place) {
+                    try take(.transaction(seq: seq), at: line.offset, in: &place)
+                    place.offset = line.next
+                    state.skip(to: seq)
+                    self.place = place
+                    return nil
+                }
+                let scanner = place.segment.scanner
+                let kind = try readLine(&place.lines, at: line.offset, scanner: scanner) { scanner, raw, range in
+                    try scanner.kind(of: range, in: raw)
+                }
+                switch kind {
+                case .transaction(seq):
+                    try take(kind, at: line.offset, in: &place)
+                    let record = try decoded(at: line.offset, in: &place, into: &state)
+                    place.offset = line.next
+                    self.place = place
+                    return record
+                case .location:
+                    let location = try readLine(&place.lines, at: line.offset, scanner: scanner) { scanner, raw, range in
+                        try scanner.location(in: raw, range)
+                    }
+                    place.locations[location.id] = location.at
+                case .keyframe:
+                    try take(kind, at: line.offset, in: &place)
+                default:
+                    // A sequence break, an end line: worded by the reader.
+                    return try fallback(seq, &state)
+                }
+                place.offset = line.next
+            }
+            return try fallback(seq, &state)
+        }
+        nextStep = seq + 1
+        return record
+    }
+
+    /// The place to read transaction `seq` from: where the last one ended, or found by the
+    /// segment holding it; `nil` when no segment does.
+    private func placed(at seq: Int) throws(JournalError) -> Place? {
+        if let place, seq <= place.segment.lastStep {
+            self.place = nil
+            return place
+        }
+        guard let segment = reader.allSegments.last(where: { $0.firstStep < seq }) else { return nil }
+        let (offset, locations) = try segment.transactionLine(seq)
+        return Place(segment: segment, lines: LineReader(file: segment.file), offset: offset, locations: locations, check: SequenceCheck(after: seq - 1))
+    }
+
+    /// Whether the line is transaction `seq` in the common shape, writing only atoms declared,
+    /// live and not kept.
+    @inline(__always)
+    private func skips(_ line: LineReader.Line, seq: Int, in place: Place) throws(JournalError) -> Bool {
+        var count = 0
+        let version = place.segment.header.version
+        let ids = self.ids
+        let flags = self.flags
+        return place.lines.withBuffer { raw in
+            guard let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count), envelope.seq == seq else {
+                return false
+            }
+            for index in 0..<count {
+                let id = ids[index]
+                guard id >= 0, id < flags.count, flags[id] == 3 else { return false }
+            }
+            return true
+        }
+    }
+
+    private func take(_ kind: LineKind, at offset: Int, in place: inout Place) throws(JournalError) {
+        do {
+            try place.check.take(kind)
+        } catch {
+            throw error.error(path: place.segment.path, line: place.segment.lineNumber(at: offset))
+        }
+    }
+
+    /// Reads the transaction at `offset` in full and applies it, as the reader does.
+    private func decoded(at offset: Int, in place: inout Place, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
+        let (locations, atoms) = (place.locations, self.atoms)
+        let record = try readLine(&place.lines, at: offset, scanner: place.segment.scanner) { scanner, raw, range in
+            try scanner.transaction(in: raw, range, locations: locations, decoding: atoms.contains)
+        }
+        do {
+            try state.apply(record, decoding: atoms.contains)
+        } catch {
+            throw .malformedLine(path: place.segment.path, line: place.segment.lineNumber(at: offset), reason: error.message)
+        }
+        learn(record)
+        return record
+    }
+
+    /// Transaction `seq` read by the reader, which finds it and words what is wrong with it.
+    private func fallback(_ seq: Int, _ state: inout JournalState) throws(JournalError) -> TransactionRecord {
+        place = nil
+        let record = try reader.apply(seq, to: &state, decodingValuesOf: atoms)
+        learn(record)
+        return record
+    }
+
+    private func learn(_ record: TransactionRecord) {
+        for declaration in record.declare ?? [] { mark(declaration.id, 1) }
+        for value in record.values ?? [] { mark(value.id, 2) }
+        for id in record.released ?? [] where id >= 0 && id < flags.count { flags[id] &= ~2 }
+    }
+
+    private func mark(_ id: Int, _ bit: UInt8) {
+        guard id >= 0, id < Self.flagLimit else { return }
+        if id >= flags.count {
+            flags += [UInt8](repeating: 0, count: max(id + 1 - flags.count, flags.count))
+        }
+        flags[id] |= bit
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// A program run in a real pseudo-terminal: a tmux server of its own (its socket in a
+/// temporary folder), keys sent with `send-keys`, the screen read with `capture-pane`.
+/// Every wait polls the screen until a text appears or a deadline passes.
+public final class TerminalSession {
+    /// Where tmux is, or `nil` when it is not installed.
+    public static let tmux: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first(where: FileManager.default.isExecutableFile)
+
+    private let socket: String
+    private let tmux: String
+
+    /// Starts `command` (a program and its arguments) with `environment` added, in a window of
+    /// 100 × 40. When the program exits, the pane prints `[exited STATUS]`.
+    public init(_ command: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) throws {
+        guard let tmux = Self.tmux else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "tmux is not installed"])
+        }
+        self.tmux = tmux
+        socket = directory.path("tmux-\(UUID().uuidString.prefix(8))")
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
+        let line = (["env", "TERM=xterm-256color"] + assignments + command.map(Self.quoted)).joined(separator: " ")
+        let script = "\(line); echo \"[exited $?]\"; sleep 60"
+        // Started by `setsid -f`, whose own process exits at once: the tmux client that starts
+        // a server is never this process's child (Foundation's Process missed its exit), and
+        // the server keeps /dev/null, not the pipes Subprocess reads to their end.
+        let start = ([tmux, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "/bin/sh", "-c", script])
+            .map(Self.quoted).joined(separator: " ")
+        let run = try Subprocess.run("/bin/sh", ["-c", "exec setsid -f \(start) </dev/null >/dev/null 2>&1"], timeout: 10)
+        guard run.status == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux could not start a session (status \(run.status))"])
+        }
+    }
+
+    deinit {
+        _ = try? Subprocess.run(tmux, ["-S", socket, "kill-server"], timeout: 10)
+    }
+
+    /// Sends keys as `tmux send-keys` takes them: text, or names such as `Enter`, `Tab`,
+    /// `Up`, `C-c`, `C-d`.
+    public func send(_ keys: String...) throws {
+        try tmuxCommand(["send-keys", "-t", "0"] + keys)
+    }
+
+    /// Sends text literally (no key names).
+    public func type(_ text: String) throws {
+        try tmuxCommand(["send-keys", "-t", "0", "-l", text])
+    }
+
+    /// The screen's text now.
+    public func screen() throws -> String {
+        try tmuxCommand(["capture-pane", "-p", "-t", "0"])
+    }
+
+    /// Waits until the screen holds `text`; returns the screen.
+    ///
+    /// - Throws: ``TimedOut`` with the screen's last text after `timeout` seconds.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            // Until the server is up, there is no screen to read.
+            last = (try? screen()) ?? last
+            if last.contains(text) { return last }
+            usleep(30_000)
+        }
+        throw TimedOut(text: text, screen: last)
+    }
+
+    /// Waits until `count` lines of the screen hold `text`.
+    @discardableResult
+    public func waitFor(_ text: String, count: Int, timeout: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = (try? screen()) ?? last
+            if last.split(separator: "\n").filter({ $0.contains(text) }).count >= count { return last }
+            usleep(30_000)
+        }
+        throw TimedOut(text: "\(count) × \(text)", screen: last)
+    }
+
+    /// A text that did not appear in time.
+    public struct TimedOut: Error, CustomStringConvertible {
+        /// The text waited for.
+        public let text: String
+        /// The screen when the wait gave up.
+        public let screen: String
+
+        public var description: String {
+            "'\(text)' did not appear; the screen:\n\(screen)"
+        }
+    }
+
+    @discardableResult
+    private func tmuxCommand(_ arguments: [String]) throws -> String {
+        let run = try Subprocess.run(tmux, ["-S", socket] + arguments, timeout: 10)
+        guard run.status == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.first ?? "") failed: \(run.stderr)"])
+        }
+        return run.stdout
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
