@@ -9,6 +9,8 @@ public final class TerminalSession {
 
     private let socket: String
     private let tmux: String
+    /// Where tmux commands write what they print.
+    private let output: String
 
     /// Starts `command` (a program and its arguments) with `environment` added, in a window of
     /// 100 × 40. When the program exits, the pane prints `[exited STATUS]`.
@@ -21,19 +23,12 @@ public final class TerminalSession {
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
         let line = (["env", "TERM=xterm-256color"] + assignments + command.map(Self.quoted)).joined(separator: " ")
         let script = "\(line); echo \"[exited $?]\"; sleep 60"
-        // Started by `setsid -f`, whose own process exits at once: the tmux client that starts
-        // a server is never this process's child (Foundation's Process missed its exit), and
-        // the server keeps /dev/null, not the pipes Subprocess reads to their end.
-        let start = ([tmux, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "/bin/sh", "-c", script])
-            .map(Self.quoted).joined(separator: " ")
-        let run = try Subprocess.run("/bin/sh", ["-c", "exec setsid -f \(start) </dev/null >/dev/null 2>&1"], timeout: 10)
-        guard run.status == 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux could not start a session (status \(run.status))"])
-        }
+        output = directory.path("tmux-\(UUID().uuidString.prefix(8)).out")
+        try tmuxCommand(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "/bin/sh", "-c", script])
     }
 
     deinit {
-        _ = try? Subprocess.run(tmux, ["-S", socket, "kill-server"], timeout: 10)
+        _ = try? tmuxCommand(["kill-server"])
     }
 
     /// Sends keys as `tmux send-keys` takes them: text, or names such as `Enter`, `Tab`,
@@ -93,13 +88,16 @@ public final class TerminalSession {
         }
     }
 
+    /// Runs a tmux command on this session's server. Not through `Subprocess.run`: a server
+    /// started with a test thread's blocked signals never hears `kill-server`, and its client
+    /// lingers (see ``Subprocess/runWithDefaultSignals(_:outputTo:seconds:)``).
     @discardableResult
     private func tmuxCommand(_ arguments: [String]) throws -> String {
-        let run = try Subprocess.run(tmux, ["-S", socket] + arguments, timeout: 10)
+        let run = try Subprocess.runWithDefaultSignals([tmux, "-S", socket] + arguments, outputTo: output, seconds: 10)
         guard run.status == 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.first ?? "") failed: \(run.stderr)"])
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.first ?? "") failed: \(run.output)"])
         }
-        return run.stdout
+        return run.output
     }
 
     private static func quoted(_ text: String) -> String {
