@@ -47,14 +47,19 @@ private struct Program {
     }
 }
 
+/// How long a test waits for a reply or a raw line. The program answers on the main actor,
+/// which the rest of the suite shares (and holds for seconds at a time in some tests): the
+/// wait is for that queue, not for the protocol.
+private let replyTimeout: Double = 120
+
 /// Sends a request from another thread, so the main actor is free to answer it.
 private func ask<Body: Decodable & Sendable>(_ connection: ControlConnection, _ line: String, as body: Body.Type) async throws -> Body {
-    let message = try await Task.detached { () throws(InspectorError) in try connection.request(line, timeout: 20) }.value
+    let message = try await Task.detached { () throws(InspectorError) in try connection.request(line, timeout: replyTimeout) }.value
     return try message.decode(body)
 }
 
 /// What a raw socket receives until `marker` arrives (or `timeout` seconds pass).
-private func rawReplies(_ descriptor: Int32, until marker: String, timeout: Double = 20) async -> String {
+private func rawReplies(_ descriptor: Int32, until marker: String, timeout: Double = replyTimeout) async -> String {
     await Task.detached {
         var text = ""
         let deadline = Date(timeIntervalSinceNow: timeout)
@@ -70,7 +75,7 @@ private func rawReplies(_ descriptor: Int32, until marker: String, timeout: Doub
     }.value
 }
 
-// Each request waits at most 20 s for its reply; the suite's limit is only a backstop. It is
+// Each request waits at most `replyTimeout` for its reply; the suite's limit is a backstop. It is
 // wide because these tests need the main actor, which the rest of the suite shares: under
 // ThreadSanitizer (.ci/tsan-tests.sh) they can wait minutes for it behind other tests.
 @MainActor
@@ -223,7 +228,7 @@ struct ControlEndpointTests {
             var jumps: [(Int, Int?)] = []
             for _ in 0..<1000 {
                 let step = Int.random(in: first...known, using: &generator)
-                let moved = try connection.request("jump \(step)", timeout: 20).decode(ControlMessages.Moved.self)
+                let moved = try connection.request("jump \(step)", timeout: replyTimeout).decode(ControlMessages.Moved.self)
                 if let recorded = moved.recorded { known = max(known, recorded) }
                 jumps.append((step, moved.recorded))
             }
