@@ -21,7 +21,7 @@ struct Attach: ParsableCommand {
             take their recorded values at the step, recorded as a restore transaction. live returns \
             it to its values before the first jump; a write of the program's own ends the trip too. \
             last is the present. With no argument, attaches to the only program with an endpoint; \
-            --list lists them. Piped, the commands are read line by line, as step does. \
+            --list lists them. At a terminal the prompt edits lines, keeps history and completes with Tab, as step's does; piped, the commands are read line by line, as step does. \
             The protocol is in docs/CONTROL.md. Exits 69 when the program cannot be reached, 0 when it exits.
             """
     )
@@ -47,6 +47,14 @@ struct Attach: ParsableCommand {
             let interactive = isatty(STDIN_FILENO) != 0
             StandardStream.error.write(session.greeting + "\n")
             printOutput(session.handle("last").output)
+            if interactive && isatty(STDOUT_FILENO) != 0 {
+                // A terminal: the step prompt's line editing, history, Tab and Enter repeating.
+                StepPrompt.run(session, environment: ProcessInfo.processInfo.environment, write: { writeOutput($0.utf8) }, notice: {
+                    StandardStream.error.write($0 + "\n")
+                })
+                session.leave()
+                return
+            }
             while true {
                 if interactive {
                     writeOutput(session.prompt.utf8)

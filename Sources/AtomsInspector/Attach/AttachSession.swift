@@ -13,7 +13,7 @@ import Foundation
 /// The journal is the program's own, so `last` is the present: the newest step it recorded.
 package final class AttachSession {
     private let connection: ControlConnection
-    private var session: StepSession
+    private(set) var session: StepSession
     private let style: Style
     /// Who the program is.
     private let hello: ControlMessages.Hello

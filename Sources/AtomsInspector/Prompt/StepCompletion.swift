@@ -7,19 +7,22 @@ package struct StepCompletion: Sendable {
     /// The atoms' names: display names and labels.
     package let atomNames: [String]
 
-    /// The commands, by their long names.
-    package static let commands = ["blame", "diff", "find", "first", "goto", "graph", "help", "last", "log", "next", "prev", "quit", "reload", "show", "where"]
+    /// The step prompt's commands, by their long names.
+    package static let commands = ["blame", "cost", "diff", "find", "first", "goto", "graph", "help", "last", "log", "next", "prev", "quit", "reload", "show", "where"]
+    /// The commands offered: the step prompt's and any a session adds (`attach`'s `live`).
+    package let commands: [String]
 
-    /// Completes with these atom names.
-    package init(atomNames: [String]) {
+    /// Completes with these atom names, and `extraCommands` beside the step prompt's.
+    package init(atomNames: [String], extraCommands: [String] = []) {
         self.atomNames = atomNames
+        commands = (Self.commands + extraCommands).sorted()
     }
 
     /// The words that may replace `word`, sorted, given the line before it.
     package func candidates(before: String, word: String) -> [String] {
         let words = before.split(whereSeparator: \.isWhitespace)
         guard let command = words.first else {
-            return Self.commands.filter { $0.hasPrefix(word) }
+            return commands.filter { $0.hasPrefix(word) }
         }
         switch command {
         case "g", "goto", "d", "diff":

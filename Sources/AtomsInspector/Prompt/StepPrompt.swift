@@ -22,7 +22,7 @@ package enum StepPrompt {
     ///   - environment: Where the history file goes (`XDG_STATE_HOME`, `HOME`).
     ///   - write: Writes text on stdout as it is (no newline added).
     ///   - notice: Writes one line on stderr.
-    package static func run(_ session: StepSession, environment: [String: String], write: (String) -> Void, notice: (String) -> Void) {
+    package static func run(_ session: some PromptSession, environment: [String: String], write: (String) -> Void, notice: (String) -> Void) {
         var history = PromptHistory.path(environment: environment).map(PromptHistory.init(path:))
         var editor: LineEditor?
         switch LineEditor.open(history: history?.lines ?? [], limit: PromptHistory.limit, completer: { before, word in

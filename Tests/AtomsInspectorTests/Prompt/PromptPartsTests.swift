@@ -27,6 +27,11 @@ struct PromptPartsTests {
         #expect(completion.candidates(before: "goto ", word: "la") == ["last"])
         #expect(completion.candidates(before: "n ", word: "1").isEmpty)
         #expect(LineEditor.commonPrefix(["TodosAtom", "TodoDraftAtom"]) == "Todo")
+        #expect(completion.candidates(before: "", word: "c") == ["cost"])
+        #expect(completion.candidates(before: "", word: "li").isEmpty)
+        // attach's prompt adds its own command.
+        let attach = StepCompletion(atomNames: [], extraCommands: ["live"])
+        #expect(attach.candidates(before: "", word: "l") == ["last", "live", "log"])
     }
 
     @Test func theHistoryIsBoundedPrivateAndSkipsRepeats() throws {
