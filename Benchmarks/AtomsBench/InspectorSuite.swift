@@ -35,6 +35,8 @@ enum InspectorSuite {
         var peakRSSOfAtomsInspect = false
         /// The peak RSS of `atoms-inspect --version`, when atoms-inspect and peak-rss are built.
         var versionPeakRSSBytes: Int?
+        /// The floor beside both: the peak RSS of `wc -l` on the same journal, run the same way.
+        var wcPeakRSSBytes: Int?
         /// Whole processes: `atoms-inspect show --at MID` and `atoms-inspect --version`
         /// (`nil` when atoms-inspect is not built next to this executable).
         var showProcessSeconds: Double?
@@ -81,6 +83,7 @@ enum InspectorSuite {
             figures.peakRSSBytes = try peakRSS(probe, [inspector, "show", path, "--at", "last"])
             figures.peakRSSOfAtomsInspect = true
             figures.versionPeakRSSBytes = try peakRSS(probe, [inspector, "--version"])
+            figures.wcPeakRSSBytes = try? peakRSS(probe, ["/usr/bin/wc", "-l", path])
         } else {
             figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: try JournalReader(path: path).lastStep)
         }

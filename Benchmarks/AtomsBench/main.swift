@@ -142,6 +142,11 @@ func runBenchmarks() {
                 report("R7v", "version-peak-rss", megabytes, "MB", target: "≤ 12 MB", meets: megabytes <= 12,
                        text: "  R7v peak RSS of atoms-inspect --version \(version) bytes = \(String(format: "%.1f", megabytes)) MB (target ≤ 12 MB)")
             }
+            if let floor = f.wcPeakRSSBytes {
+                let megabytes = Double(floor) / 1_000_000
+                report("R7", "wc-l-peak-rss", megabytes, "MB",
+                       text: "  floor: peak RSS of wc -l on the same journal \(floor) bytes = \(String(format: "%.1f", megabytes)) MB (\(String(format: "%.3f", Double(floor) / Double(f.fileBytes))) of the file size)")
+            }
             let listing = try LargeStateSuite.inspect(path: f.path)
             report("inspector", "log-over-wc-l", listing.log / listing.wc, "ratio",
                    text: "  log \(String(format: "%.3f", listing.log)) s, stats \(String(format: "%.3f", listing.stats)) s; wc -l (less a process start) \(String(format: "%.3f", listing.wc)) s: log \(String(format: "%.1f", listing.log / listing.wc))×, stats \(String(format: "%.1f", listing.stats / listing.wc))× wc -l")

@@ -93,12 +93,8 @@ extension StoreEngine {
 
     /// Tells a subscriber that atoms it watches changed, timing it when `timing` is given.
     private func notify(_ subscriber: SubscriberState, timing: TransactionTiming?) {
-        guard let timing else {
-            subscriber.onUpdate()
-            return
-        }
         subscriber.onUpdate()
-        timing.notifiedSubscriber(at: subscriber.location)
+        timing?.notifiedSubscriber(at: subscriber.location)
     }
 
     /// Runs the writes deferred while a commit or computation was in progress, each as its own

@@ -23,7 +23,8 @@ struct JournalHeaderLine: Sendable {
         var line = JSONLine()
         line.field("format", JournalFormat.name)
         line.field("version", JournalFormat.majorVersion)
-        line.field("minor", timed ? JournalFormat.minorVersion : JournalFormat.timedMinorVersion - 1)
+        // Without timing lines a journal is what 4.0 wrote.
+        line.field("minor", timed ? JournalFormat.minorVersion : 0)
         line.field("created", created)
         line.field("keyframeInterval", keyframeInterval)
         if let program {

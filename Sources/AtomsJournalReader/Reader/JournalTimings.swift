@@ -17,21 +17,11 @@ extension JournalReader {
     package func timings(of steps: ClosedRange<Int>) throws(JournalError) -> [Int: TimingLine] {
         var timings: [Int: TimingLine] = [:]
         for segment in allSegments where segment.lastStep >= steps.lowerBound {
-            var reader = LineReader(file: segment.file)
-            let scanner = segment.lines.scanner
-            var offset = 0
-            while offset < segment.dataEnd {
-                let line = try reader.line(at: offset)
-                let isTiming = reader.withBuffer { raw in TimingLine.isTimingLine(raw, line.range) }
-                if isTiming {
-                    let timing = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
-                        try TimingLine(bytes: raw, range: range)
-                    }
-                    if steps.contains(timing.seq) {
-                        timings[timing.seq] = timing
-                    }
+            try forEachTimingLine(in: segment, from: 0) { timing in
+                if steps.contains(timing.seq) {
+                    timings[timing.seq] = timing
                 }
-                offset = line.next
+                return true
             }
         }
         return timings
@@ -51,20 +41,32 @@ extension JournalReader {
         guard let first = segments.first(where: { $0.firstStep < seq }) else { return nil }
         // The line may sit in a later segment of a bounded journal, when one began between.
         for segment in segments where segment.firstStep >= first.firstStep {
-            var reader = LineReader(file: segment.file)
-            let scanner = segment.lines.scanner
-            var offset = segment === first ? try segment.transactionLine(seq).offset : 0
-            while offset < segment.dataEnd {
-                let line = try reader.line(at: offset)
-                if reader.withBuffer({ raw in TimingLine.isTimingLine(raw, line.range) }) {
-                    let timing = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
-                        try TimingLine(bytes: raw, range: range)
-                    }
-                    if timing.seq == seq { return timing }
-                }
-                offset = line.next
+            var found: TimingLine?
+            let offset = segment === first ? try segment.transactionLine(seq).offset : 0
+            try forEachTimingLine(in: segment, from: offset) { timing in
+                if timing.seq == seq { found = timing }
+                return found == nil
             }
+            if let found { return found }
         }
         return nil
+    }
+
+    /// Calls `body` with each timing line of `segment` from byte `offset` on, until it
+    /// returns `false`; other lines are only told apart by their start, not parsed.
+    private func forEachTimingLine(in segment: any JournalSegment, from offset: Int, _ body: (TimingLine) -> Bool) throws(JournalError) {
+        var reader = LineReader(file: segment.file)
+        let scanner = segment.lines.scanner
+        var offset = offset
+        while offset < segment.dataEnd {
+            let line = try reader.line(at: offset)
+            if reader.withBuffer({ raw in TimingLine.isTimingLine(raw, line.range) }) {
+                let timing = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
+                    try TimingLine(bytes: raw, range: range)
+                }
+                guard body(timing) else { return }
+            }
+            offset = line.next
+        }
     }
 }
