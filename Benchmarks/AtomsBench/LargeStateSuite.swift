@@ -120,9 +120,19 @@ enum LargeStateSuite {
         })
     }
 
+    /// One session, off or recorded (untimed), with `toggles` toggles, for counting its
+    /// instructions per thread (`valgrind --tool=callgrind --separate-threads=yes atoms-bench
+    /// --large-once untimed 3000`): prints the app thread's CPU time per toggle.
+    static func runOnce(journal: Bool, toggles: Int) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-large-once-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = session(journal: journal ? path : nil, toggles: toggles)
+        print("\(journal ? "untimed" : "off"): \(formatted(nanoseconds: result.cpu * 1e9 / Double(todos + toggles))) app-thread CPU per transaction")
+    }
+
     /// Seconds for one session: in all (the journal closed and synced), before closing, and
     /// the app thread's CPU time before closing.
-    private static func session(journal: String?, timing: Bool = false) -> (total: Double, beforeClose: Double, cpu: Double) {
+    private static func session(journal: String?, timing: Bool = false, toggles: Int = toggles) -> (total: Double, beforeClose: Double, cpu: Double) {
         var beforeClose = 0.0
         var cpu = 0.0
         let total = nanoseconds {

@@ -84,13 +84,13 @@ enum RecordingSuite {
     }
 
     /// One recorded session of `transactions`, timed or not, for counting its instructions
-    /// (`valgrind --tool=callgrind --separate-threads=yes atoms-bench --recording-once timed 20000`):
+    /// (`valgrind --tool=callgrind --separate-threads=yes atoms-bench --recording-once timed|untimed|off 20000`):
     /// prints the app thread's CPU time per transaction.
-    static func runOnce(timing: Bool, transactions: Int) {
+    static func runOnce(timing: Bool, journal: Bool = true, transactions: Int) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-once-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = session(journal: path, timing: timing, transactions: transactions)
+        let result = session(journal: journal ? path : nil, timing: timing, transactions: transactions)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print("\(timing ? "timed" : "untimed"): \(formatted(nanoseconds: result.cpu)) app-thread CPU per transaction, \(bytes / transactions) bytes per transaction")
+        print("\(journal ? timing ? "timed" : "untimed" : "off"): \(formatted(nanoseconds: result.cpu)) app-thread CPU per transaction, \(bytes / transactions) bytes per transaction")
     }
 }

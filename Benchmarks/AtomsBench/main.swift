@@ -2,7 +2,8 @@ import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
 // `swift run -c release atoms-bench [runtime|recording|large|inspector|live|churn|report|export …] [--json] [--quick]`
-// `atoms-bench --recording-once timed|untimed N`: one recorded session of R2, for callgrind.
+// `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
+// `atoms-bench --large-once untimed|off TOGGLES`: one session of R2b, for callgrind.
 
 /// One reported figure.
 struct Figure: Encodable {
@@ -29,8 +30,12 @@ func runBenchmarks() {
         ExportSuite.exportOnce(path: arguments[index + 1], directory: arguments[index + 2])
         return
     }
+    if let index = arguments.firstIndex(of: "--large-once"), arguments.count > index + 2 {
+        LargeStateSuite.runOnce(journal: arguments[index + 1] != "off", toggles: Int(arguments[index + 2]) ?? LargeStateSuite.toggles)
+        return
+    }
     if let index = arguments.firstIndex(of: "--recording-once"), arguments.count > index + 2 {
-        RecordingSuite.runOnce(timing: arguments[index + 1] == "timed", transactions: Int(arguments[index + 2]) ?? 20_000)
+        RecordingSuite.runOnce(timing: arguments[index + 1] == "timed", journal: arguments[index + 1] != "off", transactions: Int(arguments[index + 2]) ?? 20_000)
         return
     }
     let json = arguments.contains("--json")

@@ -66,6 +66,9 @@ class AnyAtomNode {
     var identity: AtomIdentity { fatalError("abstract") }
     /// The cached value, type-erased.
     var anyValue: Any { fatalError("abstract") }
+    /// Hands the value to this node's slot from `maker` (made on first use); nothing while
+    /// the node has no value yet.
+    func captureValue(into maker: any CommitSlotMaker) { fatalError("abstract") }
 
     /// Recomputes the value because a dependency changed; returns whether the new value
     /// propagates to dependents and subscribers.
@@ -123,6 +126,10 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     let overrides: OverrideContainer
     /// Made on first use (only when someone records or snapshots the store).
     private var cachedIdentity: AtomIdentity?
+    /// The recorder's slot for this node's values (``CommitSlot``), made on first use: the
+    /// last recorder's, and the others' when more than one recorded the store.
+    var commitSlot: (any CommitSlot<Node.Produced>)?
+    var otherCommitSlots: [any AnyCommitSlot] = []
 
     init(
         id: NodeID,
@@ -164,6 +171,11 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     override var anyValue: Any {
         // Only empty while the first computation runs, before anyone can ask.
         hasValue ? storage.pointee as Any : Optional<Node.Produced>.none as Any
+    }
+
+    override func captureValue(into maker: any CommitSlotMaker) {
+        guard hasValue else { return }
+        slot(from: maker).capture(UnsafePointer(storage))
     }
 
     /// The value, or `nil` before the first computation returned.

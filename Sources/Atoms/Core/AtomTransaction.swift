@@ -300,6 +300,26 @@ final class TransactionChanges {
             body(updated[0])
             return
         }
+        let count = created.count + updated.count
+        // Most transactions change a few atoms: find each one's last change by looking ahead,
+        // which allocates nothing (the recorder sees every transaction).
+        if count <= 16 {
+            func node(at index: Int) -> AnyAtomNode {
+                index < created.count ? created[index] : updated[index - created.count]
+            }
+            for index in 0..<count {
+                let candidate = node(at: index)
+                var changesLater = false
+                for later in (index + 1)..<count where node(at: later) === candidate {
+                    changesLater = true
+                    break
+                }
+                if !changesLater {
+                    body(candidate)
+                }
+            }
+            return
+        }
         var seen = Set<ObjectIdentifier>()
         var nodes: [AnyAtomNode] = []
         for node in (created + updated).reversed() where seen.insert(ObjectIdentifier(node)).inserted {

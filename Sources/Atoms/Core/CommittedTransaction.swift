@@ -61,6 +61,14 @@ package struct CommittedTransaction {
         }
     }
 
+    /// Hands each changed value, as ``forEachChangedValue(_:)`` lists them, to its atom's slot
+    /// from `maker` (``CommitSlot/capture(_:)``): typed, with no value boxed.
+    package func captureChangedValues(into maker: any CommitSlotMaker) {
+        changes.forEachChangedValue { node in
+            node.captureValue(into: maker)
+        }
+    }
+
     /// As ``AtomTransaction/created``.
     package var created: [AtomIdentity] { changes.created.map(\.identity) }
     /// As ``AtomTransaction/released``.

@@ -25,10 +25,8 @@ public final class JournalRecorder {
     private let keyframeInterval: Int
     private let redactedTypes: [ObjectIdentifier]
     let program: String?
-    private let encoder = ValueEncoder()
-    private var check = OffThreadEncodingCheck()
-    private var redaction: [ObjectIdentifier: Bool] = [:]
-    private var lastRedaction: (type: ObjectIdentifier, redacted: Bool)?
+    /// The capture slots' maker, made at ``attach(to:)``.
+    private var slots: CaptureSlotMaker?
     // Unchecked exclusivity: `pipeline` and `isClosed` are read on every commit and timing, on
     // the main actor, and written only by `attach` and `close`, never while a read is open.
     @exclusivity(unchecked) private var pipeline: RecordingPipeline?
@@ -126,13 +124,16 @@ public final class JournalRecorder {
         )
         var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, start: start, header: header, segmentSize: sink.segmentSize)
         let snapshot = store.snapshot()
+        let pipelineStaging = CaptureStaging()
+        let slots = CaptureSlotMaker(staging: pipelineStaging, redactedTypes: redactedTypes)
+        self.slots = slots
         builder.seed(
             values: snapshot.atoms.map { atom in
                 let value = snapshot.value(of: atom) as Any
-                let redacted = isRedacted(atom)
-                return (atom, !redacted && check.allowsLaterEncoding(of: value)
+                let redacted = slots.isRedacted(atom)
+                return (atom, !redacted && slots.check.allowsLaterEncoding(of: value)
                     ? .swift(value)
-                    : .encoded(encoder.encode(value, redacted: redacted)))
+                    : .encoded(slots.encoder.encode(value, redacted: redacted)))
             },
             edges: snapshot.atoms.flatMap { atom in
                 snapshot.dependencies(of: atom).map { (dependency: $0, dependent: atom) }
@@ -146,7 +147,7 @@ public final class JournalRecorder {
         // that opens (empty of transactions), not an empty file. A failure here is reported by
         // the next flush or close, as any write failure.
         try? sink.flush()
-        pipeline = RecordingPipeline(sink: sink, builder: builder)
+        pipeline = RecordingPipeline(sink: sink, builder: builder, staging: pipelineStaging)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.
         store.observeCommits { transaction in
@@ -205,21 +206,9 @@ public final class JournalRecorder {
         pipeline.append(timing)
     }
 
-    private func isRedacted(_ atom: AtomIdentity) -> Bool {
-        let type = ObjectIdentifier(atom.atomType)
-        // Consecutive transactions mostly change atoms of one type: skip the lookup then.
-        if let last = lastRedaction, last.type == type {
-            return last.redacted
-        }
-        let redacted = redaction[type] ?? (atom.atomType is any JournalRedacted.Type || redactedTypes.contains(type))
-        redaction[type] = redacted
-        lastRedaction = (type, redacted)
-        return redacted
-    }
-
     /// Captures a committed transaction for the recorder's thread.
     private func record(_ transaction: CommittedTransaction) {
-        guard !isClosed, let pipeline else { return }
+        guard !isClosed, let pipeline, let slots else { return }
         let graph = transaction.changesGraph
             ? CapturedTransaction.GraphChanges(
                 created: transaction.created,
@@ -230,27 +219,24 @@ public final class JournalRecorder {
                 subscriptionsRemoved: transaction.subscriptionsRemoved
             )
             : nil
-        var captured = CapturedTransaction(
-            sequence: transaction.sequence,
-            timestamp: Date(),
-            cause: transaction.cause,
-            origin: transaction.origin,
-            location: transaction.location,
-            graph: graph
-        )
-        transaction.forEachChangedValue { atom, value in
-            let captive: CapturedTransaction.CapturedValue =
-                if isRedacted(atom) {
-                    .encoded(encoder.encode(value, redacted: true))
-                } else if check.allowsLaterEncoding(of: value) {
-                    .later(value)
-                } else {
-                    .encoded(encoder.encode(value, redacted: false))
-                }
-            captured.append(CapturedTransaction.ValueChange(atom: atom, value: captive))
-        }
         let timing = pendingTiming
         pendingTiming = nil
-        pipeline.append(captured, timingBefore: timing)
+        // The slots stage the changed values while the pipeline's lock is held: the values
+        // wait in their atoms' slots, typed, and the transaction refers to its range of changes.
+        let staging = pipeline.beginCapture()
+        let first = staging.changes.count
+        transaction.captureChangedValues(into: slots)
+        pipeline.endCapture(.transaction(
+            CapturedTransaction(
+                sequence: transaction.sequence,
+                timestamp: Date(),
+                cause: transaction.cause,
+                origin: transaction.origin,
+                location: transaction.location,
+                changes: first..<staging.changes.count,
+                graph: graph
+            ),
+            timingBefore: timing
+        ))
     }
 }

@@ -51,6 +51,12 @@ struct OffThreadEncodingCheck {
         return check(value, budget: &budget).isSafe
     }
 
+    /// Whether the verdict on values of `type` holds for every value of it: then a capture
+    /// slot asks once, not per value.
+    func decidesForEveryValue(of type: Any.Type) -> Bool {
+        verdicts[ObjectIdentifier(type)] != nil
+    }
+
     /// The outcome of checking one part: whether it is safe, and whether that holds for every
     /// value of its type.
     private struct Outcome {

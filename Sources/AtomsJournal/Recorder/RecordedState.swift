@@ -28,6 +28,21 @@ struct RecordedState: Sendable {
     private var idsByInstance: [ObjectIdentifier: (identity: AtomIdentity, id: Int)] = [:]
     /// The instance looked up last, with its number; `idsByInstance` keeps the instance alive.
     private var lastInstance: (instance: ObjectIdentifier, id: Int)?
+    /// Increases each time atoms are forgotten: a number a capture slot cached before may no
+    /// longer be its atom's.
+    private var forgetEpoch = 0
+
+    /// The number of a capture slot's atom, and its declaration when it is new (or was
+    /// forgotten): the slot remembers it, so the common case looks nothing up.
+    mutating func id(of slot: any RecordedSlot) -> (Int, declaration: String?) {
+        let cached = slot.journalNumber
+        if cached.epoch == forgetEpoch {
+            return (cached.id, nil)
+        }
+        let found = id(of: slot.identity)
+        slot.journalNumber = (found.0, forgetEpoch)
+        return found
+    }
 
     /// The atom's number, and its declaration when it is new (or was forgotten).
     mutating func id(of atom: AtomIdentity) -> (Int, declaration: String?) {
@@ -91,6 +106,7 @@ struct RecordedState: Sendable {
     private mutating func forgetUnneeded() {
         let unneeded = atoms.keys.filter { values[$0] == nil && references[$0] == nil }
         guard !unneeded.isEmpty else { return }
+        forgetEpoch += 1
         for id in unneeded {
             if let identity = atoms.removeValue(forKey: id)?.identity {
                 ids[identity] = nil
@@ -176,14 +192,17 @@ enum RecordedValue {
     /// `Codable`, redacted ones. The next value is written whole.
     case encoded(EncodedValue)
     /// A copy of a plain value (no class instance inside), which the next value is compared
-    /// with; encoded only for keyframes.
+    /// with; encoded only for keyframes. (Values seeded when recording starts.)
     case swift(Any)
+    /// Held by the atom's capture slot, typed: compared with the next value there.
+    case slot(any RecordedSlot)
 
     /// The value encoded.
     func encoded(by encoder: ValueEncoder) -> EncodedValue {
         switch self {
         case .encoded(let value): value
         case .swift(let value): encoder.encode(value, redacted: false)
+        case .slot(let slot): slot.encodedCurrent(by: encoder)
         }
     }
 }

@@ -17,20 +17,22 @@ final class RecordingPipeline: @unchecked Sendable {
         case timing(CapturedTiming)
     }
 
-    // Unchecked: `queue` and the flags are guarded by `condition`; `builder` is touched only
-    // by the pipeline's thread once it started.
+    // Unchecked (and unchecked exclusivity, touched per transaction): `staging` and the
+    // flags are guarded by `condition`; `builder` and `batch`
+    // are touched only by the pipeline's thread once it started (or under the lock, for a
+    // sink that takes lines at commit).
     private let condition = NSCondition()
     private let sink: any JournalSink
-    private var builder: TransactionLineBuilder
-    private var queue: [Item] = []
-    /// Values the line builder let go of, to be released on the app's thread at its next
-    /// append.
-    private var graveyard: [Any] = []
-    private var isWaiting = false
-    private var isProcessing = false
-    private var isClosing = false
-    private var isFinished = false
-    private var hasEnded = false
+    @exclusivity(unchecked) private var builder: TransactionLineBuilder
+    /// What the main actor captured, waiting for the thread (the capture slots stage into it).
+    private let staging: CaptureStaging
+    /// What the thread took from `staging` and is turning into lines.
+    private let batch = CaptureStaging()
+    @exclusivity(unchecked) private var isWaiting = false
+    @exclusivity(unchecked) private var isProcessing = false
+    @exclusivity(unchecked) private var isClosing = false
+    @exclusivity(unchecked) private var isFinished = false
+    @exclusivity(unchecked) private var hasEnded = false
 
     /// How long the thread lets transactions accumulate after a batch, in microseconds.
     private static let batchPause: UInt32 = 200
@@ -38,9 +40,10 @@ final class RecordingPipeline: @unchecked Sendable {
     private static let handOverBytes = 64 << 10
 
     /// Starts the thread; `builder` already holds the recorded state's starting point.
-    init(sink: any JournalSink, builder: TransactionLineBuilder) {
+    init(sink: any JournalSink, builder: TransactionLineBuilder, staging: CaptureStaging) {
         self.sink = sink
         self.builder = builder
+        self.staging = staging
         guard !sink.receivesLinesAtCommit else {
             isFinished = true
             return
@@ -53,47 +56,49 @@ final class RecordingPipeline: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a transaction, after the timing of an earlier one when given (one item, one
-    /// lock, for both), and releases the values the recorder's thread is done with.
-    func append(_ transaction: CapturedTransaction, timingBefore timing: CapturedTiming?) {
-        append(item: .transaction(transaction, timingBefore: timing))
-    }
-
-    /// Queues a transaction's timing alone.
-    func append(_ timing: CapturedTiming) {
-        append(item: .timing(timing))
-    }
-
-    private func append(item: consuming Item) {
-        var released: [Any] = []
+    /// Takes the lock for a capture and returns where the capture slots stage a
+    /// transaction's changed values, until ``endCapture(_:)`` queues its item.
+    func beginCapture() -> CaptureStaging {
         condition.lock()
+        return staging
+    }
+
+    /// Queues the item of the capture begun with ``beginCapture()`` and releases the lock,
+    /// then the values the recorder's thread is done with.
+    func endCapture(_ item: consuming Item) {
+        var released: [Any] = []
+        staging.items.append(item)
         if sink.receivesLinesAtCommit {
+            staging.handOver(to: batch)
             var lines: [UInt8] = []
-            builder.appendLines(for: item, to: &lines)
+            processBatch(lines: &lines)
+            batch.finishBatch()
             sink.write(lines: lines)
-            if let opening = builder.takeSegmentOpening() {
-                sink.beginSegment(opening: opening)
-            }
             released = builder.takeRetired()
             condition.unlock()
             return
         }
-        queue.append(consume item)
         if isWaiting {
             condition.signal()
         }
-        if !graveyard.isEmpty {
-            swap(&released, &graveyard)
+        if !staging.graveyard.isEmpty {
+            swap(&released, &staging.graveyard)
         }
         condition.unlock()
         // `released` goes out of scope here, outside the lock.
         _ = released
     }
 
+    /// Queues a transaction's timing alone.
+    func append(_ timing: CapturedTiming) {
+        _ = beginCapture()
+        endCapture(.timing(timing))
+    }
+
     /// Returns once every queued transaction has reached the sink.
     func drain() {
         condition.lock()
-        while (!queue.isEmpty || isProcessing) && !isFinished {
+        while (!staging.isEmpty || isProcessing) && !isFinished {
             condition.wait()
         }
         condition.unlock()
@@ -104,7 +109,7 @@ final class RecordingPipeline: @unchecked Sendable {
     func mirrorSizes() -> RecorderMirrorSizes {
         condition.lock()
         defer { condition.unlock() }
-        while (!queue.isEmpty || isProcessing) && !isFinished {
+        while (!staging.isEmpty || isProcessing) && !isFinished {
             condition.wait()
         }
         return builder.mirrorSizes
@@ -125,43 +130,51 @@ final class RecordingPipeline: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Turns the batch into lines, handing them to the sink in pieces and starting segments
+    /// where the builder says. Leaves the last lines in `lines`; the caller empties the batch
+    /// (``CaptureStaging/finishBatch()``) with the lock held.
+    private func processBatch(lines: inout [UInt8]) {
+        for item in batch.items {
+            builder.appendLines(for: item, changes: batch.changes, to: &lines)
+            if let opening = builder.takeSegmentOpening() {
+                sink.write(lines: lines)
+                lines.removeAll(keepingCapacity: true)
+                sink.beginSegment(opening: opening)
+            } else if lines.count >= Self.handOverBytes {
+                sink.write(lines: lines)
+                lines.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
     private func run() {
-        var batch: [Item] = []
         var lines: [UInt8] = []
         condition.lock()
         while true {
-            while queue.isEmpty && !isClosing {
+            while staging.isEmpty && !isClosing {
                 isWaiting = true
                 condition.wait()
                 isWaiting = false
             }
-            if queue.isEmpty {
+            if staging.isEmpty {
                 break
             }
-            swap(&batch, &queue)
+            staging.handOver(to: batch)
             isProcessing = true
             condition.unlock()
             // One hand-over to the sink per batch: one lock, no string per line.
             lines.removeAll(keepingCapacity: true)
-            for item in batch {
-                builder.appendLines(for: item, to: &lines)
-                if let opening = builder.takeSegmentOpening() {
-                    sink.write(lines: lines)
-                    lines.removeAll(keepingCapacity: true)
-                    sink.beginSegment(opening: opening)
-                } else if lines.count >= Self.handOverBytes {
-                    sink.write(lines: lines)
-                    lines.removeAll(keepingCapacity: true)
-                }
-            }
+            processBatch(lines: &lines)
             sink.write(lines: lines)
-            batch.removeAll(keepingCapacity: true)
             let retired = builder.takeRetired()
             condition.lock()
-            graveyard.append(contentsOf: retired)
+            batch.finishBatch()
+            if !retired.isEmpty {
+                staging.graveyard.append(contentsOf: retired)
+            }
             isProcessing = false
             condition.broadcast()
-            if !isClosing && queue.isEmpty {
+            if !isClosing && staging.isEmpty {
                 condition.unlock()
                 usleep(Self.batchPause)
                 condition.lock()

@@ -121,12 +121,12 @@ struct TransactionLineBuilder: Sendable {
 
     // MARK: Transactions
 
-    /// Appends the lines for a transaction or a timing.
-    mutating func appendLines(for item: RecordingPipeline.Item, to output: inout [UInt8]) {
+    /// Appends the lines for a transaction (whose changed values are in `changes`) or a timing.
+    mutating func appendLines(for item: RecordingPipeline.Item, changes: [CapturedChange], to output: inout [UInt8]) {
         switch item {
         case .transaction(let transaction, let timing):
             if let timing { appendTimingLine(for: timing, to: &output) }
-            appendLines(for: transaction, to: &output)
+            appendLines(for: transaction, changes: changes[transaction.changes], to: &output)
         case .timing(let timing): appendTimingLine(for: timing, to: &output)
         }
     }
@@ -159,7 +159,7 @@ struct TransactionLineBuilder: Sendable {
     }
 
     /// Appends the lines recording one transaction, in order, each ending in a newline.
-    mutating func appendLines(for transaction: CapturedTransaction, to output: inout [UInt8]) {
+    mutating func appendLines(for transaction: CapturedTransaction, changes: ArraySlice<CapturedChange>, to output: inout [UInt8]) {
         let outputBefore = output.count
         defer {
             segmentBytes += output.count - outputBefore
@@ -224,13 +224,14 @@ struct TransactionLineBuilder: Sendable {
         TransactionLine.appendEnvelope(seq: transaction.sequence, time: time, cause: transaction.cause.rawValue, origin: origin, at: location, to: &line)
         timeBuffer = time
         var valueCount = 0
-        transaction.forEachValue { change in
-            let atomID = id(change.atom)
-            guard isLive(atomID) else { return }
+        for change in changes {
+            let (atomID, declaration) = state.id(of: change.slot)
+            if let declaration { declarations.append(declaration) }
+            guard isLive(atomID) else { continue }
             if valueCount > 0 { line.append(UInt8(ascii: ",")) }
             valueCount += 1
             let isNew = graph != nil && liveness[atomID]?.was == false
-            appendEntry(id: atomID, change: change.value, isNew: isNew, to: &line)
+            appendEntry(id: atomID, change: change, isNew: isNew, to: &line)
         }
         line.append(UInt8(ascii: "]"))
 
@@ -325,32 +326,18 @@ struct TransactionLineBuilder: Sendable {
     /// compared with the previous one as a Swift value and only the changed parts are
     /// encoded, `[id,"="]` when it is equal to it, otherwise the whole value (`[id,"v",json]`,
     /// or a keyed entry for values that are not JSON).
-    private mutating func appendEntry(id: Int, change: CapturedTransaction.CapturedValue, isNew: Bool, to output: inout [UInt8]) {
+    private mutating func appendEntry(id: Int, change: CapturedChange, isNew: Bool, to output: inout [UInt8]) {
         let value: EncodedValue
-        switch change {
-        case .encoded(let encoded):
+        if let encoded = change.encoded {
             value = encoded
-        case .later(let raw):
-            if differ.isFlat(raw) {
-                // Kept as JSON: compared with the previous encoding below.
-                value = encoder.encode(raw, redacted: false)
-                break
+        } else {
+            switch change.slot.recordNext(id: id, previous: isNew ? nil : state.values[id], differ: differ, encoder: encoder, to: &output) {
+            case .written:
+                state.values[id] = .slot(change.slot)
+                return
+            case .encoded(let encoded):
+                value = encoded
             }
-            if !isNew, case .swift(let previous)? = state.values[id] {
-                let change = differ.change(from: previous, to: raw)
-                if appendChange(change, id: id, to: &output) {
-                    state.values[id] = .swift(raw)
-                    return
-                }
-            }
-            value = encoder.encode(raw, redacted: false)
-            if case .json = value {
-                state.values[id] = .swift(raw)
-            } else {
-                state.values[id] = .encoded(value)
-            }
-            appendWhole(id: id, value: value, to: &output)
-            return
         }
         // Values kept as JSON: objects are compared member by member with the previous one.
         if !isNew, case .json(let bytes, let members?) = value,

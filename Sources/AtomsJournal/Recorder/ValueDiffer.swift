@@ -83,6 +83,24 @@ final class ValueDiffer: @unchecked Sendable {
         return change
     }
 
+    /// Compares an atom's previous value with its new one, remembering the comparison: the
+    /// same two values compared again next (a derived atom holding the very array of the atom
+    /// it derives from) cost a bitwise check. Values too large for an `Any`'s inline storage
+    /// are not remembered, which would allocate a box per comparison.
+    func rememberedChange<T: Encodable>(from old: T, to new: T) -> Change {
+        guard MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size else {
+            return change(from: old, to: new)
+        }
+        if let last = lastComparison, let lastOld = last.old as? T, let lastNew = last.new as? T,
+            Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
+        {
+            return last.change
+        }
+        let change = change(from: old, to: new)
+        lastComparison = (old, new, change)
+        return change
+    }
+
     /// Compares two values of one type.
     func change<T: Encodable>(from old: T, to new: T) -> Change {
         if Self.bitwiseEqual(old, new) {

@@ -100,11 +100,25 @@ struct ValueEncoder: @unchecked Sendable {
         guard Swift.type(of: value) == T.self || value is T else {
             return nil
         }
-        let typed = value as! T
+        return json(typed: value as! T)
+    }
+
+    /// The recorded form of an `Encodable` value of a known type that is not a phase, as
+    /// ``encode(_:redacted:)`` gives it, without boxing it.
+    func encode<T: Encodable>(encodable value: T) -> EncodedValue {
+        if let json = json(typed: value) {
+            return .json(bytes: json.bytes, members: json.members)
+        }
+        var line = JSONLine()
+        line.field("dump", dump(value))
+        return .fields(line.members)
+    }
+
+    private func json<T: Encodable>(typed value: T) -> CompactJSONEncoder.Output? {
         do {
-            return try compact.encode(typed)
+            return try compact.encode(value)
         } catch is CompactJSONEncoder.Unsupported {
-            guard let data = try? fallback.encode(typed) else { return nil }
+            guard let data = try? fallback.encode(value) else { return nil }
             return CompactJSONEncoder.Output(bytes: Array(data), members: nil)
         } catch {
             return nil

@@ -1,0 +1,279 @@
+import Atoms
+
+/// The recorder's side of a capture slot: what its thread asks of the slot of an atom whose
+/// value a transaction changed.
+protocol RecordedSlot: AnyObject {
+    /// The atom.
+    var identity: AtomIdentity { get }
+    /// The atom's number in the journal as the recorder's thread last found it, valid while
+    /// the mirror has forgotten nothing since (``RecordedState/id(of:)-slot``).
+    var journalNumber: (id: Int, epoch: Int) { get set }
+    /// Takes the values captured since the last hand-over (the pipeline's lock held).
+    func handOver()
+    /// Gives the values handed over, and those the slot let go of, back to the main actor,
+    /// which destroys them at its next capture (the pipeline's lock held).
+    func finishBatch()
+    /// Records the next value handed over as the atom's entry: appends `[id,"="]`,
+    /// `[id,"d",delta]` or `[id,"v",json]` and returns ``SlotEntry/written`` (the slot then
+    /// holds the value as the atom's current one), or returns the value encoded for the line
+    /// builder to record as an encoded value.
+    ///
+    /// - Parameter previous: The mirror's value of the atom, `nil` when the atom is new.
+    func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry
+    /// The value the slot holds as the atom's current one, encoded (for keyframes).
+    func encodedCurrent(by encoder: ValueEncoder) -> EncodedValue
+}
+
+/// What ``RecordedSlot/recordNext(id:previous:differ:encoder:to:)`` did.
+enum SlotEntry {
+    /// The entry is written; the slot holds the value.
+    case written
+    /// The value, encoded: the line builder records it (compared as JSON with the previous).
+    case encoded(EncodedValue)
+}
+
+/// The slot of an atom whose values are `Encodable`: on the main actor it copies each value
+/// into a typed buffer (no box, no lookup), and the recorder's thread compares it with the
+/// previous one typed. Values with a class instance inside are encoded at capture instead
+/// (``OffThreadEncodingCheck``), decided once for the type when its verdict holds for every
+/// value, per value otherwise.
+final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unchecked Sendable {
+    // Unchecked: `mode` and `incoming` are touched on the main actor under the pipeline's
+    // lock; `outgoing`, `cursor`, `current` and `journalNumber` on the recorder's thread (or
+    // on the main actor under the lock, for a sink that takes lines at commit).
+
+    private enum Mode {
+        case undecided, later, atCapture, perValue
+    }
+
+    let identity: AtomIdentity
+    let makerID: Int
+    unowned(unsafe) private let maker: CaptureSlotMaker
+    @exclusivity(unchecked) private var mode = Mode.undecided
+    @exclusivity(unchecked) private var incoming = SlotBuffer<Value>()
+    @exclusivity(unchecked) private var outgoing = SlotBuffer<Value>()
+    @exclusivity(unchecked) private var cursor = 0
+    /// Values the recorder's thread let go of in this batch (its side).
+    @exclusivity(unchecked) private var dropped = SlotBuffer<Value>()
+    /// Values the recorder's thread is done with, destroyed on the main actor at the slot's
+    /// next capture: the main actor allocated their storage, and freeing it there, as it would
+    /// without a journal, spares both threads contention on the allocator and on the
+    /// elements' reference counts (a 500-element array's strings).
+    @exclusivity(unchecked) private var retired = SlotBuffer<Value>()
+    /// The atom's current value as recorded (initialized while `hasCurrent`): behind a pointer,
+    /// as `Value?` would look its metadata up on every use in this unspecialized code.
+    private let current = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    @exclusivity(unchecked) private var hasCurrent = false
+    /// Whether values are compared as JSON (``ValueDiffer/isFlat(_:)``), decided on the first.
+    @exclusivity(unchecked) private var isFlat: Bool?
+    @exclusivity(unchecked) var journalNumber = (id: 0, epoch: -1)
+
+    init(identity: AtomIdentity, maker: CaptureSlotMaker) {
+        self.identity = identity
+        self.maker = maker
+        self.makerID = maker.slotMakerID
+    }
+
+    deinit {
+        if hasCurrent {
+            current.deinitialize(count: 1)
+        }
+        current.deallocate()
+        incoming.deallocate()
+        outgoing.deallocate()
+        dropped.deallocate()
+        retired.deallocate()
+    }
+
+    func capture(_ value: UnsafePointer<Value>) {
+        switch mode {
+        case .later:
+            stage(value)
+        case .atCapture:
+            maker.stageEncoded(value.pointee, redacted: false, slot: self)
+        case .perValue:
+            if maker.check.allowsLaterEncoding(of: value.pointee) {
+                stage(value)
+            } else {
+                maker.stageEncoded(value.pointee, redacted: false, slot: self)
+            }
+        case .undecided:
+            let later = maker.check.allowsLaterEncoding(of: value.pointee)
+            mode = maker.check.decidesForEveryValue(of: Value.self) ? (later ? .later : .atCapture) : .perValue
+            if later {
+                stage(value)
+            } else {
+                maker.stageEncoded(value.pointee, redacted: false, slot: self)
+            }
+        }
+    }
+
+    private func stage(_ value: UnsafePointer<Value>) {
+        if !retired.isEmpty {
+            retired.removeAll()
+        }
+        let staging = maker.staging
+        if incoming.isEmpty {
+            staging.slots.append(self)
+        }
+        incoming.append(copyOf: value)
+        staging.changes.append(CapturedChange(slot: self, encoded: nil))
+    }
+
+    func handOver() {
+        SlotBuffer.exchange(&incoming, &outgoing)
+        cursor = 0
+    }
+
+    func finishBatch() {
+        retired.takeAll(from: &outgoing)
+        retired.takeAll(from: &dropped)
+    }
+
+    func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
+        let value = outgoing[cursor]
+        cursor += 1
+        let isFlat = self.isFlat ?? differ.isFlat(value)
+        self.isFlat = isFlat
+        if isFlat {
+            // Kept as JSON, compared member by member with the previous encoding.
+            return .encoded(encoder.encode(encodable: value))
+        }
+        if let previous, hold(previous) {
+            switch differ.rememberedChange(from: current.pointee, to: value) {
+            case .unchanged:
+                TransactionLine.appendUnchanged(id: id, to: &output)
+                keep(value)
+                return .written
+            case .delta(let delta):
+                TransactionLine.appendDelta(id: id, delta: delta, to: &output)
+                keep(value)
+                return .written
+            case .replaced:
+                break
+            }
+        }
+        let encoded = encoder.encode(encodable: value)
+        guard case .json(let bytes, _) = encoded else {
+            return .encoded(encoded)
+        }
+        TransactionLine.appendWhole(id: id, json: bytes, to: &output)
+        keep(value)
+        return .written
+    }
+
+    func encodedCurrent(by encoder: ValueEncoder) -> EncodedValue {
+        precondition(hasCurrent, "a capture slot in the mirror holds its atom's value")
+        return encoder.encode(encodable: current.pointee)
+    }
+
+    /// Whether the slot holds the mirror's previous value, taking a seeded one over.
+    private func hold(_ previous: RecordedValue) -> Bool {
+        switch previous {
+        case .slot(let slot):
+            return slot === self && hasCurrent
+        case .swift(let seeded):
+            guard let seeded = seeded as? Value else { return false }
+            keep(seeded)
+            return true
+        case .encoded:
+            return false
+        }
+    }
+
+    private func keep(_ value: Value) {
+        if hasCurrent {
+            dropped.append(current.move())
+            current.initialize(to: value)
+        } else {
+            current.initialize(to: value)
+            hasCurrent = true
+        }
+    }
+}
+
+/// The slot of an atom whose values are encoded as they commit: redacted atoms, asynchronous
+/// phases and values that are not `Encodable`.
+final class EncodingCaptureSlot<Value>: CommitSlot, RecordedSlot, @unchecked Sendable {
+    let identity: AtomIdentity
+    let makerID: Int
+    unowned(unsafe) private let maker: CaptureSlotMaker
+    private let isRedacted: Bool
+    var journalNumber = (id: 0, epoch: -1)
+
+    init(identity: AtomIdentity, maker: CaptureSlotMaker, redacted: Bool) {
+        self.identity = identity
+        self.maker = maker
+        self.isRedacted = redacted
+        self.makerID = maker.slotMakerID
+    }
+
+    func capture(_ value: UnsafePointer<Value>) {
+        maker.stageEncoded(value.pointee, redacted: isRedacted, slot: self)
+    }
+
+    // Its changes arrive encoded: the recorder's thread takes no value from it, and the
+    // mirror never holds it.
+    func handOver() {}
+    func finishBatch() {}
+
+    func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
+        preconditionFailure("an encoding slot's changes arrive encoded")
+    }
+
+    func encodedCurrent(by encoder: ValueEncoder) -> EncodedValue {
+        preconditionFailure("an encoding slot is never the mirror's value")
+    }
+}
+
+/// Makes a recorder's capture slots, one per atom node, and holds what captures share on the
+/// main actor: where changes are staged, the encoder and the off-thread check.
+final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
+    // Unchecked: used on the main actor only (slots capture as transactions commit there).
+
+    let slotMakerID = CommitSlotMakerID.next()
+    let staging: CaptureStaging
+    let encoder = ValueEncoder()
+    var check = OffThreadEncodingCheck()
+    private let redactedTypes: [ObjectIdentifier]
+    private var redaction: [ObjectIdentifier: Bool] = [:]
+
+    init(staging: CaptureStaging, redactedTypes: [ObjectIdentifier]) {
+        self.staging = staging
+        self.redactedTypes = redactedTypes
+    }
+
+    func makeSlot<Node: Atom>(for atom: Node, identity: AtomIdentity) -> any CommitSlot<Node.Produced> {
+        let redacted = isRedacted(identity)
+        if !redacted, !(Node.Produced.self is any JournalPhaseRepresentable.Type),
+            let encodable = Node.Produced.self as? any Encodable.Type
+        {
+            return typedSlot(encodable, identity: identity, as: Node.Produced.self)
+        }
+        return EncodingCaptureSlot(identity: identity, maker: self, redacted: redacted)
+    }
+
+    /// A typed slot for `Value`, whose `Encodable` type `type` is.
+    private func typedSlot<Encoded: Encodable, Value>(_ type: Encoded.Type, identity: AtomIdentity, as: Value.Type) -> any CommitSlot<Value> {
+        // `Encoded` is `Value`: the slot is a `CommitSlot<Value>`, which one dynamic cast per
+        // atom node confirms.
+        TypedCaptureSlot<Encoded>(identity: identity, maker: self) as! any CommitSlot<Value>
+    }
+
+    /// Whether an atom's values are never written (``JournalRedacted``, or a type the recorder
+    /// was told to redact).
+    func isRedacted(_ atom: AtomIdentity) -> Bool {
+        let type = ObjectIdentifier(atom.atomType)
+        if let known = redaction[type] {
+            return known
+        }
+        let redacted = atom.atomType is any JournalRedacted.Type || redactedTypes.contains(type)
+        redaction[type] = redacted
+        return redacted
+    }
+
+    /// Stages a change encoded now, on the main actor.
+    func stageEncoded(_ value: Any, redacted: Bool, slot: any RecordedSlot) {
+        staging.changes.append(CapturedChange(slot: slot, encoded: encoder.encode(value, redacted: redacted)))
+    }
+}

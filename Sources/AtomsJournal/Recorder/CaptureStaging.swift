@@ -1,0 +1,52 @@
+/// What the main actor captured and the recorder's thread has not taken yet: the queued items,
+/// their value changes in one flat list (a transaction refers to its range), and the slots
+/// holding values for them. Touched only under the pipeline's lock.
+///
+/// The recorder's thread takes it all at once by swapping these arrays with empty ones of its
+/// own, so in steady state neither side allocates per transaction: each keeps its capacity.
+final class CaptureStaging: @unchecked Sendable {
+    // Unchecked: guarded by `RecordingPipeline`'s lock.
+
+    /// Transactions and timings, in order.
+    @exclusivity(unchecked) var items: [RecordingPipeline.Item] = []
+    /// The changed values of the queued transactions, in order.
+    @exclusivity(unchecked) var changes: [CapturedChange] = []
+    /// The slots that took typed values since the last hand-over, each once.
+    @exclusivity(unchecked) var slots: [any RecordedSlot] = []
+    /// Values the line builder let go of, to be released on the app's thread at its next
+    /// capture.
+    @exclusivity(unchecked) var graveyard: [Any] = []
+
+    /// Whether nothing waits for the recorder's thread.
+    var isEmpty: Bool { items.isEmpty }
+
+    /// Moves what is staged into `batch` (empty, keeping its capacity) and hands each slot's
+    /// values over to the recorder's side.
+    func handOver(to batch: CaptureStaging) {
+        swap(&items, &batch.items)
+        swap(&changes, &batch.changes)
+        swap(&slots, &batch.slots)
+        for slot in batch.slots {
+            slot.handOver()
+        }
+    }
+
+    /// Empties the lists after a batch, keeping their capacity, and lets each slot give the
+    /// values it recorded back (the pipeline's lock held).
+    func finishBatch() {
+        for slot in slots {
+            slot.finishBatch()
+        }
+        items.removeAll(keepingCapacity: true)
+        changes.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+    }
+}
+
+/// One atom's changed value in a captured transaction: its slot, and the value already
+/// encoded when it was encoded on the main actor (otherwise it waits in the slot, typed).
+struct CapturedChange: @unchecked Sendable {
+    // Unchecked: the slot's typed values are handed over under the pipeline's lock.
+    let slot: any RecordedSlot
+    let encoded: EncodedValue?
+}
