@@ -8,6 +8,9 @@ protocol RecordedSlot: AnyObject {
     /// The atom's number in the journal as the recorder's thread last found it, valid while
     /// the mirror has forgotten nothing since (``RecordedState/id(of:)-slot``).
     var journalNumber: (id: Int, epoch: Int) { get set }
+    /// Whether the slot is in the staged list (``CaptureStaging/slots``), which keeps it alive
+    /// until its staged changes are recorded (main actor, the pipeline's lock held).
+    var isStaged: Bool { get set }
     /// Takes the values captured since the last hand-over (the pipeline's lock held).
     func handOver()
     /// Gives the values handed over, and those the slot let go of, back to the main actor,
@@ -49,8 +52,16 @@ final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unche
     let identity: AtomIdentity
     let makerID: Int
     unowned(unsafe) private let maker: CaptureSlotMaker
+
+    // The main actor's side.
     @exclusivity(unchecked) private var mode = Mode.undecided
     @exclusivity(unchecked) private var incoming = SlotBuffer<Value>()
+    @exclusivity(unchecked) var isStaged = false
+    /// Keeps the recorder's side on other cache lines than the main actor's, which each
+    /// thread writes on every transaction.
+    private let separation: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    // The recorder's side.
     @exclusivity(unchecked) private var outgoing = SlotBuffer<Value>()
     @exclusivity(unchecked) private var cursor = 0
     /// Values the recorder's thread let go of in this batch (its side).
@@ -112,17 +123,14 @@ final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unche
         if !retired.isEmpty {
             retired.removeAll()
         }
-        let staging = maker.staging
-        if incoming.isEmpty {
-            staging.slots.append(self)
-        }
         incoming.append(copyOf: value)
-        staging.changes.append(CapturedChange(slot: self, encoded: nil))
+        maker.stage(CapturedChange(slot: self, encoded: nil))
     }
 
     func handOver() {
         SlotBuffer.exchange(&incoming, &outgoing)
         cursor = 0
+        isStaged = false
     }
 
     func finishBatch() {
@@ -200,6 +208,7 @@ final class EncodingCaptureSlot<Value>: CommitSlot, RecordedSlot, @unchecked Sen
     unowned(unsafe) private let maker: CaptureSlotMaker
     private let isRedacted: Bool
     var journalNumber = (id: 0, epoch: -1)
+    var isStaged = false
 
     init(identity: AtomIdentity, maker: CaptureSlotMaker, redacted: Bool) {
         self.identity = identity
@@ -214,7 +223,9 @@ final class EncodingCaptureSlot<Value>: CommitSlot, RecordedSlot, @unchecked Sen
 
     // Its changes arrive encoded: the recorder's thread takes no value from it, and the
     // mirror never holds it.
-    func handOver() {}
+    func handOver() {
+        isStaged = false
+    }
     func finishBatch() {}
 
     func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
@@ -274,6 +285,16 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
 
     /// Stages a change encoded now, on the main actor.
     func stageEncoded(_ value: Any, redacted: Bool, slot: any RecordedSlot) {
-        staging.changes.append(CapturedChange(slot: slot, encoded: encoder.encode(value, redacted: redacted)))
+        stage(CapturedChange(slot: slot, encoded: encoder.encode(value, redacted: redacted)))
+    }
+
+    /// Stages a change, and its slot once per hand-over: the staged list keeps the slot alive
+    /// (an atom released meanwhile lets go of it) for the change, which does not.
+    func stage(_ change: CapturedChange) {
+        if !change.slot.isStaged {
+            change.slot.isStaged = true
+            staging.slots.append(change.slot)
+        }
+        staging.changes.append(change)
     }
 }

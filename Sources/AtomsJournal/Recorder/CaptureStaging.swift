@@ -11,7 +11,8 @@ final class CaptureStaging: @unchecked Sendable {
     @exclusivity(unchecked) var items: [RecordingPipeline.Item] = []
     /// The changed values of the queued transactions, in order.
     @exclusivity(unchecked) var changes: [CapturedChange] = []
-    /// The slots that took typed values since the last hand-over, each once.
+    /// The slots of the staged changes, each once: they keep the slots alive until the
+    /// changes are recorded.
     @exclusivity(unchecked) var slots: [any RecordedSlot] = []
     /// Values the line builder let go of, to be released on the app's thread at its next
     /// capture.
@@ -47,6 +48,9 @@ final class CaptureStaging: @unchecked Sendable {
 /// encoded when it was encoded on the main actor (otherwise it waits in the slot, typed).
 struct CapturedChange: @unchecked Sendable {
     // Unchecked: the slot's typed values are handed over under the pipeline's lock.
-    let slot: any RecordedSlot
+    /// Not retained: the staged slots (``CaptureStaging/slots``) keep it alive, and a
+    /// reference count changed by both threads on every transaction costs more than the
+    /// rest of the hand-over.
+    unowned(unsafe) let slot: any RecordedSlot
     let encoded: EncodedValue?
 }

@@ -196,6 +196,9 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
 
     /// The writer thread: waits for lines (or the interval), writes them outside the lock.
     private func runWriter() {
+        // The lines being written: exchanged with `pending`, so neither side allocates per
+        // batch (a copy of `pending` emptied in place would).
+        var batch = Data()
         condition.lock()
         while true {
             if (pending.isEmpty && pendingSegments.isEmpty) || policy == .onClose {
@@ -219,9 +222,9 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
                 isWriterWaiting = false
                 if policy == .onClose && !flushRequested && !isClosing { continue }
             }
-            let batch = pending
+            batch.removeAll(keepingCapacity: true)
+            swap(&batch, &pending)
             let segments = pendingSegments
-            pending.removeAll(keepingCapacity: true)
             pendingSegments.removeAll()
             isWriting = true
             condition.unlock()
@@ -239,7 +242,7 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
             }
         }
         // Closing: write the rest, sync, close.
-        let batch = pending
+        batch = pending
         let segments = pendingSegments
         pending.removeAll()
         pendingSegments.removeAll()
