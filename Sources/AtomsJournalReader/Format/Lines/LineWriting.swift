@@ -70,14 +70,25 @@ extension TransactionLine {
         line.append(UInt8(ascii: "["))
         line.appendDecimal(seq)
         line.append(UInt8(ascii: ","))
-        line.append(contentsOf: time)
+        appendBytes(time, to: &line)
         line.append(UInt8(ascii: ","))
         line.appendJSONString(cause)
         line.append(UInt8(ascii: ","))
         line.appendDecimal(origin)
         line.append(UInt8(ascii: ","))
         line.appendDecimal(location)
-        line.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "[")])
+        line.append(UInt8(ascii: ","))
+        line.append(UInt8(ascii: "["))
+    }
+
+    /// Appends bytes through their contiguous storage when they have one (arrays, slices,
+    /// buffers): the recorder calls these writers on every transaction from another module,
+    /// where a generic `append(contentsOf:)` costs more than the line itself.
+    private static func appendBytes(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
+        let appended: Void? = bytes.withContiguousStorageIfAvailable { output.append(contentsOf: $0) }
+        if appended == nil {
+            output.append(contentsOf: bytes)
+        }
     }
 
     /// `[id,"v",json]`: a whole value.
@@ -90,7 +101,7 @@ extension TransactionLine {
         output.append(contentsOf: #"{"id":"#.utf8)
         output.appendDecimal(id)
         output.append(UInt8(ascii: ","))
-        output.append(contentsOf: fields)
+        appendBytes(fields, to: &output)
         output.append(UInt8(ascii: "}"))
     }
 
@@ -103,8 +114,12 @@ extension TransactionLine {
     private static func appendEntry(id: Int, kind: UInt8, payload: some Sequence<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "["))
         output.appendDecimal(id)
-        output.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\""), kind, UInt8(ascii: "\""), UInt8(ascii: ",")])
-        output.append(contentsOf: payload)
+        output.append(UInt8(ascii: ","))
+        output.append(UInt8(ascii: "\""))
+        output.append(kind)
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ","))
+        appendBytes(payload, to: &output)
         output.append(UInt8(ascii: "]"))
     }
 
