@@ -5,7 +5,7 @@ extension StoreEngine {
     /// - Returns: A description of each violation; empty when the store is consistent.
     func invariantViolations() -> [String] {
         var violations: [String] = []
-        for case let node? in nodes {
+        for case let node? in nodes.slots {
             if node.isTransient {
                 violations.append("transient node \(node.id) left in the table")
             }
@@ -33,7 +33,7 @@ extension StoreEngine {
                 }
             }
         }
-        for slot in freeSlots where nodes[slot] != nil {
+        for slot in nodes.freeSlots where nodes[slot] != nil {
             violations.append("free slot \(slot) is occupied")
         }
         return violations
