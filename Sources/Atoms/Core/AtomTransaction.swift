@@ -292,14 +292,9 @@ final class TransactionChanges {
 
     /// Whether the graph changed: atoms created or released, edges or subscriptions.
     @exclusivity(unchecked) private(set) var changesGraph = false
-    /// How many times the lists were emptied: the lists are reused by the next transaction,
-    /// so a view of them taken before (``CommittedTransaction``) is valid only while this is
-    /// unchanged.
-    @exclusivity(unchecked) private(set) var generation = 0
 
     /// Empties every list, keeping its capacity.
     func removeAll() {
-        generation &+= 1
         if !updated.isEmpty { updated.removeAll(keepingCapacity: true) }
         guard changesGraph else { return }
         created.removeAll(keepingCapacity: true)

@@ -11,7 +11,7 @@ struct ObserverRegistry {
     private(set) var transactionObservers: [@MainActor (AtomTransaction) -> Void] = []
     /// The package's own observers (the journal recorder), called during the commit, before
     /// the public ones.
-    private(set) var commitObservers: [@MainActor (CommittedTransaction) -> Void] = []
+    private(set) var commitObservers: [@MainActor (borrowing CommittedTransaction) -> Void] = []
     /// Whether transactions keep lists of what changed (someone observes transactions or a
     /// scope observes its atoms); otherwise only a change count is kept.
     private(set) var recordsChanges = false
@@ -32,7 +32,7 @@ struct ObserverRegistry {
     }
 
     /// Adds a package observer of each commit; transactions keep their lists from now on.
-    mutating func observeCommits(_ observer: @escaping @MainActor (CommittedTransaction) -> Void) {
+    mutating func observeCommits(_ observer: @escaping @MainActor (borrowing CommittedTransaction) -> Void) {
         commitObservers.append(observer)
         recordsChanges = true
     }

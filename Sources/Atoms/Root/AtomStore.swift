@@ -26,7 +26,7 @@ public final class AtomStore {
     /// Calls `observer` during every commit, in commit order, with a view of what changed
     /// that is valid only during the call: the journal recorder's cheaper observation point.
     /// Called before the handlers of ``observeTransactions(_:)``.
-    package func observeCommits(_ observer: @escaping @MainActor (CommittedTransaction) -> Void) {
+    package func observeCommits(_ observer: @escaping @MainActor (borrowing CommittedTransaction) -> Void) {
         engine.observers.observeCommits(observer)
     }
 
