@@ -61,8 +61,8 @@ extension StoreEngine {
         guard let node = existingNode(atom, in: store) else {
             return
         }
-        guard !transactions.writesAreHeld else {
-            transactions.deferWrite { [self] in set(value, for: atom, in: store, location: location) }
+        guard !transactionState.writesAreHeld else {
+            transactionState.deferWrite { [self] in set(value, for: atom, in: store, location: location) }
             return
         }
         transact(.set, origin: node, location: location) {
@@ -76,11 +76,11 @@ extension StoreEngine {
         guard let node = existingNode(atom, in: store) else {
             return
         }
-        guard !transactions.writesAreHeld else {
+        guard !transactionState.writesAreHeld else {
             // Read and mutate now, set later: the write is its own transaction.
             var value = node.currentValue
             body(&value)
-            transactions.deferWrite { [self] in set(value, for: atom, in: store, location: location) }
+            transactionState.deferWrite { [self] in set(value, for: atom, in: store, location: location) }
             return
         }
         transact(.modify, origin: node, location: location) {
@@ -96,8 +96,8 @@ extension StoreEngine {
     /// `reset`: a ``Resettable`` atom runs its own reset; any other cached atom recomputes its
     /// own value (its dependencies keep theirs) and propagates.
     func reset<Node: Atom>(_ atom: Node, in store: StoreContext, location: SourceLocation?) {
-        guard !transactions.writesAreHeld else {
-            transactions.deferWrite { [self] in reset(atom, in: store, location: location) }
+        guard !transactionState.writesAreHeld else {
+            transactionState.deferWrite { [self] in reset(atom, in: store, location: location) }
             return
         }
         if let resettable = atom as? any Resettable {

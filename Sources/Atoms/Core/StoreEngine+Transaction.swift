@@ -4,9 +4,9 @@ extension StoreEngine {
     func begin(_ cause: AtomTransaction.Cause, origin: AnyAtomNode? = nil, location: SourceLocation? = nil) {
         // While a commit releases atoms and reports the transaction, work that opens a
         // transaction (reading an uncached atom computes it) joins the one being committed.
-        if transactions.enter() {
+        if transactionState.enter() {
             transaction.start(
-                transactions.isRunningEffects && cause != .initialize ? .effect : cause,
+                transactionState.isRunningEffects && cause != .initialize ? .effect : cause,
                 origin: origin, location: location, recording: observers.recordsChanges
             )
             timer?.began()
@@ -17,23 +17,23 @@ extension StoreEngine {
     /// transaction, then runs effects and notifies subscribers (whose own writes are new
     /// transactions).
     func commit() {
-        guard transactions.leave() else {
+        guard transactionState.leave() else {
             return
         }
         // Until every observer, effect and subscriber has seen this transaction, a write (from
         // a release's `onTermination`, an observer, an effect) waits: it then commits as a
         // transaction of its own, in order, neither merged into this one nor seen out of order.
-        transactions.startCommitting()
+        transactionState.startCommitting()
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
             timer?.discard()
             _ = transaction.finish()
-            transactions.endCommitting()
-            transactions.releaseWrites()
+            transactionState.endCommitting()
+            transactionState.releaseWrites()
             runDeferredWrites()
             return
         }
-        let sequence = transactions.nextSequence()
+        let sequence = transactionState.nextSequence()
         let timing = timer?.committing(sequence: sequence)
         if !observers.commitObservers.isEmpty {
             let committed = transaction.committed(sequence: sequence)
@@ -46,7 +46,7 @@ extension StoreEngine {
         // Observers, effects and subscribers may write: those writes are transactions of
         // their own, run once every one of them has seen this one.
         let (effects, subscribers) = transaction.finish()
-        transactions.endCommitting()
+        transactionState.endCommitting()
 
         if let record {
             for observer in observers.transactionObservers {
@@ -63,12 +63,12 @@ extension StoreEngine {
         timing?.observersEnded()
 
         if !effects.isEmpty {
-            let wasRunningEffects = transactions.setRunningEffects(true)
+            let wasRunningEffects = transactionState.setRunningEffects(true)
             for effect in effects {
                 effect.run()
                 timing?.ranEffect(of: effect.node)
             }
-            _ = transactions.setRunningEffects(wasRunningEffects)
+            _ = transactionState.setRunningEffects(wasRunningEffects)
         }
         if subscribers.count == 1 {
             notify(subscribers[0], timing: timing)
@@ -83,7 +83,7 @@ extension StoreEngine {
         if let timer, let timing {
             timer.finished(timing)
         }
-        transactions.releaseWrites()
+        transactionState.releaseWrites()
         runDeferredWrites()
     }
 
@@ -96,11 +96,11 @@ extension StoreEngine {
     /// Runs the writes deferred while a commit or computation was in progress, each as its own
     /// transaction, in the order they were made.
     func runDeferredWrites() {
-        while let deferred = transactions.nextDeferredWrite() {
+        while let deferred = transactionState.nextDeferredWrite() {
             // A write an effect made is reported as the effect's.
-            let wasRunningEffects = transactions.setRunningEffects(deferred.fromEffect)
+            let wasRunningEffects = transactionState.setRunningEffects(deferred.fromEffect)
             deferred.write()
-            _ = transactions.setRunningEffects(wasRunningEffects)
+            _ = transactionState.setRunningEffects(wasRunningEffects)
         }
     }
 
@@ -108,9 +108,9 @@ extension StoreEngine {
     /// commit that ended the work is in progress); the writes it made run afterwards, each as
     /// a transaction of its own, once no other hold is open.
     func holdingWrites(_ body: () -> Void) {
-        transactions.holdWrites()
+        transactionState.holdWrites()
         body()
-        transactions.releaseWrites()
+        transactionState.releaseWrites()
         runDeferredWrites()
     }
 

@@ -22,7 +22,7 @@ final class StoreEngine {
     /// What the open transaction changed.
     @exclusivity(unchecked) var transaction = OpenTransaction()
     /// Nesting, committing, and the writes waiting for a commit to end.
-    @exclusivity(unchecked) var transactions = TransactionState()
+    @exclusivity(unchecked) var transactionState = TransactionState()
     /// The propagation pass in progress.
     @exclusivity(unchecked) var propagation = PropagationState()
     /// Recorded values that atoms take when first created; see ``AtomValueSeeds``.

@@ -39,7 +39,7 @@ public final class AtomStore {
 
     /// The number of transactions committed so far.
     public var committedTransactions: Int {
-        engine.transactions.sequence
+        engine.transactionState.sequence
     }
 
     /// Makes atoms start from recorded values: each atom the seeds have a value for takes it
