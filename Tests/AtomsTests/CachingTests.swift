@@ -81,7 +81,7 @@ struct CachingTests {
         context.unwatch(RightAtom())
         #expect(context.lookup(RightAtom()) == nil)
         #expect(context.lookup(SourceAtom()) == nil)
-        #expect(context.state.engine.nodes.allSatisfy { $0 == nil })
+        #expect(context.state.engine.nodes.slots.allSatisfy { $0 == nil })
     }
 
     @Test func keepAliveAtomSurvivesUnwatch() {

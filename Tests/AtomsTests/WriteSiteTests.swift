@@ -61,8 +61,7 @@ struct WriteSiteTests {
     @Test func aTestContextsWatchRecordsItsLine() {
         let context = AtomTestContext()
         var records: [AtomTransaction] = []
-        context.state.engine.transactionObservers.append { records.append($0) }
-        context.state.engine.recordsChanges = true
+        context.state.engine.observers.observeTransactions { records.append($0) }
         context.watch(SourceAtom()); let watch = site(#line)
         #expect(records.map(\.location) == [watch])
     }
@@ -70,8 +69,7 @@ struct WriteSiteTests {
     @Test func aTestContextsWritesRecordTheirLines() {
         let context = AtomTestContext()
         var records: [AtomTransaction] = []
-        context.state.engine.transactionObservers.append { records.append($0) }
-        context.state.engine.recordsChanges = true
+        context.state.engine.observers.observeTransactions { records.append($0) }
         context.watch(SourceAtom())
         context[SourceAtom()] = 2; let subscriptSet = site(#line)
         context.modify(SourceAtom()) { $0 *= 3 }; let modify = site(#line)

@@ -81,10 +81,7 @@ class AnyAtomNode {
         refreshWatches = nil
         if let onTermination {
             self.onTermination = nil
-            engine.writesDeferred += 1
-            onTermination()
-            engine.writesDeferred -= 1
-            engine.runDeferredWrites()
+            engine.holdingWrites(onTermination)
         }
     }
     /// Captures the atom and its value for a snapshot.
@@ -217,7 +214,8 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         defer {
             if let timer, let evaluation { timer.evaluationEnded(evaluation, of: self) }
         }
-        let newValue: Node.Produced = engine.guardingStack {
+        // On a fresh stack when the current one runs low, so that deep chains of atoms compute.
+        let newValue: Node.Produced = StackGuard.run {
             let producer = atom.producer
             let context = AtomProducerContext<Node.Produced>(store: store, node: self)
             // The emptiness test comes first: the generic lookup returns an optional closure

@@ -120,9 +120,9 @@ public final class AtomTransaction {
 /// beyond a counter, and starting the next transaction resets a few words.
 @MainActor
 struct OpenTransaction {
-    var cause: AtomTransaction.Cause = .initialize
-    var origin: AnyAtomNode?
-    var location: SourceLocation?
+    private(set) var cause: AtomTransaction.Cause = .initialize
+    private(set) var origin: AnyAtomNode?
+    private(set) var location: SourceLocation?
     /// The number of changes to values or to the graph.
     private(set) var changeCount = 0
     /// What changed, while someone observes transactions.
@@ -132,9 +132,11 @@ struct OpenTransaction {
     /// change itself.
     private var spareChanges: TransactionChanges?
     /// Effect events to run after commit, in order.
-    var effects: [PendingEffect] = []
+    private(set) var effects: [PendingEffect] = []
     /// Subscribers to notify after commit; one may appear more than once.
-    var subscribers: [SubscriberState] = []
+    private(set) var subscribers: [SubscriberState] = []
+    /// Nodes that may have lost their last watcher, released at commit if nothing watches them.
+    private var releaseCandidates: [NodeID] = []
 
     nonisolated init() {}
 
@@ -215,6 +217,21 @@ struct OpenTransaction {
         changes?.subscriptionsRemoved.append((node, location))
     }
 
+    /// Queues a subscriber to notify after commit.
+    mutating func queueSubscriber(_ subscriber: SubscriberState) {
+        subscribers.append(subscriber)
+    }
+
+    /// Notes a node that may have lost its last watcher.
+    mutating func addReleaseCandidate(_ id: NodeID) {
+        releaseCandidates.append(id)
+    }
+
+    /// Takes the candidate noted last, if any.
+    mutating func popReleaseCandidate() -> NodeID? {
+        releaseCandidates.popLast()
+    }
+
     /// Queues an effect event, for atoms that declare an effect.
     mutating func queueEffect(_ effect: PendingEffect, of node: AnyAtomNode) {
         if node.hasEffect { effects.append(effect) }
@@ -264,24 +281,20 @@ struct OpenTransaction {
 @MainActor
 final class TransactionChanges {
     // Unchecked exclusivity: touched on every recorded change; never accessed reentrantly.
-    @exclusivity(unchecked) var updated: [AnyAtomNode] = []
-    @exclusivity(unchecked) var created: [AnyAtomNode] = [] { didSet { changesGraph = true } }
-    @exclusivity(unchecked) var released: [AnyAtomNode] = [] { didSet { changesGraph = true } }
-    @exclusivity(unchecked) var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = [] { didSet { changesGraph = true } }
-    @exclusivity(unchecked) var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = [] { didSet { changesGraph = true } }
-    @exclusivity(unchecked) var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = [] { didSet { changesGraph = true } }
-    @exclusivity(unchecked) var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = [] { didSet { changesGraph = true } }
+    // Only ``OpenTransaction`` (in this file) adds to the lists.
+    @exclusivity(unchecked) fileprivate(set) var updated: [AnyAtomNode] = []
+    @exclusivity(unchecked) fileprivate(set) var created: [AnyAtomNode] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) fileprivate(set) var released: [AnyAtomNode] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) fileprivate(set) var edgesAdded: [(AnyAtomNode, AnyAtomNode)] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) fileprivate(set) var edgesRemoved: [(AnyAtomNode, AnyAtomNode)] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) fileprivate(set) var subscriptionsAdded: [(AnyAtomNode, SourceLocation)] = [] { didSet { changesGraph = true } }
+    @exclusivity(unchecked) fileprivate(set) var subscriptionsRemoved: [(AnyAtomNode, SourceLocation)] = [] { didSet { changesGraph = true } }
 
     /// Whether the graph changed: atoms created or released, edges or subscriptions.
     @exclusivity(unchecked) private(set) var changesGraph = false
-    /// How many times the lists were emptied: the lists are reused by the next transaction,
-    /// so a view of them taken before (``CommittedTransaction``) is valid only while this is
-    /// unchanged.
-    @exclusivity(unchecked) private(set) var generation = 0
 
     /// Empties every list, keeping its capacity.
     func removeAll() {
-        generation &+= 1
         if !updated.isEmpty { updated.removeAll(keepingCapacity: true) }
         guard changesGraph else { return }
         created.removeAll(keepingCapacity: true)

@@ -8,11 +8,12 @@ import Foundation
 /// only changed values reports no graph lists at all.
 ///
 /// Valid only while the observer runs: its lists are the store's own, which the next
-/// transaction reuses. Swift 6.2 cannot say so in the type without experimental lifetime
-/// features (`~Escapable` needs a lifetime for its initializer), so every accessor checks it in
-/// debug builds (tests): a view kept past its call traps there, and ``isValid`` says so.
+/// transaction reuses. The type says so: it is not copyable and observers borrow it, so an
+/// observer can read it but neither store it nor capture it in a closure that outlives the
+/// call. (`~Escapable` would say it more directly, but Swift 6.2 lets no initializer return
+/// one without the experimental lifetime features.)
 @MainActor
-package struct CommittedTransaction {
+package struct CommittedTransaction: ~Copyable {
     /// As ``AtomTransaction/sequence``.
     package let sequence: Int
     /// As ``AtomTransaction/cause``.
@@ -20,28 +21,14 @@ package struct CommittedTransaction {
     /// As ``AtomTransaction/location``.
     package let location: SourceLocation?
     private let originNode: AnyAtomNode?
-    private let lists: TransactionChanges
-    private let generation: Int
+    private let changes: TransactionChanges
 
     init(sequence: Int, cause: AtomTransaction.Cause, origin: AnyAtomNode?, location: SourceLocation?, changes: TransactionChanges) {
         self.sequence = sequence
         self.cause = cause
         self.originNode = origin
         self.location = location
-        self.lists = changes
-        self.generation = changes.generation
-    }
-
-    /// Whether the view still shows its transaction: `false` once its observer call is over
-    /// (the store's lists moved on to the next transaction).
-    package var isValid: Bool {
-        lists.generation == generation
-    }
-
-    /// The store's lists, checked (in debug builds) to still be this transaction's.
-    private var changes: TransactionChanges {
-        assert(isValid, "a CommittedTransaction was used after its observer call: copy what you need during the call")
-        return lists
+        self.changes = changes
     }
 
     /// As ``AtomTransaction/origin``.

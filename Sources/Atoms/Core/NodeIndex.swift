@@ -67,6 +67,22 @@ struct NodeIndex {
         return nil
     }
 
+    /// Whether this very node is filed (not another node of the same atom).
+    func contains(_ node: AnyAtomNode) -> Bool {
+        guard count > 0 else {
+            return false
+        }
+        let mask = slots.count - 1
+        var slot = home(of: node.indexKey.mixed)
+        while let candidate = slots[slot].node {
+            if candidate === node {
+                return true
+            }
+            slot = (slot + 1) & mask
+        }
+        return false
+    }
+
     /// Files a node under its index key.
     mutating func insert(_ node: AnyAtomNode) {
         if (count + 1) * 2 > slots.count {

@@ -12,16 +12,3 @@ public struct ScopeKey: Hashable, Sendable, CustomStringConvertible {
         String(id)
     }
 }
-
-/// Hands out scope keys; each store counts from 1.
-@MainActor
-final class ScopeKeyGenerator {
-    private var next = 1
-
-    nonisolated init() {}
-
-    func make() -> ScopeKey {
-        defer { next += 1 }
-        return ScopeKey(id: next)
-    }
-}

@@ -33,11 +33,11 @@ final class SnapshotItem<Node: Atom>: AnySnapshotItem {
     @MainActor
     override func restore(into engine: StoreEngine) -> AnyAtomNode {
         let indexKey = NodeIndex.key(for: atom.key, of: Node.self, scope: scope)
-        if let node = engine.index.node(at: indexKey, key: atom.key, of: Node.self) {
+        if let node = engine.nodes.index.node(at: indexKey, key: atom.key, of: Node.self) {
             node.setValue(value)
             return node
         }
-        let store = StoreContext(engine: engine, scope: scope.flatMap { engine.scopeState(for: $0) })
+        let store = StoreContext(engine: engine, scope: scope.flatMap { engine.scopes.state(for: $0) })
         let node = engine.makeNode(atom, scope: scope, indexKey: indexKey, store: store, overrides: store.overrides, lifetime: .cached)
         node.setValue(value)
         return node

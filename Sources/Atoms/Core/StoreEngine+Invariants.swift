@@ -1,13 +1,22 @@
 extension StoreEngine {
     /// Checks that the graph is consistent: every dependency edge has its child edge and back,
-    /// every node is registered under its own slot, and subscribers point at live nodes.
+    /// every node is registered under its own slot and in the index, and subscribers point at
+    /// live nodes.
     ///
     /// - Returns: A description of each violation; empty when the store is consistent.
     func invariantViolations() -> [String] {
         var violations: [String] = []
-        for case let node? in nodes {
+        for (slot, node) in nodes.slots.enumerated() {
+            guard let node else {
+                continue
+            }
+            if node.id != slot {
+                violations.append("\(node.identity) of slot \(node.id) sits in slot \(slot)")
+            }
             if node.isTransient {
                 violations.append("transient node \(node.id) left in the table")
+            } else if !nodes.index.contains(node) {
+                violations.append("\(node.identity) is not in the index")
             }
             for id in node.dependencies {
                 guard let dependency = nodes[id] else {
@@ -33,7 +42,7 @@ extension StoreEngine {
                 }
             }
         }
-        for slot in freeSlots where nodes[slot] != nil {
+        for slot in nodes.freeSlots where nodes[slot] != nil {
             violations.append("free slot \(slot) is occupied")
         }
         return violations

@@ -26,7 +26,7 @@ extension StoreEngine {
     /// `read`: the cached value, or a value computed without caching it.
     func read<Node: Atom>(_ atom: Node, in store: StoreContext) -> Node.Produced {
         if let node = existingNode(atom, in: store) {
-            if isPropagating && node.dirtyEpoch == epoch && node.doneEpoch != epoch {
+            if propagation.isStale(node) {
                 recompute(node)
             }
             return node.currentValue
@@ -42,12 +42,11 @@ extension StoreEngine {
             // The transient node's dependencies lose it as a child; those it alone kept are released.
             node.dependencies.forEachInNodeOrder { dependency in
                 nodes[dependency]?.children.remove(id)
-                releaseCandidates.append(dependency)
+                transaction.addReleaseCandidate(dependency)
             }
             node.isAlive = false
             node.terminate(in: self)
-            nodes[id] = nil
-            freeSlots.append(id)
+            nodes.remove(node)
             return value
         }
     }
@@ -62,8 +61,8 @@ extension StoreEngine {
         guard let node = existingNode(atom, in: store) else {
             return
         }
-        guard writesDeferred == 0 else {
-            deferredWrites.append(({ [self] in set(value, for: atom, in: store, location: location) }, isRunningEffects))
+        guard !transactionState.writesAreHeld else {
+            transactionState.deferWrite { [self] in set(value, for: atom, in: store, location: location) }
             return
         }
         transact(.set, origin: node, location: location) {
@@ -77,11 +76,11 @@ extension StoreEngine {
         guard let node = existingNode(atom, in: store) else {
             return
         }
-        guard writesDeferred == 0 else {
+        guard !transactionState.writesAreHeld else {
             // Read and mutate now, set later: the write is its own transaction.
             var value = node.currentValue
             body(&value)
-            deferredWrites.append(({ [self] in set(value, for: atom, in: store, location: location) }, isRunningEffects))
+            transactionState.deferWrite { [self] in set(value, for: atom, in: store, location: location) }
             return
         }
         transact(.modify, origin: node, location: location) {
@@ -97,8 +96,8 @@ extension StoreEngine {
     /// `reset`: a ``Resettable`` atom runs its own reset; any other cached atom recomputes its
     /// own value (its dependencies keep theirs) and propagates.
     func reset<Node: Atom>(_ atom: Node, in store: StoreContext, location: SourceLocation?) {
-        guard writesDeferred == 0 else {
-            deferredWrites.append(({ [self] in reset(atom, in: store, location: location) }, isRunningEffects))
+        guard !transactionState.writesAreHeld else {
+            transactionState.deferWrite { [self] in reset(atom, in: store, location: location) }
             return
         }
         if let resettable = atom as? any Resettable {

@@ -8,24 +8,21 @@ extension StoreEngine {
         guard !node.children.isEmpty else {
             return
         }
-        pendingSources.append(node)
-        guard !isPropagating else {
+        guard propagation.queue(node) else {
             // A write made while dependents are being recomputed is propagated right after.
             return
         }
-        isPropagating = true
-        defer { isPropagating = false }
-        var index = 0
-        while index < pendingSources.count {
-            propagate(from: pendingSources[index])
-            index += 1
+        var position = 0
+        while let source = propagation.source(at: position) {
+            propagate(from: source)
+            position += 1
         }
-        pendingSources.removeAll(keepingCapacity: true)
+        propagation.finish()
     }
 
     /// Recomputes one node during propagation and passes its change on when it propagates.
     func recompute(_ node: AnyAtomNode) {
-        node.doneEpoch = epoch
+        node.doneEpoch = propagation.epoch
         if node.recompute(in: self) {
             transaction.updated(node)
             queueSubscribers(of: node)
@@ -36,6 +33,7 @@ extension StoreEngine {
     /// Marks the nodes that watch `node` for recomputation in this pass; a node being
     /// refreshed takes updates only from what the refresh has watched.
     private func markChildrenDirty(of node: AnyAtomNode) {
+        let epoch = propagation.epoch
         for child in node.children {
             guard let childNode = nodes[child] else {
                 continue
@@ -48,9 +46,9 @@ extension StoreEngine {
     }
 
     private func propagate(from source: AnyAtomNode) {
-        epoch += 1
+        let epoch = propagation.nextEpoch()
         markChildrenDirty(of: source)
-        for id in topologicalOrder(below: source) {
+        for id in topologicalOrder(below: source, epoch: epoch) {
             guard let node = nodes[id], node.dirtyEpoch == epoch, node.doneEpoch != epoch else {
                 continue
             }
@@ -63,7 +61,7 @@ extension StoreEngine {
     /// An iterative depth-first walk (reverse post-order), so a graph of any depth is ordered
     /// without recursion.
     /// - Complexity: O(n + e) for the n nodes and e edges below `source`.
-    private func topologicalOrder(below source: AnyAtomNode) -> [NodeID] {
+    private func topologicalOrder(below source: AnyAtomNode, epoch: Int) -> [NodeID] {
         var postOrder: [NodeID] = []
         var stack: [(id: NodeID, children: [NodeID], next: Int)] = []
         source.visitEpoch = epoch
@@ -92,7 +90,7 @@ extension StoreEngine {
     func queueSubscribers(of node: AnyAtomNode) {
         var count = 0
         for subscriber in node.subscriptions {
-            transaction.subscribers.append(subscriber)
+            transaction.queueSubscriber(subscriber)
             count += 1
         }
         if count > 0, let timer {

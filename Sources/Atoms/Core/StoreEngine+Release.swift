@@ -2,7 +2,7 @@ extension StoreEngine {
     /// Releases, at commit, every candidate that nothing watches any more, cascading up to the
     /// atoms that only it watched. Iterative, so a chain of any length is released.
     func releaseUnwatchedNodes() {
-        while let id = releaseCandidates.popLast() {
+        while let id = transaction.popReleaseCandidate() {
             guard let node = nodes[id], node.children.isEmpty, node.subscriptions.isEmpty,
                 !node.isKeepAlive
             else {
@@ -19,12 +19,10 @@ extension StoreEngine {
             if let dependency = nodes[id] {
                 dependency.children.remove(node.id)
                 transaction.edgeRemoved(from: dependency, to: node)
-                releaseCandidates.append(id)
+                transaction.addReleaseCandidate(id)
             }
         }
-        index.remove(node)
-        nodes[node.id] = nil
-        freeSlots.append(node.id)
+        nodes.remove(node)
         transaction.released(node)
     }
 
@@ -34,7 +32,7 @@ extension StoreEngine {
             return
         }
         transaction.subscriptionRemoved(node, location)
-        releaseCandidates.append(node.id)
+        transaction.addReleaseCandidate(node.id)
     }
 
     /// Removes every watch of a subscriber that went away.

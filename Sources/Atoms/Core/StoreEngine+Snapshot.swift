@@ -5,12 +5,12 @@ extension StoreEngine {
         var dependencies: [AtomIdentity: Set<AtomIdentity>] = [:]
         var subscriptions: [AtomIdentity: Set<SourceLocation>] = [:]
         var identities: [NodeID: AtomIdentity] = [:]
-        for case let node? in nodes where !node.isTransient {
+        for case let node? in nodes.slots where !node.isTransient {
             let item = node.snapshotItem()
             items[item.identity] = item
             identities[node.id] = item.identity
         }
-        for case let node? in nodes where !node.isTransient {
+        for case let node? in nodes.slots where !node.isTransient {
             guard let identity = identities[node.id] else { continue }
             dependencies[identity] = Set(node.dependencies.compactMap { identities[$0] })
             if !node.subscriptions.isEmpty {
@@ -45,7 +45,7 @@ extension StoreEngine {
                     if let dependency = nodes[id] {
                         dependency.children.remove(node.id)
                         transaction.edgeRemoved(from: dependency, to: node)
-                        releaseCandidates.append(id)
+                        transaction.addReleaseCandidate(id)
                     }
                 }
             }
@@ -53,14 +53,9 @@ extension StoreEngine {
                 transaction.updated(node)
                 queueSubscribers(of: node)
                 // A restored atom that nothing watches any more is released at commit.
-                releaseCandidates.append(node.id)
+                transaction.addReleaseCandidate(node.id)
             }
         }
-    }
-
-    /// The live scope with a key, if it still exists.
-    func scopeState(for key: ScopeKey) -> ScopeState? {
-        scopes[key]?.value
     }
 }
 
@@ -69,7 +64,7 @@ extension StoreEngine {
     func restoreValues(from seeds: any AtomValueSeeds, location: SourceLocation) -> [AtomIdentity] {
         transact(.restore, location: location) {
             var restored: [AtomIdentity] = []
-            for case let node? in nodes where !node.isTransient {
+            for case let node? in nodes.slots where !node.isTransient {
                 if node.takeSeed(from: seeds) {
                     node.terminate(in: self)
                     transaction.updated(node)

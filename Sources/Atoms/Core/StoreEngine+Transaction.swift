@@ -4,61 +4,58 @@ extension StoreEngine {
     func begin(_ cause: AtomTransaction.Cause, origin: AnyAtomNode? = nil, location: SourceLocation? = nil) {
         // While a commit releases atoms and reports the transaction, work that opens a
         // transaction (reading an uncached atom computes it) joins the one being committed.
-        if transactionDepth == 0 && !isCommitting {
+        if transactionState.enter() {
             transaction.start(
-                isRunningEffects && cause != .initialize ? .effect : cause,
-                origin: origin, location: location, recording: recordsChanges
+                transactionState.isRunningEffects && cause != .initialize ? .effect : cause,
+                origin: origin, location: location, recording: observers.recordsChanges
             )
             timer?.began()
         }
-        transactionDepth += 1
     }
 
     /// Closes a transaction; the outermost close commits: releases unwatched atoms, reports the
     /// transaction, then runs effects and notifies subscribers (whose own writes are new
     /// transactions).
     func commit() {
-        transactionDepth -= 1
-        guard transactionDepth == 0, !isCommitting else {
+        guard transactionState.leave() else {
             return
         }
         // Until every observer, effect and subscriber has seen this transaction, a write (from
         // a release's `onTermination`, an observer, an effect) waits: it then commits as a
         // transaction of its own, in order, neither merged into this one nor seen out of order.
-        writesDeferred += 1
-        isCommitting = true
+        transactionState.startCommitting()
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
             timer?.discard()
             _ = transaction.finish()
-            isCommitting = false
-            writesDeferred -= 1
+            transactionState.endCommitting()
+            transactionState.releaseWrites()
             runDeferredWrites()
             return
         }
-        sequence += 1
+        let sequence = transactionState.nextSequence()
         let timing = timer?.committing(sequence: sequence)
-        if !commitObservers.isEmpty {
+        if !observers.commitObservers.isEmpty {
             let committed = transaction.committed(sequence: sequence)
-            for observer in commitObservers {
+            for observer in observers.commitObservers {
                 observer(committed)
             }
         }
-        let record = transactionObservers.isEmpty ? nil : transaction.record(sequence: sequence)
+        let record = observers.transactionObservers.isEmpty ? nil : transaction.record(sequence: sequence)
         let touchedScopes = transaction.isRecording && !scopes.isEmpty ? transaction.touchedScopes : []
         // Observers, effects and subscribers may write: those writes are transactions of
         // their own, run once every one of them has seen this one.
         let (effects, subscribers) = transaction.finish()
-        isCommitting = false
+        transactionState.endCommitting()
 
         if let record {
-            for observer in transactionObservers {
+            for observer in observers.transactionObservers {
                 observer(record)
             }
         }
-        if !observers.isEmpty {
+        if !observers.snapshotObservers.isEmpty {
             let snapshot = makeSnapshot()
-            for observer in observers {
+            for observer in observers.snapshotObservers {
                 observer(snapshot)
             }
         }
@@ -66,13 +63,12 @@ extension StoreEngine {
         timing?.observersEnded()
 
         if !effects.isEmpty {
-            let wasRunningEffects = isRunningEffects
-            isRunningEffects = true
+            let wasRunningEffects = transactionState.setRunningEffects(true)
             for effect in effects {
                 effect.run()
                 timing?.ranEffect(of: effect.node)
             }
-            isRunningEffects = wasRunningEffects
+            _ = transactionState.setRunningEffects(wasRunningEffects)
         }
         if subscribers.count == 1 {
             notify(subscribers[0], timing: timing)
@@ -87,7 +83,7 @@ extension StoreEngine {
         if let timer, let timing {
             timer.finished(timing)
         }
-        writesDeferred -= 1
+        transactionState.releaseWrites()
         runDeferredWrites()
     }
 
@@ -100,15 +96,22 @@ extension StoreEngine {
     /// Runs the writes deferred while a commit or computation was in progress, each as its own
     /// transaction, in the order they were made.
     func runDeferredWrites() {
-        guard writesDeferred == 0, transactionDepth == 0 else { return }
-        while !deferredWrites.isEmpty {
-            let deferred = deferredWrites.removeFirst()
+        while let deferred = transactionState.nextDeferredWrite() {
             // A write an effect made is reported as the effect's.
-            let wasRunningEffects = isRunningEffects
-            isRunningEffects = deferred.fromEffect
+            let wasRunningEffects = transactionState.setRunningEffects(deferred.fromEffect)
             deferred.write()
-            isRunningEffects = wasRunningEffects
+            _ = transactionState.setRunningEffects(wasRunningEffects)
         }
+    }
+
+    /// Runs `body` with writes held (an `onTermination` handler, while the computation or
+    /// commit that ended the work is in progress); the writes it made run afterwards, each as
+    /// a transaction of its own, once no other hold is open.
+    func holdingWrites(_ body: () -> Void) {
+        transactionState.holdWrites()
+        body()
+        transactionState.releaseWrites()
+        runDeferredWrites()
     }
 
     /// Runs `body` inside a transaction.
@@ -128,7 +131,7 @@ extension StoreEngine {
         guard !touched.isEmpty else {
             return
         }
-        let scopes = touched.compactMap { self.scopes[$0]?.value }.filter { !$0.observers.isEmpty }
+        let scopes = touched.compactMap { self.scopes.state(for: $0) }.filter { !$0.observers.isEmpty }
         guard !scopes.isEmpty else {
             return
         }

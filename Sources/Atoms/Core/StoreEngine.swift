@@ -5,59 +5,45 @@
 /// transaction to observers, then runs effects and notifies subscribers.
 @MainActor
 final class StoreEngine {
-    /// Node table indexed by ``NodeID``; `nil` slots are free.
-    @exclusivity(unchecked) var nodes: [AnyAtomNode?] = []
-    @exclusivity(unchecked) var freeSlots: [NodeID] = []
-    @exclusivity(unchecked) var index = NodeIndex()
-    @exclusivity(unchecked) var typeInfos: [ObjectIdentifier: AnyObject] = [:]
+    // Each part of the engine's state is a type of its own whose storage only its operations
+    // change; the engine holds them in `@exclusivity(unchecked)` vars (see the end of the file).
+
+    /// The nodes, by slot and by type, key and scope.
+    @exclusivity(unchecked) var nodes = NodeTable()
+    /// The facts about each atom type seen, by type.
+    @exclusivity(unchecked) private var typeInfos: [ObjectIdentifier: AnyObject] = [:]
     /// The type info asked for last: a family's atoms are usually created one after another.
     @exclusivity(unchecked) private var lastTypeInfo: (type: ObjectIdentifier, info: AnyObject)?
-    @exclusivity(unchecked) var nextSerial = 0
     let rootOverrides = OverrideContainer()
-    let scopeKeys = ScopeKeyGenerator()
-    @exclusivity(unchecked) var observers: [@MainActor (Snapshot) -> Void] = []
-    @exclusivity(unchecked) var transactionObservers: [@MainActor (AtomTransaction) -> Void] = []
-    /// The package's own observers (the journal recorder), called before the public ones.
-    @exclusivity(unchecked) var commitObservers: [@MainActor (CommittedTransaction) -> Void] = []
-
-    // Transaction state.
-    @exclusivity(unchecked) var transactionDepth = 0
-    /// Above zero while a write would land inside another transaction's commit or
-    /// computation (a commit releasing atoms and telling the recorder, an `onTermination`
-    /// handler): writes are then queued in ``deferredWrites`` and run as transactions of their
-    /// own, in order, once the outermost commit is done.
-    @exclusivity(unchecked) var writesDeferred = 0
-    /// Set from the moment the outermost transaction starts committing until it is finished.
-    @exclusivity(unchecked) var isCommitting = false
-    @exclusivity(unchecked) var deferredWrites: [(write: @MainActor () -> Void, fromEffect: Bool)] = []
+    /// The live scopes and their keys.
+    @exclusivity(unchecked) var scopes = ScopeTable()
+    /// Who observes commits, and the timer of transactions.
+    @exclusivity(unchecked) var observers = ObserverRegistry()
+    /// What the open transaction changed.
     @exclusivity(unchecked) var transaction = OpenTransaction()
-    @exclusivity(unchecked) var sequence = 0
-    @exclusivity(unchecked) var releaseCandidates: [NodeID] = []
-    @exclusivity(unchecked) var isRunningEffects = false
-    /// Live scopes by key (weak), for restoring scoped atoms and notifying scope observers.
-    @exclusivity(unchecked) var scopes: [ScopeKey: WeakScope] = [:]
-
-    /// Whether transactions keep lists of what changed (someone observes transactions or a
-    /// scope observes its atoms); otherwise only a change count is kept.
-    @exclusivity(unchecked) var recordsChanges = false
+    /// Nesting, committing, and the writes waiting for a commit to end.
+    @exclusivity(unchecked) var transactionState = TransactionState()
+    /// The propagation pass in progress.
+    @exclusivity(unchecked) var propagation = PropagationState()
     /// Recorded values that atoms take when first created; see ``AtomValueSeeds``.
-    @exclusivity(unchecked) var seeds: (any AtomValueSeeds)? {
+    @exclusivity(unchecked) private(set) var seeds: (any AtomValueSeeds)? {
         didSet { hasSeeds = seeds != nil }
     }
     /// Whether ``seeds`` is set; read on every node creation, where copying the existential
     /// out to test it would cost a retain and a release.
     @exclusivity(unchecked) private(set) var hasSeeds = false
-    /// Times transactions while someone observes timings; `nil` (costing a test of it) otherwise.
-    @exclusivity(unchecked) var timer: TransactionTimer?
-    /// How many atom computations are nested right now.
-    @exclusivity(unchecked) var computeDepth = 0
-
-    // Propagation state.
-    @exclusivity(unchecked) var epoch = 0
-    @exclusivity(unchecked) var isPropagating = false
-    @exclusivity(unchecked) var pendingSources: [AnyAtomNode] = []
 
     nonisolated init() {}
+
+    /// Times transactions while someone observes timings; `nil` otherwise.
+    var timer: TransactionTimer? {
+        @inline(__always) get { observers.timer }
+    }
+
+    /// Makes atoms start from recorded values from now on; see ``AtomStore/seed(with:)``.
+    func seed(with seeds: any AtomValueSeeds) {
+        self.seeds = seeds
+    }
 
     /// The facts about an atom type, computed on first use.
     func typeInfo<Node: Atom>(for type: Node.Type) -> AtomTypeInfo<Node> {
@@ -74,17 +60,7 @@ final class StoreEngine {
     /// The cached node of an atom in a context, if any.
     func existingNode<Node: Atom>(_ atom: Node, in store: StoreContext) -> AtomNode<Node>? {
         let scope = store.scope == nil ? nil : store.resolve(atom).scope
-        return index.node(key: atom.key, of: Node.self, scope: scope)
-    }
-
-    /// Reserves a slot for a new node.
-    func allocateSlot() -> (NodeID, serial: Int) {
-        nextSerial += 1
-        if let slot = freeSlots.popLast() {
-            return (slot, nextSerial)
-        }
-        nodes.append(nil)
-        return (nodes.count - 1, nextSerial)
+        return nodes.index.node(key: atom.key, of: Node.self, scope: scope)
     }
 
     /// The cached node of an atom, creating and computing it when absent. During propagation a
@@ -93,8 +69,8 @@ final class StoreEngine {
     func node<Node: Atom>(for atom: Node, in store: StoreContext) -> AtomNode<Node> {
         let (scope, overrides, nodeStore) = store.resolve(atom)
         let indexKey = NodeIndex.key(for: atom.key, of: Node.self, scope: scope)
-        if let node = index.node(at: indexKey, key: atom.key, of: Node.self) {
-            if isPropagating && node.dirtyEpoch == epoch && node.doneEpoch != epoch {
+        if let node = nodes.index.node(at: indexKey, key: atom.key, of: Node.self) {
+            if propagation.isStale(node) {
                 recompute(node)
             }
             return node
@@ -125,19 +101,18 @@ final class StoreEngine {
         _ atom: Node, scope: ScopeKey?, indexKey: NodeIndexKey, store: StoreContext,
         overrides: OverrideContainer, lifetime: NodeLifetime
     ) -> AtomNode<Node> {
-        let (id, serial) = lifetime == .detached ? (-1, 0) : allocateSlot()
+        let (id, serial) = lifetime == .detached ? (-1, 0) : nodes.allocateSlot()
         let node = AtomNode(
             id: id, serial: serial, atom: atom, scope: scope, indexKey: indexKey,
             store: store, info: typeInfo(for: Node.self), overrides: overrides
         )
         switch lifetime {
         case .cached:
-            index.insert(node)
-            nodes[id] = node
+            nodes.insert(node)
             transaction.created(node)
         case .transient:
             node.isTransient = true
-            nodes[id] = node
+            nodes.insert(node)
         case .detached:
             node.isTransient = true
             node.isAlive = false
@@ -157,7 +132,7 @@ final class StoreEngine {
                 if let dependency = nodes[id] {
                     dependency.children.remove(node.id)
                     transaction.edgeRemoved(from: dependency, to: node)
-                    releaseCandidates.append(id)
+                    transaction.addReleaseCandidate(id)
                 }
             }
             for id in node.dependencies.sorted() where !oldDependencies.contains(id) {
@@ -168,14 +143,6 @@ final class StoreEngine {
         }
     }
 
-    /// Runs an atom computation, moving to a fresh stack when the current one runs low (the
-    /// check is a comparison against a thread-local bound, cheap enough for every level).
-    func guardingStack<T>(_ body: () -> T) -> T {
-        computeDepth += 1
-        defer { computeDepth -= 1 }
-        return StackGuard.run(body)
-    }
-
     /// Records that `dependent` watches `dependency`.
     func addEdge(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
         dependent.refreshWatches?.insert(dependency.id)
@@ -183,11 +150,6 @@ final class StoreEngine {
             dependency.children.insert(dependent.id)
         }
     }
-}
-
-/// A scope held weakly by the store, so that a dropped scope stops observing.
-struct WeakScope {
-    weak var value: ScopeState?
 }
 
 // Exclusivity: the engine's hot stored properties are marked `@exclusivity(unchecked)`. Every

@@ -135,9 +135,14 @@ final class TransactionTimer {
     @exclusivity(unchecked) private(set) var current = TransactionTiming()
     /// The evaluations running now (indices into `current.evaluations`).
     @exclusivity(unchecked) private var running: [Int] = []
-    @exclusivity(unchecked) var observers: [@MainActor (TransactionTiming) -> Void] = []
+    @exclusivity(unchecked) private var observers: [@MainActor (TransactionTiming) -> Void] = []
 
     nonisolated init() {}
+
+    /// Adds an observer, called with each finished transaction's timing.
+    func addObserver(_ observer: @escaping @MainActor (TransactionTiming) -> Void) {
+        observers.append(observer)
+    }
 
     /// The outermost `begin` of a transaction.
     func began() {

@@ -38,7 +38,7 @@ public final class AtomRoot {
     /// Calls `onUpdate` with a snapshot after every committed update anywhere in the store.
     @discardableResult
     public func observe(_ onUpdate: @escaping @MainActor (Snapshot) -> Void) -> Self {
-        store.engine.observers.append(onUpdate)
+        store.engine.observers.observeSnapshots(onUpdate)
         return self
     }
 

@@ -34,10 +34,10 @@ public final class AtomScope {
         if let scope = context.store.scope {
             state = scope
         } else {
-            state = ScopeState(key: engine.scopeKeys.make(), id: nil, overrides: engine.rootOverrides, parent: nil)
+            state = ScopeState(key: engine.scopes.makeKey(), id: nil, overrides: engine.rootOverrides, parent: nil)
             inheritsRoot = true
         }
-        engine.scopes[state.key] = WeakScope(value: state)
+        engine.scopes.register(state)
     }
 
     private var inheritsRoot = false
@@ -45,12 +45,12 @@ public final class AtomScope {
     private init(id: (any Hashable & Sendable)?, engine: StoreEngine, parent: ScopeState?) {
         self.engine = engine
         state = ScopeState(
-            key: engine.scopeKeys.make(),
+            key: engine.scopes.makeKey(),
             id: id.map { AnyHashable($0) },
             overrides: OverrideContainer(),
             parent: parent
         )
-        engine.scopes[state.key] = WeakScope(value: state)
+        engine.scopes.register(state)
     }
 
     /// The key scoped atoms of this scope are stored under (shown as ` scope:<key>` in graphs).
@@ -76,7 +76,7 @@ public final class AtomScope {
     @discardableResult
     public func scopedObserve(_ onUpdate: @escaping @MainActor (Snapshot) -> Void) -> Self {
         state.observers.append(onUpdate)
-        engine.recordsChanges = true
+        engine.observers.recordChanges()
         return self
     }
 

@@ -20,36 +20,32 @@ public final class AtomStore {
     ///
     /// This is the observation point a journal recorder attaches to.
     public func observeTransactions(_ observer: @escaping @MainActor (AtomTransaction) -> Void) {
-        engine.transactionObservers.append(observer)
-        engine.recordsChanges = true
+        engine.observers.observeTransactions(observer)
     }
 
     /// Calls `observer` during every commit, in commit order, with a view of what changed
     /// that is valid only during the call: the journal recorder's cheaper observation point.
     /// Called before the handlers of ``observeTransactions(_:)``.
-    package func observeCommits(_ observer: @escaping @MainActor (CommittedTransaction) -> Void) {
-        engine.commitObservers.append(observer)
-        engine.recordsChanges = true
+    package func observeCommits(_ observer: @escaping @MainActor (borrowing CommittedTransaction) -> Void) {
+        engine.observers.observeCommits(observer)
     }
 
     /// Times every transaction from now on and calls `observer` with each one's timing once
     /// its subscribers were told (see ``TransactionTiming``). The journal recorder's clock:
     /// a store nobody times does no timing work.
     package func observeTimings(_ observer: @escaping @MainActor (TransactionTiming) -> Void) {
-        let timer = engine.timer ?? TransactionTimer()
-        timer.observers.append(observer)
-        engine.timer = timer
+        engine.observers.observeTimings(observer)
     }
 
     /// The number of transactions committed so far.
     public var committedTransactions: Int {
-        engine.sequence
+        engine.transactionState.sequence
     }
 
     /// Makes atoms start from recorded values: each atom the seeds have a value for takes it
     /// when it is first used (after computing, so its dependencies are tracked).
     public func seed(with seeds: any AtomValueSeeds) {
-        engine.seeds = seeds
+        engine.seed(with: seeds)
     }
 
     /// Sets every cached atom the seeds have a value for to that value, in one `restore`

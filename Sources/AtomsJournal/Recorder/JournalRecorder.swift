@@ -207,7 +207,7 @@ public final class JournalRecorder {
     }
 
     /// Captures a committed transaction for the recorder's thread.
-    private func record(_ transaction: CommittedTransaction) {
+    private func record(_ transaction: borrowing CommittedTransaction) {
         guard !isClosed, let pipeline, let slots else { return }
         let graph = transaction.changesGraph
             ? CapturedTransaction.GraphChanges(
