@@ -44,6 +44,8 @@ final class FlightRecorderSink: JournalSink {
 
     /// The bytes of journal kept, give or take the segment being written.
     let capacity: Int
+    /// The size at which a new segment starts.
+    private let segmentLength: Int
     private let state = Mutex(State())
 
     /// The smallest capacity accepted: a segment must hold a keyframe and some transactions.
@@ -57,11 +59,12 @@ final class FlightRecorderSink: JournalSink {
             throw .cannotCreate(path: "flight recorder", reason: "a flight recorder of \(capacity) bytes is below the smallest, \(Self.minimumCapacity) bytes")
         }
         self.capacity = capacity
+        segmentLength = SegmentWriter.segmentSize(forLimit: capacity)
     }
 
     /// A new segment starts at a quarter of the capacity, as a bounded journal's does.
     var segmentSize: Int? {
-        SegmentWriter.segmentSize(forLimit: capacity)
+        segmentLength
     }
 
     /// The capacity: the segments' headers name it as a bounded journal's limit.
@@ -104,7 +107,8 @@ final class FlightRecorderSink: JournalSink {
     /// Starts a segment, dropping the oldest while the segments would hold more than the
     /// capacity, and reusing the last one dropped's buffer.
     func beginSegment(opening: [UInt8]) {
-        let reserve = segmentSize! + segmentSize! / 8
+        // Room for the segment's lines and the transaction that ends it, most of the time.
+        let reserve = segmentLength + segmentLength / 8
         state.withLock { state in
             guard !state.isClosed else { return }
             var reused: [UInt8] = []
