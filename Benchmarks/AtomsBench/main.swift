@@ -1,9 +1,10 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|large|inspector|live|churn|report|export …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|flight|counter|large|inspector|live|churn|report|export …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
-// `atoms-bench --large-once untimed|off TOGGLES`: one session of R2b, for callgrind.
+// `atoms-bench --large-once untimed|off TOGGLES`: one session of R2b, for callgrind;
+// `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
 
 /// One reported figure.
 struct Figure: Encodable {
@@ -36,6 +37,10 @@ func runBenchmarks() {
     }
     if let index = arguments.firstIndex(of: "--recording-once"), arguments.count > index + 2 {
         RecordingSuite.runOnce(timing: arguments[index + 1] == "timed", journal: arguments[index + 1] != "off", transactions: Int(arguments[index + 2]) ?? 20_000)
+        return
+    }
+    if let index = arguments.firstIndex(of: "--flight-once"), arguments.count > index + 2 {
+        FlightRecorderSuite.runOnce(flight: arguments[index + 1] == "flight", transactions: Int(arguments[index + 2]) ?? 20_000)
         return
     }
     let json = arguments.contains("--json")
@@ -81,6 +86,22 @@ func runBenchmarks() {
         let size = r.bytesPerTransaction / r.valueBytes
         report("R3", "bytes-per-transaction-over-value", size, "ratio", target: "≤ 1.5", meets: size <= 1.5,
                text: "R3 journal size: \(String(format: "%.1f", r.bytesPerTransaction)) bytes per transaction / \(Int(r.valueBytes)) bytes of value = \(String(format: "%.2f", size)) (target ≤ 1.5)")
+    }
+    if selected("recording") || selected("flight") {
+        let f = FlightRecorderSuite.run(repetitions: quick ? 1 : 9)
+        func median(_ samples: [Double]?) -> Double { samples.map { $0.sorted()[$0.count / 2] } ?? 0 }
+        let cpu = (off: median(f.cpu[.off]), file: median(f.cpu[.file]), flight: median(f.cpu[.flight]))
+        let wall = (off: median(f.wall[.off]), file: median(f.wall[.file]), flight: median(f.wall[.flight]))
+        if !json { print("R2f flight recorder (\(FlightRecorderSuite.capacity >> 20) MB) beside a journal file: the app thread per transaction, the R2 workload, off/file/flight interleaved") }
+        for (name, mode) in [("off", FlightRecorderSuite.Mode.off), ("file", .file), ("flight", .flight)] {
+            report("R2f", "\(name)-app-thread-cpu", median(f.cpu[mode]), "ns/transaction",
+                   text: "  \(name.padding(toLength: 7, withPad: " ", startingAt: 0)) app-thread CPU \(formatted(nanoseconds: median(f.cpu[mode]))), wall before the flush \(formatted(nanoseconds: median(f.wall[mode]))) per transaction")
+        }
+        let ratio = cpu.flight / cpu.file
+        report("R2f", "flight-over-file-app-thread-cpu", ratio, "flight/file", target: "≤ 1.05", meets: ratio <= 1.05,
+               text: "  flight/file  app-thread CPU \(String(format: "%.3f", ratio)) (target ≤ 1.05), wall \(String(format: "%.3f", wall.flight / wall.file))")
+        report("R2f", "dump-milliseconds", median(f.dumpMilliseconds), "ms",
+               text: "  dump of a full flight recorder: \(f.dumpBytes) bytes in \(String(format: "%.1f", median(f.dumpMilliseconds))) ms")
     }
     if selected("counter") {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-\(UUID().uuidString)")

@@ -7,7 +7,9 @@ import Foundation
 /// `state` prints the sample's atoms as one JSON object on one line, keyed by atom label;
 /// `flush` writes what the journal holds and prints `flushed N` (the last step on disk);
 /// `--journal-limit SIZE` keeps the journal within a size (`64KB`, `4MB`, …) as a folder of
-/// segments; `--timing` records each transaction's costs too, for `atoms-inspect profile`;
+/// segments; `--flight-recorder SIZE` keeps the last SIZE of journal in memory instead, written
+/// on `SIGUSR1` (and to `--journal PATH` at a clean exit); `--timing` records each
+/// transaction's costs too, for `atoms-inspect profile`;
 /// `--control` opens the recorder's control endpoint for `atoms-inspect attach`
 /// (samples that read stdin off the main thread, with ``runAsync(state:handle:)``).
 @MainActor
@@ -16,6 +18,8 @@ public final class SampleSession {
     public let root: AtomRoot
     private let name: String
     private var recorder: JournalRecorder?
+    /// With `--flight-recorder` and `--journal PATH`: where the journal held is written at exit.
+    private var exitDumpPath: String?
     /// Whether `--control` opened a control endpoint.
     public private(set) var isControlled = false
 
@@ -29,6 +33,7 @@ public final class SampleSession {
         var restorePath: String?
         var keyframeInterval = JournalFormat.defaultKeyframeInterval
         var limit: Int?
+        var flightRecorder: Int?
         var timing = false
         var control = false
         var remaining = arguments[...]
@@ -55,8 +60,20 @@ public final class SampleSession {
                     Self.usage(name, "--journal-limit needs a size of at least 4KB, in bytes or with a KB, MB or GB suffix (got '\(text)')")
                 }
                 limit = bytes
+            case "--flight-recorder":
+                let text = value(for: argument)
+                guard let bytes = JournalSizeLimit.parse(text), bytes >= JournalSizeLimit.minimum else {
+                    Self.usage(name, "--flight-recorder needs a size of at least 4KB, in bytes or with a K, M or G suffix (got '\(text)')")
+                }
+                flightRecorder = bytes
             case "-h", "--help":
-                print("usage: \(name) [--journal PATH [--journal-limit SIZE] [--timing]] [--restore STATE_FILE] [--keyframe-interval N] [--control] < commands")
+                print("""
+                    usage: \(name) [--journal PATH [--journal-limit SIZE] [--timing]] [--flight-recorder SIZE] [--restore STATE_FILE] [--keyframe-interval N] [--control] < commands
+                      --flight-recorder SIZE  keep the last SIZE of journal in memory (4M, 512K, 65536), written
+                                              only when asked: kill -USR1 <pid> writes <name>.<pid>.<N>.jsonl into
+                                              the folder of --journal PATH (or the current one), and a clean exit
+                                              writes it to --journal PATH when given
+                    """)
                 exit(0)
             default: Self.usage(name, "unknown option '\(argument)'")
             }
@@ -64,11 +81,14 @@ public final class SampleSession {
         if limit != nil && journalPath == nil {
             Self.usage(name, "--journal-limit needs --journal PATH")
         }
-        if timing && journalPath == nil {
-            Self.usage(name, "--timing needs --journal PATH")
+        if limit != nil && flightRecorder != nil {
+            Self.usage(name, "--journal-limit and --flight-recorder both bound the journal: give one")
         }
-        if control && journalPath == nil {
-            Self.usage(name, "--control needs --journal PATH (attach steps through the journal)")
+        if timing && journalPath == nil && flightRecorder == nil {
+            Self.usage(name, "--timing needs --journal PATH or --flight-recorder SIZE")
+        }
+        if control && (journalPath == nil || flightRecorder != nil) {
+            Self.usage(name, "--control needs --journal PATH without --flight-recorder (attach steps through the journal file)")
         }
         if let restorePath {
             do {
@@ -80,7 +100,9 @@ public final class SampleSession {
                 Self.fail(name, "\(error)", status: { if case .cannotRead = error { 66 } else { 65 } }())
             }
         }
-        if let journalPath {
+        if let flightRecorder {
+            startFlightRecorder(bytes: flightRecorder, exitDump: journalPath, keyframeInterval: keyframeInterval, timing: timing)
+        } else if let journalPath {
             do {
                 let recorder = try JournalRecorder(path: journalPath, limit: limit, keyframeInterval: keyframeInterval, program: name)
                 recorder.recordsTiming = timing
@@ -98,6 +120,23 @@ public final class SampleSession {
             } catch {
                 Self.fail(name, "\(error)", status: 73)
             }
+        }
+    }
+
+    /// Records into memory, dumping on `SIGUSR1` beside `exitDump` (or into the current
+    /// directory), and to `exitDump` at a clean exit.
+    private func startFlightRecorder(bytes: Int, exitDump: String?, keyframeInterval: Int, timing: Bool) {
+        let folder = exitDump.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        do {
+            let recorder = try JournalRecorder(flightRecorder: bytes, keyframeInterval: keyframeInterval, program: name)
+            recorder.recordsTiming = timing
+            recorder.attach(to: root.store)
+            try recorder.dumpOnSignal(SIGUSR1, into: folder.isEmpty ? "." : folder)
+            self.recorder = recorder
+            exitDumpPath = exitDump
+            Self.warn(name, "flight recorder keeps the last \(bytes) bytes of journal in memory — kill -USR1 \(getpid()) writes them into \(folder.isEmpty ? "." : folder)")
+        } catch {
+            Self.fail(name, "\(error)", status: 73)
         }
     }
 
@@ -186,10 +225,13 @@ public final class SampleSession {
         }
     }
 
-    /// Closes the journal, if recording.
+    /// Closes the journal, if recording; a flight recorder's goes to `--journal PATH`, if given.
     private func finish() {
         do {
             try recorder?.close()
+            if let exitDumpPath {
+                try recorder?.dump(to: exitDumpPath)
+            }
         } catch {
             Self.fail(name, "\(error)", status: 74)
         }

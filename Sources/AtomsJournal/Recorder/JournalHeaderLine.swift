@@ -20,6 +20,29 @@ struct JournalHeaderLine: Sendable {
 
     /// The line (without its newline); `segment` numbers a bounded journal's segment.
     func line(segment: Int?) -> String {
+        var line = commonFields()
+        if let limit, let segment {
+            line.field("limit", limit)
+            line.field("segment", segment)
+            line.field("startStep", startStep)
+        }
+        return line.finished()
+    }
+
+    /// The header of a flight recorder's dump (without its newline): one file, so no segment
+    /// number; `limit` is the size the flight recorder keeps, and `startStep` the step
+    /// recording started at.
+    func dumpLine() -> String {
+        var line = commonFields()
+        if let limit {
+            line.field("limit", limit)
+            line.field("startStep", startStep)
+        }
+        return line.finished()
+    }
+
+    /// The fields every header has, in order.
+    private func commonFields() -> JSONLine {
         var line = JSONLine()
         line.field("format", JournalFormat.name)
         line.field("version", JournalFormat.majorVersion)
@@ -30,11 +53,6 @@ struct JournalHeaderLine: Sendable {
         if let program {
             line.field("program", program)
         }
-        if let limit, let segment {
-            line.field("limit", limit)
-            line.field("segment", segment)
-            line.field("startStep", startStep)
-        }
-        return line.finished()
+        return line
     }
 }

@@ -148,6 +148,7 @@ public final class JournalRecorder {
         // the next flush or close, as any write failure.
         try? sink.flush()
         pipeline = RecordingPipeline(sink: sink, builder: builder, staging: pipelineStaging)
+        (sink as? FlightRecorderSink)?.recordingStarted(header: header, startStep: store.committedTransactions, at: start, pipeline: pipeline)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.
         store.observeCommits { transaction in

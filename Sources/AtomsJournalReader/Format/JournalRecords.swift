@@ -19,12 +19,13 @@ public struct JournalHeader: Codable, Sendable, Equatable {
     /// The recording program, when known.
     public var program: String?
     /// Format 4, bounded journals: the size limit in bytes the recorder keeps the journal's
-    /// segments within.
+    /// segments within; a flight recorder's dump: the bytes the flight recorder keeps.
     public var limit: Int?
     /// Format 4, bounded journals: this segment's number, from 1, in recording order.
     public var segment: Int?
-    /// Format 4, bounded journals: the step recording started at (the first segment's
-    /// keyframe), so a reader can tell how many transactions the size limit dropped.
+    /// Format 4, bounded journals and flight recorder dumps: the step recording started at
+    /// (the first segment's keyframe), so a reader can tell how many transactions the size
+    /// limit dropped.
     public var startStep: Int?
 }
 

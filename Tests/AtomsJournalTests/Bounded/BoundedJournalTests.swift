@@ -129,7 +129,10 @@ struct BoundedJournalTests {
         #expect(JournalSizeLimit.parse("4mb") == 4 << 20)
         #expect(JournalSizeLimit.parse("1GB") == 1 << 30)
         #expect(JournalSizeLimit.parse("12B") == 12)
-        for bad in ["", "MB", "4 MB", "-4MB", "4TB", "1.5MB", "99999999999999GB"] {
+        #expect(JournalSizeLimit.parse("512K") == 512 << 10)
+        #expect(JournalSizeLimit.parse("4m") == 4 << 20)
+        #expect(JournalSizeLimit.parse("2G") == 2 << 30)
+        for bad in ["", "MB", "M", "4 MB", "4KM", "-4MB", "4TB", "1.5MB", "99999999999999GB"] {
             #expect(JournalSizeLimit.parse(bad) == nil, "\(bad)")
         }
         #expect(throws: JournalError.self) { try FileJournalSink(directory: "/tmp/never", limit: 1000) }
