@@ -66,9 +66,9 @@ class AnyAtomNode {
     var identity: AtomIdentity { fatalError("abstract") }
     /// The cached value, type-erased.
     var anyValue: Any { fatalError("abstract") }
-    /// Hands the value to this node's slot from `maker` (made on first use); nothing while
-    /// the node has no value yet.
-    func captureValue(into maker: any CommitSlotMaker) { fatalError("abstract") }
+    /// Hands the value to this node's slot from `maker` (made on first use); returns `false`,
+    /// handing nothing, while the node has no value yet.
+    func captureValue(into maker: any CommitSlotMaker) -> Bool { fatalError("abstract") }
 
     /// Recomputes the value because a dependency changed; returns whether the new value
     /// propagates to dependents and subscribers.
@@ -170,9 +170,10 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         hasValue ? storage.pointee as Any : Optional<Node.Produced>.none as Any
     }
 
-    override func captureValue(into maker: any CommitSlotMaker) {
-        guard hasValue else { return }
+    override func captureValue(into maker: any CommitSlotMaker) -> Bool {
+        guard hasValue else { return false }
         slot(from: maker).capture(UnsafePointer(storage))
+        return true
     }
 
     /// The value, or `nil` before the first computation returned.

@@ -50,10 +50,21 @@ package struct CommittedTransaction: ~Copyable {
 
     /// Hands each changed value, as ``forEachChangedValue(_:)`` lists them, to its atom's slot
     /// from `maker` (``CommitSlot/capture(_:)``): typed, with no value boxed.
-    package func captureChangedValues(into maker: any CommitSlotMaker) {
+    ///
+    /// - Returns: The position, among the values handed over, of the atom whose write started
+    ///   the transaction (``origin``), when its value is among them: the recorder then refers
+    ///   to its slot, not to its identity.
+    package func captureChangedValues(into maker: any CommitSlotMaker) -> Int? {
+        var position = 0
+        var originPosition: Int?
         changes.forEachChangedValue { node in
-            node.captureValue(into: maker)
+            guard node.captureValue(into: maker) else { return }
+            if node === originNode {
+                originPosition = position
+            }
+            position += 1
         }
+        return originPosition
     }
 
     /// As ``AtomTransaction/created``.

@@ -18,10 +18,20 @@ struct CapturedTransaction: Sendable {
         let subscriptionsRemoved: [AtomTransaction.SubscriptionChange]
     }
 
+    /// How a transaction names its origin.
+    enum Origin: Sendable {
+        /// The atom of one of its changes (the usual case: a write changes the atom written),
+        /// by the change's index among the staged changes: its slot is at hand, unretained.
+        case change(Int)
+        /// An atom whose value did not change (a refresh that kept it, a reset).
+        case atom(AtomIdentity)
+    }
+
     let sequence: Int
     let timestamp: Date
     let cause: AtomTransaction.Cause
-    let origin: AtomIdentity?
+    /// The atom whose write started the transaction.
+    let origin: Origin?
     let location: SourceLocation?
     /// The transaction's changed values, in order: a range of the staged changes.
     let changes: Range<Int>

@@ -226,13 +226,16 @@ public final class JournalRecorder {
         // wait in their atoms' slots, typed, and the transaction refers to its range of changes.
         let staging = pipeline.beginCapture()
         let first = staging.changes.count
-        transaction.captureChangedValues(into: slots)
+        // The origin's identity only when its value is not among the changes: retained here
+        // and released on the recorder's thread, its count would move between the cores.
+        let origin: CapturedTransaction.Origin? = transaction.captureChangedValues(into: slots).map { .change(first + $0) }
+            ?? transaction.origin.map { .atom($0) }
         pipeline.endCapture(.transaction(
             CapturedTransaction(
                 sequence: transaction.sequence,
                 timestamp: Date(),
                 cause: transaction.cause,
-                origin: transaction.origin,
+                origin: origin,
                 location: transaction.location,
                 changes: first..<staging.changes.count,
                 graph: graph

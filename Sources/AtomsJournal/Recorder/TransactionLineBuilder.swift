@@ -159,6 +159,7 @@ struct TransactionLineBuilder: Sendable {
     }
 
     /// Appends the lines recording one transaction, in order, each ending in a newline.
+    /// `changes` is the transaction's range of the staged changes, indexed as they are.
     mutating func appendLines(for transaction: CapturedTransaction, changes: ArraySlice<CapturedChange>, to output: inout [UInt8]) {
         let outputBefore = output.count
         defer {
@@ -210,7 +211,17 @@ struct TransactionLineBuilder: Sendable {
 
         // A new location's `loc` line comes before the transaction that first uses it.
         let location = locationID(transaction.location, lines: &output)
-        let origin = transaction.origin.map { id($0) } ?? 0
+        let origin: Int
+        switch transaction.origin {
+        case .change(let index)?:
+            let (originID, declaration) = state.id(of: changes[index].slot)
+            if let declaration { declarations.append(declaration) }
+            origin = originID
+        case .atom(let atom)?:
+            origin = id(atom)
+        case nil:
+            origin = 0
+        }
 
         // The line: `[seq,t,"cause",origin,at,[values]` then `,{graph}` when the graph changed.
         // Declarations made while writing values go into the graph part, so the line is
