@@ -49,39 +49,6 @@ final class ValueDiffer: @unchecked Sendable {
     private var flatTypes: [ObjectIdentifier: Bool] = [:]
     private var strategies: [ObjectIdentifier: Strategy] = [:]
     private var equalities: [ObjectIdentifier: (any EqualityChecking)?] = [:]
-    private var encodableTypes: [ObjectIdentifier: any Encodable.Type] = [:]
-
-    /// Compares an atom's previous value with its new one.
-    ///
-    /// - Returns: ``Change/replaced`` when the values are of different types or not
-    ///   `Encodable`.
-    func change(from old: Any, to new: Any) -> Change {
-        let type = Swift.type(of: new)
-        guard Swift.type(of: old) == type else { return .replaced }
-        let key = ObjectIdentifier(type)
-        let encodable: any Encodable.Type
-        if let known = encodableTypes[key] {
-            encodable = known
-        } else {
-            guard let value = new as? any Encodable else { return .replaced }
-            encodable = Swift.type(of: value)
-            encodableTypes[key] = encodable
-        }
-        return change(from: old, to: new, as: encodable)
-    }
-
-    private func change<T: Encodable>(from old: Any, to new: Any, as type: T.Type) -> Change {
-        let old = old as! T
-        let new = new as! T
-        if let last = lastComparison, let lastOld = last.old as? T, let lastNew = last.new as? T,
-            Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
-        {
-            return last.change
-        }
-        let change = change(from: old, to: new)
-        lastComparison = (old, new, change)
-        return change
-    }
 
     /// Compares an atom's previous value with its new one, remembering the comparison: the
     /// same two values compared again next (a derived atom holding the very array of the atom
