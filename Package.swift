@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         // The command line of atoms-inspect.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Counts allocations per thread, for the test that recording allocates nothing on the
+        // app's thread (journal-allocations, run with the library preloaded).
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // Runs a closure on a fresh, large stack so that arbitrarily deep atom chains
@@ -117,6 +120,12 @@ let package = Package(
         .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
         // What atoms-bench measures atoms-inspect's peak RSS with (a fork from a small process).
         .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
+        // Allocations per transaction on the app's thread and the others, journal off and on.
+        .executableTarget(
+            name: "journal-allocations",
+            dependencies: ["Atoms", "AtomsJournal", .product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            path: "Benchmarks/JournalAllocations"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|flight|counter|large|inspector|live|churn|report|export …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
 // `atoms-bench --large-once untimed|off TOGGLES`: one session of R2b, for callgrind;
 // `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
@@ -102,6 +102,20 @@ func runBenchmarks() {
                text: "  flight/file  app-thread CPU \(String(format: "%.3f", ratio)) (target ≤ 1.05), wall \(String(format: "%.3f", wall.flight / wall.file))")
         report("R2f", "dump-milliseconds", median(f.dumpMilliseconds), "ms",
                text: "  dump of a full flight recorder: \(f.dumpBytes) bytes in \(String(format: "%.1f", median(f.dumpMilliseconds))) ms")
+    }
+    if selected("allocations") || selected("recording") {
+        if let counts = try? AllocationSuite.run(transactions: quick ? 20_000 : 100_000) {
+            if !json { print("R2a allocations per transaction once the buffers have grown (journal-allocations, malloc-interposer): app thread off → on; the recorder's and writer's threads") }
+            for (name, label) in [("small", "a small Codable value"), ("derived", "the value and an atom derived from it")] {
+                guard let workload = counts[name], let off = workload["off"], let on = workload["on"] else { continue }
+                let added = (on["app"] ?? 0) - (off["app"] ?? 0)
+                report("R2a", "\(name)-app-thread-added", added, "allocations/transaction", target: "0", meets: added < 0.01,
+                       text: "  \(label): app thread \(String(format: "%.2f", off["app"] ?? 0)) → \(String(format: "%.2f", on["app"] ?? 0)) (added \(String(format: "%.3f", added)), target 0); recorder and writer \(String(format: "%.2f", on["others"] ?? 0)) (target 0)")
+                figures.append(Figure(suite: "R2a", name: "\(name)-recorder-threads", value: on["others"] ?? 0, unit: "allocations/transaction", target: "0", meetsTarget: (on["others"] ?? 0) < 0.01))
+            }
+        } else if !json {
+            print("R2a skipped: journal-allocations is not built next to atoms-bench (swift build -c release)")
+        }
     }
     if selected("counter") {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-\(UUID().uuidString)")
