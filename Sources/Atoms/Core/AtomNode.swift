@@ -123,10 +123,9 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
     let overrides: OverrideContainer
     /// Made on first use (only when someone records or snapshots the store).
     private var cachedIdentity: AtomIdentity?
-    /// The recorder's slot for this node's values (``CommitSlot``), made on first use: the
-    /// last recorder's, and the others' when more than one recorded the store.
-    var commitSlot: (any CommitSlot<Node.Produced>)?
-    var otherCommitSlots: [any AnyCommitSlot] = []
+    /// The recorders' slots for this node's values (``CommitSlot``), made on first use: one,
+    /// or a chain when more than one recorder recorded the store.
+    var commitSlots: CommitSlot<Node.Produced>?
 
     init(
         id: NodeID,

@@ -4,19 +4,25 @@ import Synchronization
 /// each value it commits to the slot typed, so recording a transaction neither boxes values in
 /// `Any` nor looks anything up per value (the journal recorder's capture slots).
 ///
-/// Not isolated: the main actor calls ``CommitSlot/capture(_:)`` as a transaction commits; what
-/// a slot does with the value, and on which thread, is its maker's business.
-package protocol AnyCommitSlot: AnyObject {
-    /// The maker that made the slot (``CommitSlotMaker/slotMakerID``).
-    var makerID: Int { get }
-}
+/// A final class holding the recorder's closure, not a protocol: a node calls it without the
+/// run-time metadata a protocol with the value's type as a parameter would have it look up.
+/// Not isolated: the main actor calls ``capture`` as a transaction commits; what the closure
+/// does with the value, and on which thread, is its maker's business.
+package final class CommitSlot<Value>: @unchecked Sendable {
+    // Unchecked: created and called on the main actor.
 
-/// A slot for values of one type: what ``AtomNode`` calls.
-package protocol CommitSlot<Value>: AnyCommitSlot {
-    associatedtype Value
+    /// The maker that made the slot (``CommitSlotMaker/slotMakerID``).
+    package let makerID: Int
     /// Takes (a copy of) the value the atom holds as its transaction commits, given where it
     /// is stored: a pointer spares the copy a parameter would take.
-    func capture(_ value: UnsafePointer<Value>)
+    package let capture: (UnsafePointer<Value>) -> Void
+    /// The slot of another maker in the same node (a store recorded twice), if any.
+    fileprivate var next: CommitSlot<Value>?
+
+    package init(makerID: Int, capture: @escaping (UnsafePointer<Value>) -> Void) {
+        self.makerID = makerID
+        self.capture = capture
+    }
 }
 
 /// Makes the commit slots of one recorder; called on the main actor.
@@ -26,7 +32,7 @@ package protocol CommitSlotMaker: AnyObject {
     var slotMakerID: Int { get }
 
     /// Makes the slot for an atom's node, once per node.
-    func makeSlot<Node: Atom>(for atom: Node, identity: AtomIdentity) -> any CommitSlot<Node.Produced>
+    func makeSlot<Node: Atom>(for atom: Node, identity: AtomIdentity) -> CommitSlot<Node.Produced>
 }
 
 /// Numbers for ``CommitSlotMaker/slotMakerID``: a maker's address could be reused by the next
@@ -42,22 +48,18 @@ package enum CommitSlotMakerID {
 
 extension AtomNode {
     /// This node's slot from `maker`, made on first use.
-    func slot(from maker: some CommitSlotMaker) -> any CommitSlot<Node.Produced> {
+    func slot(from maker: some CommitSlotMaker) -> CommitSlot<Node.Produced> {
         let makerID = maker.slotMakerID
-        if let slot = commitSlot, slot.makerID == makerID {
-            return slot
-        }
-        // Another recorder's slots (a store recorded twice, or by one recorder after another).
-        for other in otherCommitSlots {
-            if let slot = other as? any CommitSlot<Node.Produced>, slot.makerID == makerID {
+        var candidate = commitSlots
+        while let slot = candidate {
+            if slot.makerID == makerID {
                 return slot
             }
+            candidate = slot.next
         }
         let slot = maker.makeSlot(for: atom, identity: identity)
-        if let previous = commitSlot {
-            otherCommitSlots.append(previous)
-        }
-        commitSlot = slot
+        slot.next = commitSlots
+        commitSlots = slot
         return slot
     }
 }

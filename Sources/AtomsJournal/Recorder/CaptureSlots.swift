@@ -40,7 +40,7 @@ enum SlotEntry {
 /// previous one typed. Values with a class instance inside are encoded at capture instead
 /// (``OffThreadEncodingCheck``), decided once for the type when its verdict holds for every
 /// value, per value otherwise.
-final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unchecked Sendable {
+final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendable {
     // Unchecked: `mode` and `incoming` are touched on the main actor under the pipeline's
     // lock; `outgoing`, `cursor`, `current` and `journalNumber` on the recorder's thread (or
     // on the main actor under the lock, for a sink that takes lines at commit).
@@ -50,7 +50,6 @@ final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unche
     }
 
     let identity: AtomIdentity
-    let makerID: Int
     unowned(unsafe) private let maker: CaptureSlotMaker
 
     // The main actor's side.
@@ -82,7 +81,6 @@ final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unche
     init(identity: AtomIdentity, maker: CaptureSlotMaker) {
         self.identity = identity
         self.maker = maker
-        self.makerID = maker.slotMakerID
     }
 
     deinit {
@@ -103,7 +101,13 @@ final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unche
         case .atCapture:
             maker.stageEncoded(value.pointee, redacted: false, slot: self)
         case .perValue:
-            if maker.check.allowsLaterEncoding(of: value.pointee) {
+            let later = maker.check.allowsLaterEncoding(of: value.pointee)
+            // A collection first seen empty is decided per value until its elements' type is
+            // decided too: from then on, the verdict holds for the type.
+            if maker.check.decidesForEveryValue(of: Value.self) {
+                mode = later ? .later : .atCapture
+            }
+            if later {
                 stage(value)
             } else {
                 maker.stageEncoded(value.pointee, redacted: false, slot: self)
@@ -124,7 +128,13 @@ final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unche
             retired.removeAll()
         }
         incoming.append(copyOf: value)
-        maker.stage(CapturedChange(slot: self, encoded: nil))
+        // As `CaptureSlotMaker.stage`, without going through the protocol for `isStaged`.
+        let staging = maker.staging
+        if !isStaged {
+            isStaged = true
+            staging.slots.append(self)
+        }
+        staging.changes.append(CapturedChange(slot: self, encoded: nil))
     }
 
     func handOver() {
@@ -202,9 +212,8 @@ final class TypedCaptureSlot<Value: Encodable>: CommitSlot, RecordedSlot, @unche
 
 /// The slot of an atom whose values are encoded as they commit: redacted atoms, asynchronous
 /// phases and values that are not `Encodable`.
-final class EncodingCaptureSlot<Value>: CommitSlot, RecordedSlot, @unchecked Sendable {
+final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
     let identity: AtomIdentity
-    let makerID: Int
     unowned(unsafe) private let maker: CaptureSlotMaker
     private let isRedacted: Bool
     var journalNumber = (id: 0, epoch: -1)
@@ -214,7 +223,6 @@ final class EncodingCaptureSlot<Value>: CommitSlot, RecordedSlot, @unchecked Sen
         self.identity = identity
         self.maker = maker
         self.isRedacted = redacted
-        self.makerID = maker.slotMakerID
     }
 
     func capture(_ value: UnsafePointer<Value>) {
@@ -254,21 +262,24 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
         self.redactedTypes = redactedTypes
     }
 
-    func makeSlot<Node: Atom>(for atom: Node, identity: AtomIdentity) -> any CommitSlot<Node.Produced> {
+    func makeSlot<Node: Atom>(for atom: Node, identity: AtomIdentity) -> CommitSlot<Node.Produced> {
         let redacted = isRedacted(identity)
         if !redacted, !(Node.Produced.self is any JournalPhaseRepresentable.Type),
             let encodable = Node.Produced.self as? any Encodable.Type
         {
             return typedSlot(encodable, identity: identity, as: Node.Produced.self)
         }
-        return EncodingCaptureSlot(identity: identity, maker: self, redacted: redacted)
+        let slot = EncodingCaptureSlot<Node.Produced>(identity: identity, maker: self, redacted: redacted)
+        return CommitSlot(makerID: slotMakerID) { slot.capture($0) }
     }
 
     /// A typed slot for `Value`, whose `Encodable` type `type` is.
-    private func typedSlot<Encoded: Encodable, Value>(_ type: Encoded.Type, identity: AtomIdentity, as: Value.Type) -> any CommitSlot<Value> {
-        // `Encoded` is `Value`: the slot is a `CommitSlot<Value>`, which one dynamic cast per
-        // atom node confirms.
-        TypedCaptureSlot<Encoded>(identity: identity, maker: self) as! any CommitSlot<Value>
+    private func typedSlot<Encoded: Encodable, Value>(_ type: Encoded.Type, identity: AtomIdentity, as: Value.Type) -> CommitSlot<Value> {
+        let slot = TypedCaptureSlot<Encoded>(identity: identity, maker: self)
+        // `Encoded` is `Value`: the node's pointer points to an `Encoded`.
+        return CommitSlot(makerID: slotMakerID) { value in
+            slot.capture(UnsafeRawPointer(value).assumingMemoryBound(to: Encoded.self))
+        }
     }
 
     /// Whether an atom's values are never written (``JournalRedacted``, or a type the recorder

@@ -228,8 +228,15 @@ public final class JournalRecorder {
         let first = staging.changes.count
         // The origin's identity only when its value is not among the changes: retained here
         // and released on the recorder's thread, its count would move between the cores.
-        let origin: CapturedTransaction.Origin? = transaction.captureChangedValues(into: slots).map { .change(first + $0) }
-            ?? transaction.origin.map { .atom($0) }
+        // (No `Optional.map` here: its closure would check the main actor on every call.)
+        let origin: CapturedTransaction.Origin?
+        if let position = transaction.captureChangedValues(into: slots) {
+            origin = .change(first + position)
+        } else if let atom = transaction.origin {
+            origin = .atom(atom)
+        } else {
+            origin = nil
+        }
         pipeline.endCapture(.transaction(
             CapturedTransaction(
                 sequence: transaction.sequence,
