@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -7,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Atoms", targets: ["Atoms"]),
         .library(name: "AtomsJournal", targets: ["AtomsJournal"]),
+        .library(name: "AtomsJournalMacros", targets: ["AtomsJournalMacros"]),
         .library(name: "AtomsTesting", targets: ["AtomsTesting"]),
         .executable(name: "atoms-inspect", targets: ["atoms-inspect"]),
         .executable(name: "sample-counter", targets: ["sample-counter"]),
@@ -24,6 +26,9 @@ let package = Package(
         // Counts allocations per thread, for the test that recording allocates nothing on the
         // app's thread (journal-allocations, run with the library preloaded).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // The `@JournalRecordable` macro (its own product, so that only code using it builds
+        // swift-syntax).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // Runs a closure on a fresh, large stack so that arbitrarily deep atom chains
@@ -58,6 +63,27 @@ let package = Package(
             name: "AtomsJournalTests",
             dependencies: ["AtomsJournal", "AtomsJournalReader", "Atoms", "TestSupport"],
             resources: [.copy("Journals")]
+        ),
+
+        // `@JournalRecordable`: a struct's journal encoding and diffing written by the compiler.
+        .macro(
+            name: "AtomsJournalMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "AtomsJournalMacros", dependencies: ["AtomsJournal", "AtomsJournalMacrosPlugin"]),
+        .testTarget(
+            name: "AtomsJournalMacrosTests",
+            dependencies: [
+                "AtomsJournalMacrosPlugin", "AtomsJournalMacros", "AtomsJournal", "Atoms", "TestSupport",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
         ),
 
         // What the test targets share: temporary files, running built executables, gates.

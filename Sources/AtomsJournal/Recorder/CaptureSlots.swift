@@ -24,7 +24,7 @@ protocol RecordedSlot: AnyObject {
     /// - Parameter previous: The mirror's value of the atom, `nil` when the atom is new.
     func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry
     /// The value the slot holds as the atom's current one, encoded (for keyframes).
-    func encodedCurrent(by encoder: ValueEncoder) -> EncodedValue
+    func encodedCurrent(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue
 }
 
 /// What ``RecordedSlot/recordNext(id:previous:differ:encoder:to:)`` did.
@@ -51,6 +51,9 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
 
     let identity: AtomIdentity
     unowned(unsafe) private let maker: CaptureSlotMaker
+    /// The type's own code for comparing and encoding its values, when it is
+    /// ``JournalRecordable``; `nil` compares and encodes them through `Codable`.
+    private let coding: RecordableCoding<Value>?
 
     // The main actor's side.
     @exclusivity(unchecked) private var mode = Mode.undecided
@@ -78,9 +81,10 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     @exclusivity(unchecked) private var isFlat: Bool?
     @exclusivity(unchecked) var journalNumber = (id: 0, epoch: -1)
 
-    init(identity: AtomIdentity, maker: CaptureSlotMaker) {
+    init(identity: AtomIdentity, maker: CaptureSlotMaker, coding: RecordableCoding<Value>? = nil) {
         self.identity = identity
         self.maker = maker
+        self.coding = coding
     }
 
     deinit {
@@ -151,6 +155,9 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
         let value = outgoing[cursor]
         cursor += 1
+        if let coding {
+            return recordNext(value, id: id, previous: previous, coding: coding, differ: differ, encoder: encoder, to: &output)
+        }
         let isFlat = self.isFlat ?? differ.isFlat(value)
         self.isFlat = isFlat
         if isFlat {
@@ -180,8 +187,37 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
         return .written
     }
 
-    func encodedCurrent(by encoder: ValueEncoder) -> EncodedValue {
+    /// ``recordNext(id:previous:differ:encoder:to:)`` for a ``JournalRecordable`` type: its
+    /// own code compares the value with the previous one and encodes it.
+    private func recordNext(_ value: Value, id: Int, previous: RecordedValue?, coding: RecordableCoding<Value>, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
+        if let previous, hold(previous) {
+            switch differ.rememberedChange(from: current.pointee, to: value, compare: { old, new, differ in coding.change(from: old, to: new, differ: differ) }) {
+            case .unchanged:
+                TransactionLine.appendUnchanged(id: id, to: &output)
+                keep(value)
+                return .written
+            case .delta(let delta):
+                TransactionLine.appendDelta(id: id, delta: delta, to: &output)
+                keep(value)
+                return .written
+            case .replaced:
+                break
+            }
+        }
+        guard let json = coding.json(of: value, differ: differ) else {
+            // A member `Codable` could not stream: the whole value takes the `Codable` path.
+            return .encoded(encoder.encode(encodable: value))
+        }
+        TransactionLine.appendWhole(id: id, json: json, to: &output)
+        keep(value)
+        return .written
+    }
+
+    func encodedCurrent(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue {
         precondition(hasCurrent, "a capture slot in the mirror holds its atom's value")
+        if let coding, let json = coding.json(of: current.pointee, differ: differ) {
+            return .json(bytes: json, members: nil)
+        }
         return encoder.encode(encodable: current.pointee)
     }
 
@@ -240,7 +276,7 @@ final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
         preconditionFailure("an encoding slot's changes arrive encoded")
     }
 
-    func encodedCurrent(by encoder: ValueEncoder) -> EncodedValue {
+    func encodedCurrent(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue {
         preconditionFailure("an encoding slot is never the mirror's value")
     }
 }
@@ -264,6 +300,9 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
 
     func makeSlot<Node: Atom>(for atom: Node, identity: AtomIdentity) -> CommitSlot<Node.Produced> {
         let redacted = isRedacted(identity)
+        if !redacted, let recordable = Node.Produced.self as? any JournalRecordable.Type {
+            return recordableSlot(recordable, identity: identity, as: Node.Produced.self)
+        }
         if !redacted, !(Node.Produced.self is any JournalPhaseRepresentable.Type),
             let encodable = Node.Produced.self as? any Encodable.Type
         {
@@ -279,6 +318,16 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
         // `Encoded` is `Value`: the node's pointer points to an `Encoded`.
         return CommitSlot(makerID: slotMakerID) { value in
             slot.capture(UnsafeRawPointer(value).assumingMemoryBound(to: Encoded.self))
+        }
+    }
+
+    /// A typed slot for `Value`, whose ``JournalRecordable`` type `type` is: the type's own code
+    /// compares and encodes its values.
+    private func recordableSlot<Recorded: JournalRecordable, Value>(_ type: Recorded.Type, identity: AtomIdentity, as: Value.Type) -> CommitSlot<Value> {
+        let slot = TypedCaptureSlot<Recorded>(identity: identity, maker: self, coding: RecordableTypeCoding<Recorded>())
+        // `Recorded` is `Value`: the node's pointer points to a `Recorded`.
+        return CommitSlot(makerID: slotMakerID) { value in
+            slot.capture(UnsafeRawPointer(value).assumingMemoryBound(to: Recorded.self))
         }
     }
 

@@ -131,13 +131,13 @@ struct RecordedState: Sendable {
     /// The keyframe line of the current state, after transaction `seq`; values kept as Swift
     /// values are encoded now. It declares the live atoms and those the graph refers to, having
     /// forgotten the others.
-    mutating func keyframe(seq: Int, encoder: ValueEncoder, locations: [SourceLocation: Int]) -> String {
+    mutating func keyframe(seq: Int, encoder: ValueEncoder, differ: ValueDiffer, locations: [SourceLocation: Int]) -> String {
         forgetUnneeded()
         // Every location numbered so far: a reader starting at this keyframe knows the
         // locations of the transactions after it without reading what came before.
         return KeyframeLine.line(
             seq: seq, atoms: atoms.sorted { $0.key < $1.key }.map(\.value.declaration),
-            values: values.entries.map { $0.value.encoded(by: encoder).keyedEntry(id: $0.id) },
+            values: values.entries.map { $0.value.encoded(by: encoder, differ: differ).keyedEntry(id: $0.id) },
             edges: edges.keys.sorted(by: EdgeEntry.precedes).map(\.json),
             subs: subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json),
             locs: locations.sorted { $0.value < $1.value }.map { LocationDeclaration(id: $0.value, at: $0.key.description).json }
@@ -198,11 +198,11 @@ enum RecordedValue {
     case slot(any RecordedSlot)
 
     /// The value encoded.
-    func encoded(by encoder: ValueEncoder) -> EncodedValue {
+    func encoded(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue {
         switch self {
         case .encoded(let value): value
         case .swift(let value): encoder.encode(value, redacted: false)
-        case .slot(let slot): slot.encodedCurrent(by: encoder)
+        case .slot(let slot): slot.encodedCurrent(by: encoder, differ: differ)
         }
     }
 }

@@ -112,7 +112,7 @@ struct TransactionLineBuilder: Sendable {
     /// The keyframe of the current state, after transaction `seq`; the next one is weighed
     /// against it.
     mutating func keyframe(seq: Int) -> String {
-        let keyframe = state.keyframe(seq: seq, encoder: encoder, locations: locationIDs)
+        let keyframe = state.keyframe(seq: seq, encoder: encoder, differ: differ, locations: locationIDs)
         transactionsSinceKeyframe = 0
         bytesSinceKeyframe = 0
         keyframeBytes = keyframe.utf8.count

@@ -17,12 +17,31 @@ extension Optional: JournalDiffableCollection where Wrapped: Encodable {
 }
 
 extension Array: JournalDiffableCollection where Element: Encodable {
+    func journalChange(from old: Any, differ: ValueDiffer) -> ValueDiffer.Change {
+        ArrayChange.change(from: old as! [Element], to: self, differ: differ, compare: { old, new, differ in
+            differ.change(from: old, to: new)
+        }, json: { element, differ in
+            differ.json(of: element)
+        })
+    }
+}
+
+/// What changed between two arrays, whatever compares and encodes their elements (`Codable`'s
+/// encoding, or a ``JournalRecordable`` element's own code).
+enum ArrayChange {
     /// Arrays: equal leading and trailing elements are skipped (compared by their bits first,
     /// then with `==`), and what remains between them becomes element patches, or removed and
     /// inserted runs found by the standard library's `difference(from:by:)`.
-    func journalChange(from old: Any, differ: ValueDiffer) -> ValueDiffer.Change {
-        let old = old as! [Element]
-        let new = self
+    ///
+    /// - Parameters:
+    ///   - compare: What changed between two elements.
+    ///   - json: An element's JSON, `nil` when it cannot be encoded (the array is then
+    ///     written whole).
+    static func change<Element: Encodable>(
+        from old: [Element], to new: [Element], differ: ValueDiffer,
+        compare: (Element, Element, ValueDiffer) -> ValueDiffer.Change,
+        json: (Element, ValueDiffer) -> [UInt8]?
+    ) -> ValueDiffer.Change {
         let equality = differ.equality(for: Element.self)
         // Equal leading and trailing runs, found by comparing the arrays' bytes in bulk (an
         // element whose bytes differ may still be equal: `==` decides for those).
@@ -45,19 +64,19 @@ extension Array: JournalDiffableCollection where Element: Encodable {
         func edit(position: Int, oldRun: Range<Int>, newRun: Range<Int>) -> Bool {
             let pairs = Swift.min(oldRun.count, newRun.count)
             for offset in 0..<pairs {
-                switch differ.change(from: old[oldRun.lowerBound + offset], to: new[newRun.lowerBound + offset]) {
+                switch compare(old[oldRun.lowerBound + offset], new[newRun.lowerBound + offset], differ) {
                 case .unchanged:
                     continue
                 case .delta(let delta):
                     operations.patch(at: position + offset, delta)
                 case .replaced:
-                    guard let json = differ.json(of: new[newRun.lowerBound + offset]) else { return false }
+                    guard let json = json(new[newRun.lowerBound + offset], differ) else { return false }
                     operations.splice(at: position + offset, removing: 1, inserting: [json])
                 }
             }
             var inserted: [[UInt8]] = []
             for index in (newRun.lowerBound + pairs)..<newRun.upperBound {
-                guard let json = differ.json(of: new[index]) else { return false }
+                guard let json = json(new[index], differ) else { return false }
                 inserted.append(json)
             }
             operations.splice(at: position + pairs, removing: oldRun.count - pairs, inserting: inserted)

@@ -55,15 +55,20 @@ final class ValueDiffer: @unchecked Sendable {
     /// it derives from) cost a bitwise check. Values too large for an `Any`'s inline storage
     /// are not remembered, which would allocate a box per comparison.
     func rememberedChange<T: Encodable>(from old: T, to new: T) -> Change {
+        rememberedChange(from: old, to: new) { old, new, differ in differ.change(from: old, to: new) }
+    }
+
+    /// ``rememberedChange(from:to:)`` with the comparison `compare`.
+    func rememberedChange<T: Encodable>(from old: T, to new: T, compare: (T, T, ValueDiffer) -> Change) -> Change {
         guard MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size else {
-            return change(from: old, to: new)
+            return compare(old, new, self)
         }
         if let last = lastComparison, let lastOld = last.old as? T, let lastNew = last.new as? T,
             Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
         {
             return last.change
         }
-        let change = change(from: old, to: new)
+        let change = compare(old, new, self)
         lastComparison = (old, new, change)
         return change
     }
@@ -336,6 +341,25 @@ private struct EquatableWitness<E: Equatable>: EqualityChecking {
     }
 }
 
+/// A member's name in an object delta: a `String` from a `Codable` capture, or a
+/// `StaticString` from a ``JournalRecordable`` type's code.
+protocol JSONKey {
+    /// Appends the name as a JSON string.
+    func appendJSON(to bytes: inout [UInt8])
+}
+
+extension String: JSONKey {
+    func appendJSON(to bytes: inout [UInt8]) {
+        bytes.appendJSONString(self)
+    }
+}
+
+extension StaticString: JSONKey {
+    func appendJSON(to bytes: inout [UInt8]) {
+        bytes.appendJSONKey(self)
+    }
+}
+
 /// Builds an object delta: `["o",{set},{patch},[removed]]`.
 struct ObjectDeltaWriter {
     private var set: [UInt8] = []
@@ -344,23 +368,28 @@ struct ObjectDeltaWriter {
     /// How many members were set whole.
     private(set) var setCount = 0
 
-    mutating func set(_ key: String, _ json: [UInt8]) {
+    /// Whether nothing was set, patched or removed.
+    var isEmpty: Bool {
+        self.set.isEmpty && patches.isEmpty && removed.isEmpty
+    }
+
+    mutating func set(_ key: some JSONKey, _ json: [UInt8]) {
         setCount += 1
         Self.member(key, json, into: &set)
     }
 
-    mutating func patch(_ key: String, _ delta: [UInt8]) {
+    mutating func patch(_ key: some JSONKey, _ delta: [UInt8]) {
         Self.member(key, delta, into: &patches)
     }
 
-    mutating func remove(_ key: String) {
+    mutating func remove(_ key: some JSONKey) {
         if !removed.isEmpty { removed.append(UInt8(ascii: ",")) }
-        removed.appendJSONString(key)
+        key.appendJSON(to: &removed)
     }
 
-    private static func member(_ key: String, _ json: [UInt8], into bytes: inout [UInt8]) {
+    private static func member(_ key: some JSONKey, _ json: [UInt8], into bytes: inout [UInt8]) {
         if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
-        bytes.appendJSONString(key)
+        key.appendJSON(to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(contentsOf: json)
     }
