@@ -138,12 +138,12 @@ let package = Package(
         // Samples: small programs written the way a user writes atoms.
         .target(name: "SampleSupport", dependencies: ["Atoms", "AtomsJournal"], path: "samples/SampleSupport"),
         .executableTarget(name: "sample-counter", dependencies: ["Atoms", "SampleSupport"], path: "samples/Counter"),
-        .executableTarget(name: "sample-todo", dependencies: ["Atoms", "SampleSupport"], path: "samples/Todo"),
+        .executableTarget(name: "sample-todo", dependencies: ["Atoms", "AtomsJournalMacros", "SampleSupport"], path: "samples/Todo"),
         .executableTarget(name: "sample-numpad", dependencies: ["Atoms", "SampleSupport"], path: "samples/Numpad"),
-        .executableTarget(name: "sample-movies", dependencies: ["Atoms", "SampleSupport"], path: "samples/Movies"),
+        .executableTarget(name: "sample-movies", dependencies: ["Atoms", "AtomsJournalMacros", "SampleSupport"], path: "samples/Movies"),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
-        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
+        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
         // What atoms-bench measures atoms-inspect's peak RSS with (a fork from a small process).
         .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
         // Allocations per transaction on the app's thread and the others, journal off and on.

@@ -5,6 +5,7 @@
 #
 #   Benchmarks/recorder-instructions.sh small   # R2's small Codable value, journal off and on
 #   Benchmarks/recorder-instructions.sh todos   # R2b's 500 todos, per toggle, off and on
+#   Benchmarks/recorder-instructions.sh todos-recordable   # the same todos, @JournalRecordable
 #
 # Thread 01 is the app's (main) thread; with the journal on, the recorder's thread is the one
 # with most instructions besides it (the file writer's thread has almost none).
@@ -13,7 +14,8 @@ cd "$(dirname "$0")/.."
 case "${1:-small}" in
     small) mode=--recording-once; short=10000; long=30000 ;;
     todos) mode=--large-once; short=1000; long=3000 ;;
-    *) echo "usage: $0 small|todos" >&2; exit 64 ;;
+    todos-recordable) mode=--large-once; short=1000; long=3000; variant=recordable ;;
+    *) echo "usage: $0 small|todos|todos-recordable" >&2; exit 64 ;;
 esac
 command -v valgrind >/dev/null || { echo "$0: valgrind is not installed (apt-get install -y valgrind)" >&2; exit 69; }
 work=$(mktemp -d)
@@ -26,7 +28,7 @@ for journal in off untimed; do
     for n in $short $long; do
         rm -f "$work"/cg.out*
         valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.out" \
-            "$work/atoms-bench" $mode $journal $n >/dev/null 2>&1
+            "$work/atoms-bench" $mode $journal $n ${variant:-} >/dev/null 2>&1
         for file in "$work"/cg.out-*; do
             thread=${file##*-}
             totals[$n,$thread]=$(awk '/^totals:/ { print $2 }' "$file")

@@ -3,7 +3,7 @@ import Foundation
 // atoms-bench: release-built benchmarks, never part of `swift test`.
 // `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
-// `atoms-bench --large-once untimed|off TOGGLES`: one session of R2b, for callgrind;
+// `atoms-bench --large-once untimed|off TOGGLES [recordable]`: one session of R2b, for callgrind;
 // `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
 
 /// One reported figure.
@@ -32,7 +32,10 @@ func runBenchmarks() {
         return
     }
     if let index = arguments.firstIndex(of: "--large-once"), arguments.count > index + 2 {
-        LargeStateSuite.runOnce(journal: arguments[index + 1] != "off", toggles: Int(arguments[index + 2]) ?? LargeStateSuite.toggles)
+        LargeStateSuite.runOnce(
+            journal: arguments[index + 1] != "off", toggles: Int(arguments[index + 2]) ?? LargeStateSuite.toggles,
+            recordable: arguments.count > index + 3 && arguments[index + 3] == "recordable"
+        )
         return
     }
     if let index = arguments.firstIndex(of: "--recording-once"), arguments.count > index + 2 {
@@ -145,6 +148,13 @@ func runBenchmarks() {
             report("R2b", "journal-on", on, "s", text: "  R2b journal on   \(String(format: "%.3f", on)) s (app thread before close \(String(format: "%.3f", appThread)) s)")
             report("R2b", "ratio", on / off, "on/off", target: "≤ 1.25", meets: on / off <= 1.25,
                    text: "  R2b ratio        \(String(format: "%.2f", on / off)) (target ≤ 1.25)")
+            let recordableOff = f.recordableOff.sorted()[f.recordableOff.count / 2]
+            let recordableOn = f.recordableOn.sorted()[f.recordableOn.count / 2]
+            let recordableAppThread = f.recordableOnAppThread.sorted()[f.recordableOnAppThread.count / 2]
+            report("R2b-recordable", "journal-off", recordableOff, "s", text: "  R2b with @JournalRecordable values, journal off  \(String(format: "%.3f", recordableOff)) s")
+            report("R2b-recordable", "journal-on", recordableOn, "s", text: "  R2b with @JournalRecordable values, journal on   \(String(format: "%.3f", recordableOn)) s (app thread before close \(String(format: "%.3f", recordableAppThread)) s; journal \(f.recordableFileBytes) bytes, \(f.fileBytes) through Codable)")
+            report("R2b-recordable", "ratio", recordableOn / recordableOff, "on/off", target: "≤ 1.25", meets: recordableOn / recordableOff <= 1.25,
+                   text: "  R2b ratio with @JournalRecordable values \(String(format: "%.2f", recordableOn / recordableOff)) (target ≤ 1.25)")
             let untimedCPU = f.untimedCPU.sorted()[f.untimedCPU.count / 2], timedCPU = f.timedCPU.sorted()[f.timedCPU.count / 2]
             let timing = timedCPU / untimedCPU - 1
             report("R2b", "timing-overhead-app-thread-cpu", timing, "timed/untimed - 1", target: "≤ 0.05", meets: timing <= 0.05,

@@ -1,6 +1,8 @@
+import AtomsJournalMacros
 import Foundation
 
 /// A movie in search results.
+@JournalRecordable
 struct Movie: Codable, Hashable, Sendable {
     var id: Int
     var title: String
@@ -8,6 +10,7 @@ struct Movie: Codable, Hashable, Sendable {
 }
 
 /// One page of search results.
+@JournalRecordable
 struct MoviePage: Codable, Equatable, Sendable {
     var query: String
     var page: Int

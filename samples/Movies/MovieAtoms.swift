@@ -1,4 +1,5 @@
 import Atoms
+import AtomsJournalMacros
 
 /// The service, injectable in tests with `override`.
 struct MovieAPIAtom: ValueAtom, Hashable {
@@ -34,6 +35,7 @@ struct SearchMoviesAtom: ThrowingTaskAtom, Hashable {
 }
 
 /// The search as the screen shows it.
+@JournalRecordable
 struct SearchResults: Codable, Equatable, Sendable {
     var phase: String
     var page: MoviePage?

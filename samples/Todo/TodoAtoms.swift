@@ -1,6 +1,9 @@
 import Atoms
+import AtomsJournalMacros
 
-/// A todo item; ids are handed out in order so scripted sessions are reproducible.
+/// A todo item; ids are handed out in order so scripted sessions are reproducible. Recorded
+/// through its own code (`@JournalRecordable`): the list of todos changes on every command.
+@JournalRecordable
 struct Todo: Codable, Hashable, Sendable {
     var id: Int
     var text: String
@@ -13,6 +16,7 @@ enum Filter: String, CaseIterable, Codable, Hashable, Sendable {
 }
 
 /// Counts shown under the list.
+@JournalRecordable
 struct Stats: Codable, Equatable, Sendable {
     var total: Int
     var totalCompleted: Int

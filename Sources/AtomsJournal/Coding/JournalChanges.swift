@@ -7,9 +7,15 @@
 /// `nil` is removed. When every member differs, the value is written whole instead, as the
 /// recorder does for values compared through `Codable`.
 public struct JournalChanges {
-    /// Compares and encodes members that are not `JournalRecordable`.
+    /// Compares and encodes members that are not `JournalRecordable`, and lends the buffers.
     let differ: ValueDiffer
-    private var object = ObjectDeltaWriter()
+    /// The members set whole, patched by a nested delta, and removed: the delta's three parts,
+    /// each in a buffer lent by ``differ`` on first use.
+    private var set: [UInt8] = []
+    private var patches: [UInt8] = []
+    private var removed: [UInt8] = []
+    /// How many members were set whole.
+    private var setCount = 0
     /// Members the new value writes (`nil` optionals are not written).
     private var memberCount = 0
     /// Set when a member could not be encoded: the value is then written whole.
@@ -21,22 +27,44 @@ public struct JournalChanges {
         self.differ = differ
     }
 
-    /// The change found.
-    var change: ValueDiffer.Change {
+    /// The change found, `["o",{set},{patches},[removed]]` for a delta; gives the buffers back.
+    mutating func finish() -> ValueDiffer.Change {
+        defer {
+            differ.recycle(&set)
+            differ.recycle(&patches)
+            differ.recycle(&removed)
+        }
         if let result {
             return result
         }
         if failed {
             return .replaced
         }
-        if object.isEmpty {
+        if set.isEmpty && patches.isEmpty && removed.isEmpty {
             return .unchanged
         }
         // Every member new or changed: the whole value is shorter than its delta.
-        if object.setCount == memberCount {
+        if setCount == memberCount {
             return .replaced
         }
-        return object.change
+        var delta = differ.takeBuffer()
+        delta.append(contentsOf: DeltaSyntax.objectOpen)
+        delta.append(contentsOf: set)
+        delta.append(UInt8(ascii: "}"))
+        if !patches.isEmpty || !removed.isEmpty {
+            delta.append(UInt8(ascii: ","))
+            delta.append(UInt8(ascii: "{"))
+            delta.append(contentsOf: patches)
+            delta.append(UInt8(ascii: "}"))
+        }
+        if !removed.isEmpty {
+            delta.append(UInt8(ascii: ","))
+            delta.append(UInt8(ascii: "["))
+            delta.append(contentsOf: removed)
+            delta.append(UInt8(ascii: "]"))
+        }
+        delta.append(UInt8(ascii: "]"))
+        return .delta(delta)
     }
 
     /// Sets the change found another way (an array's element edits).
@@ -52,7 +80,16 @@ public struct JournalChanges {
     ///   - new: The member in the new value.
     public mutating func compare<T: Encodable>(_ key: StaticString, _ old: T, _ new: T) {
         memberCount += 1
-        note(key, differ.memberChange(from: old, to: new), new: new)
+        var change = differ.memberChange(from: old, to: new)
+        switch change {
+        case .unchanged:
+            return
+        case .delta(let delta):
+            patch(key, delta)
+            differ.recycle(&change)
+        case .replaced:
+            write(key) { $0.value(new) }
+        }
     }
 
     /// Compares an optional member: one that became `nil` is removed.
@@ -61,10 +98,10 @@ public struct JournalChanges {
         case (nil, nil):
             return
         case (_?, nil):
-            object.remove(key)
+            remove(key)
         case (nil, let new?):
             memberCount += 1
-            note(key, .replaced, new: new)
+            write(key) { $0.value(new) }
         case (let old?, let new?):
             compare(key, old, new)
         }
@@ -73,7 +110,16 @@ public struct JournalChanges {
     /// Compares a member that compares its own members.
     public mutating func compare<T: JournalRecordable>(_ key: StaticString, _ old: T, _ new: T) {
         memberCount += 1
-        note(key, differ.recordableChange(from: old, to: new), new: new)
+        var change = differ.recordableChange(from: old, to: new)
+        switch change {
+        case .unchanged:
+            return
+        case .delta(let delta):
+            patch(key, delta)
+            differ.recycle(&change)
+        case .replaced:
+            write(key) { new.writeJournalJSON(to: &$0) }
+        }
     }
 
     /// Compares an optional member that compares its own members.
@@ -82,42 +128,56 @@ public struct JournalChanges {
         case (nil, nil):
             return
         case (_?, nil):
-            object.remove(key)
+            remove(key)
         case (nil, let new?):
             memberCount += 1
-            note(key, .replaced, new: new)
+            write(key) { new.writeJournalJSON(to: &$0) }
         case (let old?, let new?):
             compare(key, old, new)
         }
     }
 
-    private mutating func note<T: Encodable>(_ key: StaticString, _ change: ValueDiffer.Change, new: T) {
-        switch change {
-        case .unchanged:
-            return
-        case .delta(let delta):
-            object.patch(key, delta)
-        case .replaced:
-            guard let json = differ.memberJSON(of: new) else {
-                failed = true
-                return
-            }
-            object.set(key, json)
-        }
+    /// Sets a member whole: its key, then the JSON `value` writes.
+    private mutating func write(_ key: StaticString, value: (inout JournalJSONWriter) -> Void) {
+        setCount += 1
+        Self.beginMember(key, in: &set, differ: differ)
+        var writer = JournalJSONWriter(differ: differ, bytes: set)
+        set = []
+        value(&writer)
+        failed = failed || writer.failed
+        set = writer.takeBytes()
     }
 
-    private mutating func note<T: JournalRecordable>(_ key: StaticString, _ change: ValueDiffer.Change, new: T) {
-        switch change {
-        case .unchanged:
-            return
-        case .delta(let delta):
-            object.patch(key, delta)
-        case .replaced:
-            guard let json = differ.recordableJSON(of: new) else {
-                failed = true
-                return
-            }
-            object.set(key, json)
-        }
+    private mutating func patch(_ key: StaticString, _ delta: [UInt8]) {
+        Self.beginMember(key, in: &patches, differ: differ)
+        patches.append(contentsOf: delta)
     }
+
+    private mutating func remove(_ key: StaticString) {
+        if removed.isEmpty {
+            removed = differ.takeBuffer()
+        } else {
+            removed.append(UInt8(ascii: ","))
+        }
+        removed.appendJSONKey(key)
+    }
+
+    /// Appends `"key":` to one of the delta's parts, after a comma when it has members.
+    private static func beginMember(_ key: StaticString, in bytes: inout [UInt8], differ: ValueDiffer) {
+        if bytes.isEmpty {
+            bytes = differ.takeBuffer()
+        } else {
+            bytes.append(UInt8(ascii: ","))
+        }
+        bytes.appendJSONKey(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+}
+
+/// The fixed bytes of the delta syntax.
+enum DeltaSyntax {
+    /// `["o",{`: an object delta's start.
+    static let objectOpen: [UInt8] = Array(#"["o",{"#.utf8)
+    /// `["a",[`: an array delta's start.
+    static let arrayOpen: [UInt8] = Array(#"["a",["#.utf8)
 }

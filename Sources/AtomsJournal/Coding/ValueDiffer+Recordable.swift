@@ -7,12 +7,13 @@ extension ValueDiffer {
         }
         var changes = JournalChanges(differ: self)
         new.writeJournalChanges(from: old, to: &changes)
-        return changes.change
+        return changes.finish()
     }
 
-    /// The JSON of a value that writes its own, `nil` when a member could not be encoded.
+    /// The JSON of a value that writes its own, `nil` when a member could not be encoded; in a
+    /// buffer to ``recycle(_:)-([UInt8])`` once written out.
     func recordableJSON<T: JournalRecordable>(of value: T) -> [UInt8]? {
-        var writer = JournalJSONWriter(differ: self)
+        var writer = JournalJSONWriter(differ: self, bytes: takeBuffer())
         value.writeJournalJSON(to: &writer)
         return writer.failed ? nil : writer.takeBytes()
     }
@@ -33,10 +34,4 @@ extension ValueDiffer {
         return change(from: old, to: new)
     }
 
-    /// The JSON of a member that is not `JournalRecordable`, as the recorder encodes it.
-    func memberJSON<T: Encodable>(of value: T) -> [UInt8]? {
-        var writer = JournalJSONWriter(differ: self)
-        writer.value(value)
-        return writer.failed ? nil : writer.takeBytes()
-    }
 }

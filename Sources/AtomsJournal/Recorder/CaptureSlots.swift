@@ -191,24 +191,32 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     /// own code compares the value with the previous one and encodes it.
     private func recordNext(_ value: Value, id: Int, previous: RecordedValue?, coding: RecordableCoding<Value>, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
         if let previous, hold(previous) {
-            switch differ.rememberedChange(from: current.pointee, to: value, compare: { old, new, differ in coding.change(from: old, to: new, differ: differ) }) {
+            let remembered = differ.rememberedChange(from: current.pointee, to: value) { old, new, differ in
+                coding.change(from: old, to: new, differ: differ)
+            }
+            var change = remembered.change
+            switch change {
             case .unchanged:
                 TransactionLine.appendUnchanged(id: id, to: &output)
                 keep(value)
                 return .written
             case .delta(let delta):
                 TransactionLine.appendDelta(id: id, delta: delta, to: &output)
+                if !remembered.kept {
+                    differ.recycle(&change)
+                }
                 keep(value)
                 return .written
             case .replaced:
                 break
             }
         }
-        guard let json = coding.json(of: value, differ: differ) else {
+        guard var json = coding.json(of: value, differ: differ) else {
             // A member `Codable` could not stream: the whole value takes the `Codable` path.
             return .encoded(encoder.encode(encodable: value))
         }
         TransactionLine.appendWhole(id: id, json: json, to: &output)
+        differ.recycle(&json)
         keep(value)
         return .written
     }

@@ -58,17 +58,19 @@ enum ArrayChange {
             return .unchanged
         }
 
-        var operations = ArrayDeltaWriter()
+        var operations = ArrayDeltaWriter(pool: differ)
         /// Writes element patches for the pairs, then one splice for what is left over;
         /// `position` is where `oldRun` starts in the array as edited so far.
         func edit(position: Int, oldRun: Range<Int>, newRun: Range<Int>) -> Bool {
             let pairs = Swift.min(oldRun.count, newRun.count)
             for offset in 0..<pairs {
-                switch compare(old[oldRun.lowerBound + offset], new[newRun.lowerBound + offset], differ) {
+                var change = compare(old[oldRun.lowerBound + offset], new[newRun.lowerBound + offset], differ)
+                switch change {
                 case .unchanged:
                     continue
                 case .delta(let delta):
                     operations.patch(at: position + offset, delta)
+                    differ.recycle(&change)
                 case .replaced:
                     guard let json = json(new[newRun.lowerBound + offset], differ) else { return false }
                     operations.splice(at: position + offset, removing: 1, inserting: [json])
@@ -88,7 +90,7 @@ enum ArrayChange {
         // `Equatable`.
         if oldMiddle.count == newMiddle.count && oldMiddle.count <= 8 || equality == nil {
             guard edit(position: prefix, oldRun: oldMiddle, newRun: newMiddle) else { return .replaced }
-            return operations.change
+            return operations.finish()
         }
         let difference = new[newMiddle].difference(from: old[oldMiddle]) { a, b in
             ValueDiffer.bitwiseEqual(a, b) || equality!.isEqual(a, b)
@@ -120,7 +122,7 @@ enum ArrayChange {
             oldIndex += removedRun
             newIndex += insertedRun
         }
-        return operations.change
+        return operations.finish()
     }
 }
 

@@ -41,10 +41,15 @@ final class ValueDiffer: @unchecked Sendable {
     }
 
     private let encoder = CompactJSONEncoder()
-    /// The last comparison of two values, with its result: a derived atom often holds the
-    /// very value of the atom it derives from (a filter that keeps everything), and then the
-    /// same two values are compared twice in one transaction.
-    private var lastComparison: (old: Any, new: Any, change: Change)?
+    /// The last comparisons of two values, with their results, one per type at most: a
+    /// derived atom often holds the very value of the atom it derives from (a filter that
+    /// keeps everything), and then the same two values are compared twice in one transaction,
+    /// with other atoms' values compared in between.
+    private var lastComparisons: [(type: ObjectIdentifier, old: Any, new: Any, change: Change)] = []
+    /// Where the next remembered comparison goes once ``lastComparisons`` is full.
+    private var nextComparison = 0
+    /// Byte buffers that deltas are built in, kept with their capacity between transactions.
+    private var spareBuffers: [[UInt8]] = []
     /// Types whose values are structs of numbers, strings and booleans only.
     private var flatTypes: [ObjectIdentifier: Bool] = [:]
     private var strategies: [ObjectIdentifier: Strategy] = [:]
@@ -55,22 +60,70 @@ final class ValueDiffer: @unchecked Sendable {
     /// it derives from) cost a bitwise check. Values too large for an `Any`'s inline storage
     /// are not remembered, which would allocate a box per comparison.
     func rememberedChange<T: Encodable>(from old: T, to new: T) -> Change {
-        rememberedChange(from: old, to: new) { old, new, differ in differ.change(from: old, to: new) }
+        rememberedChange(from: old, to: new) { old, new, differ in differ.change(from: old, to: new) }.change
     }
 
-    /// ``rememberedChange(from:to:)`` with the comparison `compare`.
-    func rememberedChange<T: Encodable>(from old: T, to new: T, compare: (T, T, ValueDiffer) -> Change) -> Change {
+    /// ``rememberedChange(from:to:)`` with the comparison `compare`; `kept` says whether the
+    /// differ keeps the change (then its delta is not the caller's to ``recycle(_:)-(Change)``:
+    /// the differ recycles it when it forgets the comparison).
+    func rememberedChange<T: Encodable>(from old: T, to new: T, compare: (T, T, ValueDiffer) -> Change) -> (change: Change, kept: Bool) {
         guard MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size else {
-            return compare(old, new, self)
+            return (compare(old, new, self), false)
         }
-        if let last = lastComparison, let lastOld = last.old as? T, let lastNew = last.new as? T,
-            Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
-        {
-            return last.change
+        let type = ObjectIdentifier(T.self)
+        let slot = lastComparisons.firstIndex { $0.type == type }
+        if let slot {
+            let last = lastComparisons[slot]
+            if let lastOld = last.old as? T, let lastNew = last.new as? T,
+                Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
+            {
+                return (last.change, true)
+            }
         }
         let change = compare(old, new, self)
-        lastComparison = (old, new, change)
-        return change
+        let entry = (type: type, old: old as Any, new: new as Any, change: change)
+        if let slot {
+            forget(at: slot)
+            lastComparisons[slot] = entry
+        } else if lastComparisons.count < 4 {
+            lastComparisons.append(entry)
+        } else {
+            forget(at: nextComparison)
+            lastComparisons[nextComparison] = entry
+            nextComparison = (nextComparison + 1) % 4
+        }
+        return (change, true)
+    }
+
+    /// Forgets a remembered comparison, recycling its delta.
+    private func forget(at index: Int) {
+        var change = lastComparisons[index].change
+        lastComparisons[index].change = .unchanged
+        recycle(&change)
+    }
+
+    /// An empty byte buffer, with the capacity of one used before when there is one.
+    func takeBuffer() -> [UInt8] {
+        spareBuffers.popLast() ?? []
+    }
+
+    /// Keeps a buffer's storage for ``takeBuffer()``, leaving `buffer` empty.
+    func recycle(_ buffer: inout [UInt8]) {
+        guard buffer.capacity > 0, spareBuffers.count < 64 else {
+            buffer = []
+            return
+        }
+        buffer.removeAll(keepingCapacity: true)
+        spareBuffers.append(buffer)
+        buffer = []
+    }
+
+    /// Keeps a delta's storage for ``takeBuffer()`` once it has been written out.
+    func recycle(_ change: inout Change) {
+        if case .delta(var bytes) = change {
+            change = .unchanged
+            recycle(&bytes)
+        }
     }
 
     /// Compares two values of one type.
@@ -324,7 +377,7 @@ final class ValueDiffer: @unchecked Sendable {
             }
             operations.splice(at: old.count, removing: 0, inserting: inserted)
         }
-        return operations.change
+        return operations.finish()
     }
 }
 
@@ -418,9 +471,19 @@ struct ObjectDeltaWriter {
 /// Builds an array delta: `["a",[op,…]]`, operations in the order they apply.
 struct ArrayDeltaWriter {
     private var operations: [UInt8] = []
+    /// Lends the buffers, when there is one.
+    private let pool: ValueDiffer?
+
+    init(pool: ValueDiffer? = nil) {
+        self.pool = pool
+    }
 
     private mutating func separate() {
-        if !operations.isEmpty { operations.append(UInt8(ascii: ",")) }
+        if !operations.isEmpty {
+            operations.append(UInt8(ascii: ","))
+        } else if let pool {
+            operations = pool.takeBuffer()
+        }
     }
 
     /// Changes element `index` by a nested delta.
@@ -449,12 +512,16 @@ struct ArrayDeltaWriter {
         operations.append(contentsOf: Array("]]".utf8))
     }
 
-    /// The delta, or ``ValueDiffer/Change/unchanged`` when nothing was added.
-    var change: ValueDiffer.Change {
+    /// The delta, or ``ValueDiffer/Change/unchanged`` when nothing was added; gives the
+    /// buffer back to the pool.
+    mutating func finish() -> ValueDiffer.Change {
         guard !operations.isEmpty else { return .unchanged }
-        var bytes = Array(#"["a",["#.utf8)
+        var bytes = pool?.takeBuffer() ?? []
+        bytes.append(contentsOf: DeltaSyntax.arrayOpen)
         bytes.append(contentsOf: operations)
-        bytes.append(contentsOf: Array("]]".utf8))
+        bytes.append(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: "]"))
+        pool?.recycle(&operations)
         return .delta(bytes)
     }
 }
