@@ -149,7 +149,7 @@ let package = Package(
         // Allocations per transaction on the app's thread and the others, journal off and on.
         .executableTarget(
             name: "journal-allocations",
-            dependencies: ["Atoms", "AtomsJournal", .product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", .product(name: "MallocInterposerSwift", package: "malloc-interposer")],
             path: "Benchmarks/JournalAllocations"
         ),
     ],

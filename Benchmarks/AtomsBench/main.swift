@@ -109,12 +109,16 @@ func runBenchmarks() {
     if selected("allocations") || selected("recording") {
         if let counts = try? AllocationSuite.run(transactions: quick ? 20_000 : 100_000) {
             if !json { print("R2a allocations per transaction once the buffers have grown (journal-allocations, malloc-interposer): app thread off → on; the recorder's and writer's threads") }
-            for (name, label) in [("small", "a small Codable value"), ("derived", "the value and an atom derived from it")] {
+            for (name, label) in [("small", "a small Codable value"), ("derived", "the value and an atom derived from it"), ("recordable", "the small value, @JournalRecordable")] {
                 guard let workload = counts[name], let off = workload["off"], let on = workload["on"] else { continue }
                 let added = (on["app"] ?? 0) - (off["app"] ?? 0)
                 report("R2a", "\(name)-app-thread-added", added, "allocations/transaction", target: "0", meets: added < 0.01,
                        text: "  \(label): app thread \(String(format: "%.2f", off["app"] ?? 0)) → \(String(format: "%.2f", on["app"] ?? 0)) (added \(String(format: "%.3f", added)), target 0); recorder and writer \(String(format: "%.2f", on["others"] ?? 0)) (target 0)")
                 figures.append(Figure(suite: "R2a", name: "\(name)-recorder-threads", value: on["others"] ?? 0, unit: "allocations/transaction", target: "0", meetsTarget: (on["others"] ?? 0) < 0.01))
+            }
+            if let lines = counts["recordable-lines"]?["on"]?["others"] {
+                report("R2a", "recordable-lines-recorder-threads", lines, "allocations/transaction", target: "0", meets: lines < 0.01,
+                       text: "  the small value, @JournalRecordable, keyframes held off: recorder and writer \(String(format: "%.4f", lines)) per transaction line (target 0; keyframes allocate)")
             }
         } else if !json {
             print("R2a skipped: journal-allocations is not built next to atoms-bench (swift build -c release)")

@@ -1,5 +1,6 @@
 import Atoms
 import AtomsJournal
+import AtomsJournalMacros
 import Foundation
 import MallocInterposerSwift
 
@@ -9,7 +10,11 @@ import MallocInterposerSwift
 //
 //   LD_PRELOAD=.build/debug/libMallocInterposerSwift.so .build/debug/journal-allocations [N]
 //
-// Prints one JSON object: {"small":{"off":{"app":…,"others":…},"on":{…}},"derived":{…}}.
+// Prints one JSON object: {"small":{"off":{"app":…,"others":…},"on":{…}},"derived":{…},
+// "recordable":{…},"recordable-lines":{…}}: `recordable` is `small` with the value
+// `@JournalRecordable`, and `recordable-lines` the same with keyframes held off (the
+// transaction lines alone; .ci/allocation-check.sh requires none on the recorder's threads).
+// `journal-allocations N recordable` runs that session alone, journal on (for callgrind).
 
 /// A small Codable state, as most app state is.
 struct Settings: Codable, Equatable {
@@ -20,6 +25,18 @@ struct Settings: Codable, Equatable {
 
 struct SettingsAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Settings { Settings(volume: 0, muted: false, name: "default") }
+}
+
+/// The same state, recorded through its own code.
+@JournalRecordable
+struct RecordableSettings: Codable, Equatable {
+    var volume: Int
+    var muted: Bool
+    var name: String
+}
+
+struct RecordableSettingsAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> RecordableSettings { RecordableSettings(volume: 0, muted: false, name: "default") }
 }
 
 /// Derived from the settings: each write changes two atoms.
@@ -44,18 +61,29 @@ struct Counts: Encodable {
 }
 
 @MainActor
-func session(journal path: String?, derived: Bool, transactions: Int) throws -> Counts {
+func session(journal path: String?, derived: Bool, recordable: Bool = false, keyframes: Bool = true, transactions: Int) throws -> Counts {
     let root = AtomRoot()
-    let recorder = try path.map { try JournalRecorder(path: $0) }
+    let recorder = try path.map {
+        try JournalRecorder(path: $0, keyframeInterval: keyframes ? JournalFormat.defaultKeyframeInterval : Int.max)
+    }
     recorder?.attach(to: root.store)
     let context = root.viewContext()
     context.watch(SettingsAtom())
+    context.watch(RecordableSettingsAtom())
     if derived {
         context.watch(LoudnessAtom())
     }
+    // One write, to the plain or the recordable settings.
+    func write() {
+        if recordable {
+            context[RecordableSettingsAtom()].volume += 1
+        } else {
+            context[SettingsAtom()].volume += 1
+        }
+    }
     // Warm up: every buffer on both sides grows to its steady size.
     for _ in 0..<20_000 {
-        context[SettingsAtom()].volume += 1
+        write()
     }
     try recorder?.flush()
     MallocInterposerSwift.reset()
@@ -63,7 +91,7 @@ func session(journal path: String?, derived: Bool, transactions: Int) throws -> 
     MallocInterposerSwift.setAllocationHook(countMainThread)
     MallocInterposerSwift.hook()
     for _ in 0..<transactions {
-        context[SettingsAtom()].volume += 1
+        write()
     }
     // Counted until the recorder has written every transaction.
     try recorder?.flush()
@@ -83,13 +111,20 @@ MainActor.assumeIsolated {
     do {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        if CommandLine.arguments.dropFirst(2).first == "recordable" {
+            _ = try session(journal: directory.appendingPathComponent("recordable.jsonl").path, derived: false, recordable: true, transactions: transactions)
+            return
+        }
+        // Keyframes held off: what each transaction line costs.
+        let lines = try session(journal: directory.appendingPathComponent("lines.jsonl").path, derived: false, recordable: true, keyframes: false, transactions: transactions)
         var report: [String: [String: Counts]] = [:]
-        for (name, derived) in [("small", false), ("derived", true)] {
+        for (name, derived, recordable) in [("small", false, false), ("derived", true, false), ("recordable", false, true)] {
             report[name] = [
-                "off": try session(journal: nil, derived: derived, transactions: transactions),
-                "on": try session(journal: directory.appendingPathComponent("\(name).jsonl").path, derived: derived, transactions: transactions),
+                "off": try session(journal: nil, derived: derived, recordable: recordable, transactions: transactions),
+                "on": try session(journal: directory.appendingPathComponent("\(name).jsonl").path, derived: derived, recordable: recordable, transactions: transactions),
             ]
         }
+        report["recordable-lines"] = ["on": lines]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(String(decoding: try encoder.encode(report), as: UTF8.self))

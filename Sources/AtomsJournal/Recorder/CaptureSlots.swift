@@ -191,20 +191,13 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     /// own code compares the value with the previous one and encodes it.
     private func recordNext(_ value: Value, id: Int, previous: RecordedValue?, coding: RecordableCoding<Value>, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
         if let previous, hold(previous) {
-            let remembered = differ.rememberedChange(from: current.pointee, to: value) { old, new, differ in
-                coding.change(from: old, to: new, differ: differ)
-            }
-            var change = remembered.change
-            switch change {
+            switch coding.rememberedChange(from: current.pointee, to: value, differ: differ) {
             case .unchanged:
                 TransactionLine.appendUnchanged(id: id, to: &output)
                 keep(value)
                 return .written
             case .delta(let delta):
                 TransactionLine.appendDelta(id: id, delta: delta, to: &output)
-                if !remembered.kept {
-                    differ.recycle(&change)
-                }
                 keep(value)
                 return .written
             case .replaced:
@@ -300,6 +293,8 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
     var check = OffThreadEncodingCheck()
     private let redactedTypes: [ObjectIdentifier]
     private var redaction: [ObjectIdentifier: Bool] = [:]
+    /// The ``RecordableCoding`` of each `JournalRecordable` type, shared by its atoms' slots.
+    private var codings: [ObjectIdentifier: AnyObject] = [:]
 
     init(staging: CaptureStaging, redactedTypes: [ObjectIdentifier]) {
         self.staging = staging
@@ -332,7 +327,10 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
     /// A typed slot for `Value`, whose ``JournalRecordable`` type `type` is: the type's own code
     /// compares and encodes its values.
     private func recordableSlot<Recorded: JournalRecordable, Value>(_ type: Recorded.Type, identity: AtomIdentity, as: Value.Type) -> CommitSlot<Value> {
-        let slot = TypedCaptureSlot<Recorded>(identity: identity, maker: self, coding: RecordableTypeCoding<Recorded>())
+        let key = ObjectIdentifier(Recorded.self)
+        let coding = codings[key] as? RecordableCoding<Recorded> ?? RecordableTypeCoding<Recorded>()
+        codings[key] = coding
+        let slot = TypedCaptureSlot<Recorded>(identity: identity, maker: self, coding: coding)
         // `Recorded` is `Value`: the node's pointer points to a `Recorded`.
         return CommitSlot(makerID: slotMakerID) { value in
             slot.capture(UnsafeRawPointer(value).assumingMemoryBound(to: Recorded.self))

@@ -229,7 +229,8 @@ struct TransactionLineBuilder: Sendable {
         var line: [UInt8] = []
         swap(&line, &lineBuffer)  // reuse the buffer's capacity; it is unique while taken
         line.removeAll(keepingCapacity: true)
-        var time = timeBuffer
+        var time: [UInt8] = []
+        swap(&time, &timeBuffer)  // unique while taken: emptying it keeps its storage
         time.removeAll(keepingCapacity: true)
         appendMilliseconds(since: transaction.timestamp, to: &time)
         TransactionLine.appendEnvelope(seq: transaction.sequence, time: time, cause: transaction.cause.rawValue, origin: origin, at: location, to: &line)

@@ -41,13 +41,10 @@ final class ValueDiffer: @unchecked Sendable {
     }
 
     private let encoder = CompactJSONEncoder()
-    /// The last comparisons of two values, with their results, one per type at most: a
-    /// derived atom often holds the very value of the atom it derives from (a filter that
-    /// keeps everything), and then the same two values are compared twice in one transaction,
-    /// with other atoms' values compared in between.
-    private var lastComparisons: [(type: ObjectIdentifier, old: Any, new: Any, change: Change)] = []
-    /// Where the next remembered comparison goes once ``lastComparisons`` is full.
-    private var nextComparison = 0
+    /// The last comparison of two values, with its result: a derived atom often holds the
+    /// very value of the atom it derives from (a filter that keeps everything), and then the
+    /// same two values are compared twice in one transaction.
+    private var lastComparison: (old: Any, new: Any, change: Change)?
     /// Byte buffers that deltas are built in, kept with their capacity between transactions.
     private var spareBuffers: [[UInt8]] = []
     /// Types whose values are structs of numbers, strings and booleans only.
@@ -60,46 +57,17 @@ final class ValueDiffer: @unchecked Sendable {
     /// it derives from) cost a bitwise check. Values too large for an `Any`'s inline storage
     /// are not remembered, which would allocate a box per comparison.
     func rememberedChange<T: Encodable>(from old: T, to new: T) -> Change {
-        rememberedChange(from: old, to: new) { old, new, differ in differ.change(from: old, to: new) }.change
-    }
-
-    /// ``rememberedChange(from:to:)`` with the comparison `compare`; `kept` says whether the
-    /// differ keeps the change (then its delta is not the caller's to ``recycle(_:)-(Change)``:
-    /// the differ recycles it when it forgets the comparison).
-    func rememberedChange<T: Encodable>(from old: T, to new: T, compare: (T, T, ValueDiffer) -> Change) -> (change: Change, kept: Bool) {
         guard MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size else {
-            return (compare(old, new, self), false)
+            return change(from: old, to: new)
         }
-        let type = ObjectIdentifier(T.self)
-        let slot = lastComparisons.firstIndex { $0.type == type }
-        if let slot {
-            let last = lastComparisons[slot]
-            if let lastOld = last.old as? T, let lastNew = last.new as? T,
-                Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
-            {
-                return (last.change, true)
-            }
+        if let last = lastComparison, let lastOld = last.old as? T, let lastNew = last.new as? T,
+            Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
+        {
+            return last.change
         }
-        let change = compare(old, new, self)
-        let entry = (type: type, old: old as Any, new: new as Any, change: change)
-        if let slot {
-            forget(at: slot)
-            lastComparisons[slot] = entry
-        } else if lastComparisons.count < 4 {
-            lastComparisons.append(entry)
-        } else {
-            forget(at: nextComparison)
-            lastComparisons[nextComparison] = entry
-            nextComparison = (nextComparison + 1) % 4
-        }
-        return (change, true)
-    }
-
-    /// Forgets a remembered comparison, recycling its delta.
-    private func forget(at index: Int) {
-        var change = lastComparisons[index].change
-        lastComparisons[index].change = .unchanged
-        recycle(&change)
+        let change = change(from: old, to: new)
+        lastComparison = (old, new, change)
+        return change
     }
 
     /// An empty byte buffer, with the capacity of one used before when there is one.
@@ -394,25 +362,6 @@ private struct EquatableWitness<E: Equatable>: EqualityChecking {
     }
 }
 
-/// A member's name in an object delta: a `String` from a `Codable` capture, or a
-/// `StaticString` from a ``JournalRecordable`` type's code.
-protocol JSONKey {
-    /// Appends the name as a JSON string.
-    func appendJSON(to bytes: inout [UInt8])
-}
-
-extension String: JSONKey {
-    func appendJSON(to bytes: inout [UInt8]) {
-        bytes.appendJSONString(self)
-    }
-}
-
-extension StaticString: JSONKey {
-    func appendJSON(to bytes: inout [UInt8]) {
-        bytes.appendJSONKey(self)
-    }
-}
-
 /// Builds an object delta: `["o",{set},{patch},[removed]]`.
 struct ObjectDeltaWriter {
     private var set: [UInt8] = []
@@ -421,28 +370,23 @@ struct ObjectDeltaWriter {
     /// How many members were set whole.
     private(set) var setCount = 0
 
-    /// Whether nothing was set, patched or removed.
-    var isEmpty: Bool {
-        self.set.isEmpty && patches.isEmpty && removed.isEmpty
-    }
-
-    mutating func set(_ key: some JSONKey, _ json: [UInt8]) {
+    mutating func set(_ key: String, _ json: [UInt8]) {
         setCount += 1
         Self.member(key, json, into: &set)
     }
 
-    mutating func patch(_ key: some JSONKey, _ delta: [UInt8]) {
+    mutating func patch(_ key: String, _ delta: [UInt8]) {
         Self.member(key, delta, into: &patches)
     }
 
-    mutating func remove(_ key: some JSONKey) {
+    mutating func remove(_ key: String) {
         if !removed.isEmpty { removed.append(UInt8(ascii: ",")) }
-        key.appendJSON(to: &removed)
+        removed.appendJSONString(key)
     }
 
-    private static func member(_ key: some JSONKey, _ json: [UInt8], into bytes: inout [UInt8]) {
+    private static func member(_ key: String, _ json: [UInt8], into bytes: inout [UInt8]) {
         if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
-        key.appendJSON(to: &bytes)
+        bytes.appendJSONString(key)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(contentsOf: json)
     }
