@@ -68,6 +68,20 @@ import Testing
         #expect(lines.last?.contains(#""d",["o",{"spy":2}]"#) == true)
     }
 
+    /// A member that cannot be encoded sends the whole value down the `Codable` path, as its
+    /// twin goes: recorded as a dump, not restorable, and nothing traps.
+    @Test func aMemberThatCannotBeEncodedFallsBackToCodable() throws {
+        let root = AtomRoot()
+        let sink = InMemoryJournalSink()
+        JournalRecorder(sink: sink, keyframeInterval: 100).attach(to: root.store)
+        let context = root.viewContext()
+        _ = context.watch(FragileAtom())
+        context[FragileAtom()] = Fragile(id: 1, part: Unencodable())
+        let lines = sink.lines.filter { $0.hasPrefix("[") }
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains(#""dump":"#) }, "\(lines)")
+    }
+
     /// A member whose bits changed while `==` holds (minus zero to zero) is a change: the
     /// journal holds what the value encodes to. (The `Codable` path of an `Equatable` struct
     /// asks `==` first and records it as unchanged.)
@@ -266,4 +280,22 @@ extension Spy: JournalRecordable {
 
 struct SpyAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Spy { Spy(value: 0) }
+}
+
+/// A member whose encoding always fails.
+struct Unencodable: Codable, Hashable, Sendable {
+    struct Refused: Error {}
+    init() {}
+    init(from decoder: any Decoder) throws { throw Refused() }
+    func encode(to encoder: any Encoder) throws { throw Refused() }
+}
+
+@JournalRecordable
+struct Fragile: Codable, Hashable, Sendable {
+    var id: Int
+    var part: Unencodable
+}
+
+struct FragileAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Fragile { Fragile(id: 0, part: Unencodable()) }
 }

@@ -26,35 +26,32 @@ class RecordableCoding<Value: Encodable>: @unchecked Sendable {
 
 /// ``RecordableCoding`` for a ``JournalRecordable`` type.
 final class RecordableTypeCoding<Value: JournalRecordable>: RecordableCoding<Value>, @unchecked Sendable {
-    /// The values compared last (initialized while `hasLast`), behind pointers: `Value?` would
-    /// look its metadata up on every use in this unspecialized code, and `Any` would box them.
-    private let lastOld = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    private let lastNew = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    private var hasLast = false
+    /// The bits of the two values compared last, side by side. Not the values: holding them
+    /// would keep old versions alive and move their release (a 500-element array's strings)
+    /// to this thread. Bits are enough within one transaction, whose values the slots keep
+    /// alive until the batch is done, so the comparison counts only within the transaction
+    /// it was made in (``ValueDiffer/transaction``).
+    private let lastBits: UnsafeMutableRawPointer
+    private var lastTransaction = -1
     private var lastChange = ValueDiffer.Change.unchanged
 
+    override init() {
+        lastBits = UnsafeMutableRawPointer.allocate(byteCount: max(2 * MemoryLayout<Value>.size, 1), alignment: 16)
+    }
+
     deinit {
-        if hasLast {
-            lastOld.deinitialize(count: 1)
-            lastNew.deinitialize(count: 1)
-        }
-        lastOld.deallocate()
-        lastNew.deallocate()
+        lastBits.deallocate()
     }
 
     override func rememberedChange(from old: Value, to new: Value, differ: ValueDiffer) -> ValueDiffer.Change {
-        if hasLast, Self.holds(lastOld, old), Self.holds(lastNew, new) {
+        let size = MemoryLayout<Value>.size
+        if lastTransaction == differ.transaction, Self.matches(lastBits, old), Self.matches(lastBits + size, new) {
             return lastChange
         }
         let change = differ.recordableChange(from: old, to: new)
-        if hasLast {
-            lastOld.pointee = old
-            lastNew.pointee = new
-        } else {
-            lastOld.initialize(to: old)
-            lastNew.initialize(to: new)
-            hasLast = true
-        }
+        withUnsafeBytes(of: old) { lastBits.copyMemory(from: $0.baseAddress!, byteCount: size) }
+        withUnsafeBytes(of: new) { (lastBits + size).copyMemory(from: $0.baseAddress!, byteCount: size) }
+        lastTransaction = differ.transaction
         differ.recycle(&lastChange)
         lastChange = change
         return change
@@ -64,11 +61,10 @@ final class RecordableTypeCoding<Value: JournalRecordable>: RecordableCoding<Val
         differ.recordableJSON(of: value)
     }
 
-    /// Whether `stored` holds `value`'s bits (the same bits mean the same value; the values
-    /// kept are retained, so their storage is not reused meanwhile).
-    private static func holds(_ stored: UnsafeMutablePointer<Value>, _ value: Value) -> Bool {
+    /// Whether `bits` are `value`'s bits (the same bits mean the same value while it lives).
+    private static func matches(_ bits: UnsafeMutableRawPointer, _ value: Value) -> Bool {
         withUnsafeBytes(of: value) { bytes in
-            bytes.count == 0 || memcmp(stored, bytes.baseAddress!, bytes.count) == 0
+            bytes.count == 0 || memcmp(bits, bytes.baseAddress!, bytes.count) == 0
         }
     }
 }

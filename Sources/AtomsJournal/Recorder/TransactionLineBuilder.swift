@@ -161,6 +161,7 @@ struct TransactionLineBuilder: Sendable {
     /// Appends the lines recording one transaction, in order, each ending in a newline.
     /// `changes` is the transaction's range of the staged changes, indexed as they are.
     mutating func appendLines(for transaction: CapturedTransaction, changes: ArraySlice<CapturedChange>, to output: inout [UInt8]) {
+        differ.beginTransaction()
         let outputBefore = output.count
         defer {
             segmentBytes += output.count - outputBefore

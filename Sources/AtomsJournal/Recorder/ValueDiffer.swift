@@ -45,6 +45,9 @@ final class ValueDiffer: @unchecked Sendable {
     /// very value of the atom it derives from (a filter that keeps everything), and then the
     /// same two values are compared twice in one transaction.
     private var lastComparison: (old: Any, new: Any, change: Change)?
+    /// The number of the transaction being recorded: a comparison remembered by its values'
+    /// bits holds within it only (``RecordableTypeCoding``).
+    private(set) var transaction = 0
     /// Byte buffers that deltas are built in, kept with their capacity between transactions.
     private var spareBuffers: [[UInt8]] = []
     /// Types whose values are structs of numbers, strings and booleans only.
@@ -68,6 +71,11 @@ final class ValueDiffer: @unchecked Sendable {
         let change = change(from: old, to: new)
         lastComparison = (old, new, change)
         return change
+    }
+
+    /// Starts the next transaction's comparisons.
+    func beginTransaction() {
+        transaction += 1
     }
 
     /// An empty byte buffer, with the capacity of one used before when there is one.
