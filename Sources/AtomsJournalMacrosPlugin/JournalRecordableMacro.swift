@@ -7,6 +7,10 @@ import SwiftSyntaxMacros
 /// properties, as `Codable` synthesizes `encode(to:)` from them: one `member` call and one
 /// `compare` call per property, in declaration order, keyed by the property's name.
 ///
+/// The members are `nonisolated`: the recorder calls them on its own thread, and a struct
+/// isolated to the main actor (or a module whose default isolation is the main actor) would
+/// otherwise conform only there.
+///
 /// It refuses what would make the two disagree: a type that is not a struct, `CodingKeys` or
 /// an `encode(to:)` of its own, property wrappers, `lazy` properties, and tuple patterns.
 public struct JournalRecordableMacro: ExtensionMacro {
@@ -33,11 +37,11 @@ public struct JournalRecordableMacro: ExtensionMacro {
 
         let source: DeclSyntax = """
             extension \(type.trimmed): AtomsJournal.JournalRecordable\(raw: requirements) {
-                \(raw: access)func writeJournalJSON(to writer: inout AtomsJournal.JournalJSONWriter) {
+                \(raw: access)nonisolated func writeJournalJSON(to writer: inout AtomsJournal.JournalJSONWriter) {
                     \(raw: writes.joined(separator: "\n"))
                 }
 
-                \(raw: access)func writeJournalChanges(from old: Self, to changes: inout AtomsJournal.JournalChanges) {
+                \(raw: access)nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal.JournalChanges) {
                     \(raw: compares.isEmpty ? "_ = old" : compares.joined(separator: "\n"))
                 }
             }

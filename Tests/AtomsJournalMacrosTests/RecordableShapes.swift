@@ -112,3 +112,15 @@ enum Synthesis {
         }
     }
 }
+
+/// A struct isolated to the main actor: its conformance is still the recorder's to call.
+@MainActor
+@JournalRecordable
+struct MainActorSettings: Codable, Hashable, Sendable {
+    var volume: Int
+    var name: String
+}
+
+struct MainActorSettingsAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> MainActorSettings { MainActorSettings(volume: 0, name: "a") }
+}

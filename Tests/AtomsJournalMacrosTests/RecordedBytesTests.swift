@@ -68,6 +68,19 @@ import Testing
         #expect(lines.last?.contains(#""d",["o",{"spy":2}]"#) == true)
     }
 
+    /// A struct isolated to the main actor records through its own code too.
+    @Test func aMainActorStructRecords() throws {
+        let root = AtomRoot()
+        let sink = InMemoryJournalSink()
+        JournalRecorder(sink: sink, keyframeInterval: 100).attach(to: root.store)
+        let context = root.viewContext()
+        _ = context.watch(MainActorSettingsAtom())
+        context[MainActorSettingsAtom()].volume = 3
+        let lines = sink.lines.filter { $0.hasPrefix("[") }
+        #expect(lines.first?.contains(#""v",{"volume":0,"name":"a"}"#) == true)
+        #expect(lines.last?.contains(#""d",["o",{"volume":3}]"#) == true, "\(lines)")
+    }
+
     /// A member that cannot be encoded sends the whole value down the `Codable` path, as its
     /// twin goes: recorded as a dump, not restorable, and nothing traps.
     @Test func aMemberThatCannotBeEncodedFallsBackToCodable() throws {
