@@ -94,17 +94,7 @@ public struct JournalChanges {
 
     /// Compares an optional member: one that became `nil` is removed.
     public mutating func compare<T: Encodable>(_ key: StaticString, _ old: T?, _ new: T?) {
-        switch (old, new) {
-        case (nil, nil):
-            return
-        case (_?, nil):
-            remove(key)
-        case (nil, let new?):
-            memberCount += 1
-            write(key) { $0.value(new) }
-        case (let old?, let new?):
-            compare(key, old, new)
-        }
+        compareOptional(key, old, new, write: { $1.value($0) }, compare: { $0.compare(key, $1, $2) })
     }
 
     /// Compares a member that compares its own members.
@@ -124,6 +114,16 @@ public struct JournalChanges {
 
     /// Compares an optional member that compares its own members.
     public mutating func compare<T: JournalRecordable>(_ key: StaticString, _ old: T?, _ new: T?) {
+        compareOptional(key, old, new, write: { $0.writeJournalJSON(to: &$1) }, compare: { $0.compare(key, $1, $2) })
+    }
+
+    /// An optional member: `nil` to `nil` is no change, a member that became `nil` is removed
+    /// (`nil` members are not written), one that appeared is set whole with `write`, and two
+    /// values are compared with `compare`.
+    private mutating func compareOptional<T>(
+        _ key: StaticString, _ old: T?, _ new: T?,
+        write value: (T, inout JournalJSONWriter) -> Void, compare: (inout Self, T, T) -> Void
+    ) {
         switch (old, new) {
         case (nil, nil):
             return
@@ -131,9 +131,9 @@ public struct JournalChanges {
             remove(key)
         case (nil, let new?):
             memberCount += 1
-            write(key) { new.writeJournalJSON(to: &$0) }
+            write(key) { value(new, &$0) }
         case (let old?, let new?):
-            compare(key, old, new)
+            compare(&self, old, new)
         }
     }
 

@@ -164,19 +164,8 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
             // Kept as JSON, compared member by member with the previous encoding.
             return .encoded(encoder.encode(encodable: value))
         }
-        if let previous, hold(previous) {
-            switch differ.rememberedChange(from: current.pointee, to: value) {
-            case .unchanged:
-                TransactionLine.appendUnchanged(id: id, to: &output)
-                keep(value)
-                return .written
-            case .delta(let delta):
-                TransactionLine.appendDelta(id: id, delta: delta, to: &output)
-                keep(value)
-                return .written
-            case .replaced:
-                break
-            }
+        if let previous, hold(previous), record(differ.rememberedChange(from: current.pointee, to: value), of: value, id: id, to: &output) {
+            return .written
         }
         let encoded = encoder.encode(encodable: value)
         guard case .json(let bytes, _) = encoded else {
@@ -190,19 +179,10 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     /// ``recordNext(id:previous:differ:encoder:to:)`` for a ``JournalRecordable`` type: its
     /// own code compares the value with the previous one and encodes it.
     private func recordNext(_ value: Value, id: Int, previous: RecordedValue?, coding: RecordableCoding<Value>, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
-        if let previous, hold(previous) {
-            switch coding.rememberedChange(from: current.pointee, to: value, differ: differ) {
-            case .unchanged:
-                TransactionLine.appendUnchanged(id: id, to: &output)
-                keep(value)
-                return .written
-            case .delta(let delta):
-                TransactionLine.appendDelta(id: id, delta: delta, to: &output)
-                keep(value)
-                return .written
-            case .replaced:
-                break
-            }
+        if let previous, hold(previous),
+            record(coding.rememberedChange(from: current.pointee, to: value, differ: differ), of: value, id: id, to: &output)
+        {
+            return .written
         }
         guard var json = coding.json(of: value, differ: differ) else {
             // A member `Codable` could not stream: the whole value takes the `Codable` path.
@@ -212,6 +192,21 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
         differ.recycle(&json)
         keep(value)
         return .written
+    }
+
+    /// Writes the entry of a value found unchanged or changed by a delta, and keeps the value;
+    /// returns `false` for a value to be written whole.
+    private func record(_ change: ValueDiffer.Change, of value: Value, id: Int, to output: inout [UInt8]) -> Bool {
+        switch change {
+        case .unchanged:
+            TransactionLine.appendUnchanged(id: id, to: &output)
+        case .delta(let delta):
+            TransactionLine.appendDelta(id: id, delta: delta, to: &output)
+        case .replaced:
+            return false
+        }
+        keep(value)
+        return true
     }
 
     func encodedCurrent(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue {
