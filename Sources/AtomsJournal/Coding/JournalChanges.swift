@@ -79,17 +79,7 @@ public struct JournalChanges {
     ///   - old: The member in the earlier value.
     ///   - new: The member in the new value.
     public mutating func compare<T: Encodable>(_ key: StaticString, _ old: T, _ new: T) {
-        memberCount += 1
-        var change = differ.memberChange(from: old, to: new)
-        switch change {
-        case .unchanged:
-            return
-        case .delta(let delta):
-            patch(key, delta)
-            differ.recycle(&change)
-        case .replaced:
-            write(key) { $0.value(new) }
-        }
+        note(key, differ.memberChange(from: old, to: new)) { $0.value(new) }
     }
 
     /// Compares an optional member: one that became `nil` is removed.
@@ -99,17 +89,7 @@ public struct JournalChanges {
 
     /// Compares a member that compares its own members.
     public mutating func compare<T: JournalRecordable>(_ key: StaticString, _ old: T, _ new: T) {
-        memberCount += 1
-        var change = differ.recordableChange(from: old, to: new)
-        switch change {
-        case .unchanged:
-            return
-        case .delta(let delta):
-            patch(key, delta)
-            differ.recycle(&change)
-        case .replaced:
-            write(key) { new.writeJournalJSON(to: &$0) }
-        }
+        note(key, differ.recordableChange(from: old, to: new)) { new.writeJournalJSON(to: &$0) }
     }
 
     /// Compares an optional member that compares its own members.
@@ -134,6 +114,22 @@ public struct JournalChanges {
             write(key) { value(new, &$0) }
         case (let old?, let new?):
             compare(&self, old, new)
+        }
+    }
+
+    /// Notes a member present in the new value: nothing when unchanged, its nested delta, or
+    /// the member whole, written by `value`.
+    private mutating func note(_ key: StaticString, _ change: consuming ValueDiffer.Change, value: (inout JournalJSONWriter) -> Void) {
+        memberCount += 1
+        var change = change
+        switch change {
+        case .unchanged:
+            return
+        case .delta(let delta):
+            patch(key, delta)
+            differ.recycle(&change)
+        case .replaced:
+            write(key, value: value)
         }
     }
 
