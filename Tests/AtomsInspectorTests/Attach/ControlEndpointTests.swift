@@ -50,7 +50,7 @@ private struct Program {
 /// How long a test waits for a reply or a raw line. The program answers on the main actor,
 /// which the rest of the suite shares (and holds for seconds at a time in some tests): the
 /// wait is for that queue, not for the protocol.
-private let replyTimeout: Double = 120
+private let replyTimeout: Double = 240
 
 /// Sends a request from another thread, so the main actor is free to answer it.
 private func ask<Body: Decodable & Sendable>(_ connection: ControlConnection, _ line: String, as body: Body.Type) async throws -> Body {
