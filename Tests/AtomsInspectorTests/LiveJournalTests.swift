@@ -14,35 +14,59 @@ struct LiveJournalTests {
         private let input = Pipe()
         private let lock = NSLock()
         private var lines: [String] = []
+        private var errorLines: [String] = []
         private let finished = DispatchSemaphore(value: 0)
 
-        init(_ name: String, _ arguments: [String], stdout: FileHandle? = nil) throws {
+        init(_ name: String, _ arguments: [String], stdout: FileHandle? = nil, collectingStderr: Bool = false) throws {
             let executable = try #require(BuiltProducts.executable(name))
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.standardInput = input
-            process.standardError = FileHandle.nullDevice
+            if collectingStderr {
+                let errors = Pipe()
+                process.standardError = errors
+                collectLines(from: errors.fileHandleForReading, isStderr: true, finished: nil)
+            } else {
+                process.standardError = FileHandle.nullDevice
+            }
             if let stdout {
                 process.standardOutput = stdout
                 finished.signal()
             } else {
                 let output = Pipe()
                 process.standardOutput = output
-                let reader = output.fileHandleForReading
-                Thread { [self] in
-                    var buffer = Data()
-                    while case let chunk = reader.availableData, !chunk.isEmpty {
-                        buffer.append(chunk)
-                        while let newline = buffer.firstIndex(of: 0x0A) {
-                            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                            buffer.removeSubrange(buffer.startIndex...newline)
-                            lock.withLock { lines.append(line) }
-                        }
-                    }
-                    finished.signal()
-                }.start()
+                collectLines(from: output.fileHandleForReading, isStderr: false, finished: finished)
             }
             try process.run()
+        }
+
+        /// Reads `reader` on a thread of its own, line by line, into `lines` or `errorLines`
+        /// (under `lock`).
+        private func collectLines(from reader: FileHandle, isStderr: Bool, finished: DispatchSemaphore?) {
+            Thread { [self] in
+                var buffer = Data()
+                while case let chunk = reader.availableData, !chunk.isEmpty {
+                    buffer.append(chunk)
+                    while let newline = buffer.firstIndex(of: 0x0A) {
+                        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                        buffer.removeSubrange(buffer.startIndex...newline)
+                        lock.withLock {
+                            if isStderr { errorLines.append(line) } else { lines.append(line) }
+                        }
+                    }
+                }
+                finished?.signal()
+            }.start()
+        }
+
+        /// Waits until a line of stderr satisfies `predicate`, up to `timeout` seconds.
+        func waitForStderr(timeout: Double, until predicate: (String) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if lock.withLock({ errorLines.contains(where: predicate) }) { return true }
+                usleep(5_000)
+            }
+            return false
         }
 
         func send(_ text: String) {
@@ -72,6 +96,11 @@ struct LiveJournalTests {
         }
     }
 
+    /// The lines in the file at `path` now.
+    private func lineCount(_ path: String) -> Int {
+        ((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
     private func commands(_ count: Int) -> String {
         (0..<count).map { ["inc", "inc", "dec", "inc", "reset"][$0 % 5] }.joined(separator: "\n") + "\n"
     }
@@ -86,10 +115,13 @@ struct LiveJournalTests {
         #expect(FileManager.default.createFile(atPath: followed, contents: nil))
         let follower = try Child("atoms-inspect", ["log", "--follow", journal], stdout: try FileHandle(forWritingTo: URL(fileURLWithPath: followed)))
         let writer = try Child("sample-counter", ["--journal", journal, "--journal-limit", String(limit)])
-        // In pieces, so the follower reads while the journal grows and rotates.
-        for _ in 0..<20 {
+        // In pieces, each once the follower printed the last, so it reads while the journal
+        // grows and rotates.
+        for piece in 1...20 {
             writer.send(commands(150))
-            usleep(20_000)
+            let deadline = Date().addingTimeInterval(60)
+            while lineCount(followed) < piece * 150, Date() < deadline { usleep(2_000) }
+            #expect(lineCount(followed) >= piece * 150, "the follower printed piece \(piece)")
         }
         writer.closeInput()
         #expect(writer.wait(timeout: 60) == 0)
@@ -174,8 +206,9 @@ struct LiveJournalTests {
     /// Ctrl-C ends `log --follow` with status 0, as does `--to` once reached.
     @Test func followStopsOnInterruptAndAtTo() throws {
         let directory = try TemporaryDirectory()
-        let follower = try Child("atoms-inspect", ["log", "--follow", directory.path("not-yet.jsonl")])
-        usleep(300_000)
+        let follower = try Child("atoms-inspect", ["log", "--follow", directory.path("not-yet.jsonl")], collectingStderr: true)
+        // The notice comes once the follower handles Ctrl-C.
+        #expect(follower.waitForStderr(timeout: 60) { $0.contains("waiting for the journal to be created") })
         kill(follower.process.processIdentifier, SIGINT)
         #expect(follower.wait(timeout: 10) == 0)
 

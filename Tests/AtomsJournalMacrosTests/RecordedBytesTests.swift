@@ -74,11 +74,13 @@ import Testing
     @Test func theRecorderUsesTheTypesOwnCode() throws {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink, keyframeInterval: 100).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink, keyframeInterval: 100)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         _ = context.watch(SpyAtom())
         context[SpyAtom()] = Spy(value: 1)
         context[SpyAtom()] = Spy(value: 2)
+        try recorder.flush()
         let lines = sink.lines.filter { $0.hasPrefix("[") }
         #expect(lines.first?.contains(#""v",{"spy":0}"#) == true, "the initial value, written whole by the type")
         #expect(lines.dropFirst().first?.contains(#""d",["o",{"spy":1}]"#) == true, "a change, found by the type")
@@ -89,10 +91,12 @@ import Testing
     @Test func aMainActorStructRecords() throws {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink, keyframeInterval: 100).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink, keyframeInterval: 100)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         _ = context.watch(MainActorSettingsAtom())
         context[MainActorSettingsAtom()].volume = 3
+        try recorder.flush()
         let lines = sink.lines.filter { $0.hasPrefix("[") }
         #expect(lines.first?.contains(#""v",{"volume":0,"name":"a"}"#) == true)
         #expect(lines.last?.contains(#""d",["o",{"volume":3}]"#) == true, "\(lines)")
@@ -103,10 +107,12 @@ import Testing
     @Test func aMemberThatCannotBeEncodedFallsBackToCodable() throws {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink, keyframeInterval: 100).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink, keyframeInterval: 100)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         _ = context.watch(FragileAtom())
         context[FragileAtom()] = Fragile(id: 1, part: Unencodable())
+        try recorder.flush()
         let lines = sink.lines.filter { $0.hasPrefix("[") }
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.contains(#""dump":"#) }, "\(lines)")
@@ -177,7 +183,8 @@ import Testing
     ) async -> [String] {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink, keyframeInterval: keyframeInterval).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink, keyframeInterval: keyframeInterval)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         _ = context.watch(atoms.board)
         _ = context.watch(atoms.open)
@@ -188,6 +195,7 @@ import Testing
             if let items = step.items { context[atoms.items] = items }
             if let tag = step.tag { context[atoms.tag] = tag }
         }
+        #expect((try? recorder.flush()) != nil, "the recorder stored every line")
         return sink.lines
     }
 

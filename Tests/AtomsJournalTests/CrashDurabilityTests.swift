@@ -26,9 +26,13 @@ struct CrashDurabilityTests {
         input.fileHandleForWriting.write(Data(String(repeating: "inc\n", count: 40).appending("state\n").utf8))
         let firstState = try await readLine(from: output.fileHandleForReading)
         #expect(firstState == #"{"CounterAtom":40,"IsEvenAtom":true}"#)
-        // Give the writer thread a moment to write the committed lines, then keep the process
+        // Wait until the recorder's thread wrote the committed lines, then keep the process
         // busy writing so the kill lands mid-write.
-        try await Task.sleep(for: .milliseconds(300))
+        let deadline = Date().addingTimeInterval(60)
+        while transactionLines(in: path) < 42, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(transactionLines(in: path) >= 42, "the 42 committed transactions reached the file")
         input.fileHandleForWriting.write(Data(String(repeating: "inc\n", count: 2000).utf8))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -44,6 +48,12 @@ struct CrashDurabilityTests {
         for seq in 1...journal.lastStep {
             _ = try journal.transaction(seq)
         }
+    }
+
+    /// The transaction lines in the file at `path` now.
+    private func transactionLines(in path: String) -> Int {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.hasPrefix("[") && $0.hasSuffix("]") }.count
     }
 
     private func readLine(from handle: FileHandle) async throws -> String {

@@ -19,6 +19,7 @@ struct JournalReaderErrorTests {
         for _ in 0..<updates {
             context[CountAtom()] += 1
         }
+        #expect((try? recorder.flush()) != nil, "the recorder stored every line")
         return sink.lines
     }
 
@@ -150,6 +151,7 @@ struct JournalReaderErrorTests {
         context.watch(NotesAtom())
         let big = String(repeating: "x", count: 50 * 1024 * 1024)
         context[NotesAtom()] = [Note(id: 1, text: big, done: false)]
+        try recorder.flush()
         let (journal, _) = try open(sink.text)
         let state = try journal.state(at: journal.lastStep)
         let notes = try #require(state.liveAtoms.first { $0.label == "NotesAtom" })

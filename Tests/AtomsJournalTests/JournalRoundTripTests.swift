@@ -67,6 +67,7 @@ struct JournalRoundTripTests {
         context[CountAtom()] = 6
 
         let directory = try TemporaryDirectory()
+        try recorder.flush()
         let journal = try JournalReader(path: try directory.write("early.jsonl", sink.text))
         #expect(journal.firstStep == 2)
         #expect(journal.lastStep == 3)
@@ -80,10 +81,12 @@ struct JournalRoundTripTests {
     @Test func nonCodableValuesAreDumpedAndMarkedNotRestorable() throws {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         context.watch(OpaqueAtom())
         let directory = try TemporaryDirectory()
+        try recorder.flush()
         let journal = try JournalReader(path: try directory.write("opaque.jsonl", sink.text))
         let state = try journal.state(at: journal.lastStep)
         let opaque = try #require(state.liveAtoms.first { $0.label == "OpaqueAtom" })
@@ -95,7 +98,8 @@ struct JournalRoundTripTests {
     @Test func changedMembersAreRecordedAsDeltasAndReadBackWhole() throws {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        JournalRecorder(sink: sink).attach(to: root.store)
+        let recorder = JournalRecorder(sink: sink)
+        recorder.attach(to: root.store)
         let context = root.viewContext()
         var expected = [context.watch(ProfileAtom())]
         context[ProfileAtom()].age += 1
@@ -105,6 +109,7 @@ struct JournalRoundTripTests {
         context[ProfileAtom()] = Profile(name: "Grace Hopper", bio: "COBOL", age: 85)
         expected.append(context.read(ProfileAtom()))
 
+        try recorder.flush()
         let transactions = sink.lines.filter { $0.hasPrefix("[") }
         #expect(transactions.count == 4)
         #expect(transactions[1].contains(#"[1,"d",["o",{"age":37}]]"#), "only the changed member")

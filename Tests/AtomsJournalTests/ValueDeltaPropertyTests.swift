@@ -164,7 +164,8 @@ struct ValueDeltaPropertyTests {
         for history in 0..<Self.historiesPerShape {
             let root = AtomRoot()
             let sink = InMemoryJournalSink()
-            JournalRecorder(sink: sink, keyframeInterval: 1 + rng.next(8)).attach(to: root.store)
+            let recorder = JournalRecorder(sink: sink, keyframeInterval: 1 + rng.next(8))
+            recorder.attach(to: root.store)
             let context = root.viewContext()
             let atom = HistoryAtom<Value>()
             _ = context.watch(atom)
@@ -179,6 +180,7 @@ struct ValueDeltaPropertyTests {
                 context[atom] = value
                 expected[root.store.committedTransactions] = value
             }
+            try recorder.flush()
             let path = try directory.write("h\(history).jsonl", sink.text)
             let journal = try JournalReader(path: path)
             var advanced = try journal.state(at: journal.firstStep)

@@ -72,7 +72,7 @@ public extension JournalRecorder {
         guard control == nil else {
             throw .cannotCreate(path: socketPath, reason: "the recorder is listening already, at \(control!.path)")
         }
-        guard let location = (sink as? FileJournalSink)?.location else {
+        guard let location = file else {
             throw .cannotCreate(path: socketPath, reason: "the recorder writes to memory; a control endpoint needs a journal file")
         }
         let journal = location.path.hasPrefix("/") ? location.path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(location.path)

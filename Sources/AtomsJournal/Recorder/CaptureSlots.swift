@@ -42,8 +42,7 @@ enum SlotEntry {
 /// value, per value otherwise.
 final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendable {
     // Unchecked: `mode` and `incoming` are touched on the main actor under the pipeline's
-    // lock; `outgoing`, `cursor`, `current` and `journalNumber` on the recorder's thread (or
-    // on the main actor under the lock, for a sink that takes lines at commit).
+    // lock; `outgoing`, `cursor`, `current` and `journalNumber` on the recorder's thread.
 
     private enum Mode {
         case undecided, later, atCapture, perValue

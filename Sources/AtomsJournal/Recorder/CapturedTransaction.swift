@@ -28,7 +28,9 @@ struct CapturedTransaction: Sendable {
     }
 
     let sequence: Int
-    let timestamp: Date
+    /// When it committed: a raw monotonic clock stamp (``MonotonicClock``), turned into
+    /// milliseconds since recording started on the recorder's thread.
+    let timestamp: UInt64
     let cause: AtomTransaction.Cause
     /// The atom whose write started the transaction.
     let origin: Origin?

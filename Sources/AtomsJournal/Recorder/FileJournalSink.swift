@@ -9,31 +9,23 @@ private let systemWrite = Darwin.write
 private let systemClose = Darwin.close
 #endif
 
-/// Appends journal lines to a file from a writer thread; or, for a bounded journal, to the
-/// segments of a folder, starting a new one when the recorder asks and deleting the oldest.
+/// Stores journal lines in a file; or, for a bounded journal, in the segments of a folder,
+/// starting a new one when the recorder asks and deleting the oldest.
 ///
-/// The file is created with mode 0600 (journals may hold private state). `write(line:)` only
-/// appends to a locked buffer; one writer thread drains it according to the ``FlushPolicy``.
-/// The writer is woken only when it sleeps, and pauses 0.25 ms after each batch, so a busy
-/// session costs no system call per line and writes in batches. `close()` writes what is left, calls `fsync` and closes the file.
-/// Earlier lines are never rewritten, so a crash can only lose lines not yet written.
+/// The file is created with mode 0600 (journals may hold private state). A plain synchronous
+/// writer: the recorder's thread calls it, one call at a time, and each ``append(_:)`` is a
+/// `write(2)` of the batch it is given (when batches are handed over is the ``flushPolicy``,
+/// which the recorder's thread follows). ``close()`` calls `fsync` after ``sync()``. Earlier
+/// lines are never rewritten, so a crash can only lose lines not yet handed over.
 public final class FileJournalSink: JournalSink, @unchecked Sendable {
-    // Unchecked: the mutable state below is guarded by `condition`.
-    private let condition = NSCondition()
-    private let policy: FlushPolicy
+    // Unchecked: `descriptor` and the segment writer are touched by one thread at a time, the
+    // recorder's (or the caller's before recording starts and after it ended).
     private let path: String
     private var descriptor: Int32
-    /// For a bounded journal: the folder's segments. Touched by the writer thread only.
+    /// For a bounded journal: the folder's segments.
     private let segmentWriter: SegmentWriter?
-    private var pending = Data()
-    /// Segments to start once `pending` is written up to `offset`, in order.
-    private var pendingSegments: [(offset: Int, opening: [UInt8])] = []
-    private var isClosed = false
-    private var isWriterWaiting = false
-    private var isClosing = false
-    private var isWriting = false
-    private var flushRequested = false
-    private var failure: JournalError?
+    /// When the recorder hands this sink its lines.
+    public let flushPolicy: FlushPolicy
 
     /// Creates the file at `path` with mode 0600. An existing journal there is replaced, not
     /// truncated: a new file is renamed over it, so a program still reading the old one
@@ -42,10 +34,9 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
     /// - Throws: ``JournalError/cannotCreate(path:reason:)`` when it cannot be opened.
     public init(path: String, flush policy: FlushPolicy = .everyTransaction) throws {
         self.path = path
-        self.policy = policy
+        self.flushPolicy = policy
         segmentWriter = nil
         descriptor = try Self.createReplacing(path)
-        startWriter()
     }
 
     /// Creates a bounded journal: the folder `path` (mode 0700) of segments that together stay
@@ -66,10 +57,9 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
             throw JournalError.cannotCreate(path: path, reason: "a journal size limit of \(limit) bytes is below the smallest, \(SegmentWriter.minimumLimit) bytes")
         }
         self.path = path
-        self.policy = policy
+        self.flushPolicy = policy
         segmentWriter = try SegmentWriter(directory: path, limit: limit, rotationHook: rotationHook)
         descriptor = -1
-        startWriter()
     }
 
     /// Opens a new, empty file for `path`: a regular file already there is replaced by a
@@ -106,206 +96,58 @@ public final class FileJournalSink: JournalSink, @unchecked Sendable {
         (path, segmentWriter != nil)
     }
 
-    /// The size at which a bounded journal starts its next segment; `nil` for a single file.
-    public var segmentSize: Int? {
-        segmentWriter.map { SegmentWriter.segmentSize(forLimit: $0.limit) }
-    }
-
     /// The bounded journal's size limit; `nil` for a single file.
     public var sizeLimit: Int? {
         segmentWriter?.limit
     }
 
-    /// Starts the next segment of a bounded journal with its opening lines (a single file just writes them).
-    public func beginSegment(opening: [UInt8]) {
-        guard segmentWriter != nil else {
-            write(lines: opening)
+    /// Writes the lines (`write(2)`, retrying partial writes).
+    ///
+    /// - Throws: ``JournalError/writeFailed(path:reason:)``.
+    public func append(_ lines: [UInt8]) throws {
+        guard !lines.isEmpty, descriptor >= 0 else { return }
+        segmentWriter?.didWrite(lines.count)
+        try SegmentWriter.write(lines, to: descriptor, path: path)
+    }
+
+    /// Starts the next segment of a bounded journal with its opening lines (a single file
+    /// appends them). The previous segment is complete, so it is closed (not synced: a crash of
+    /// the program loses nothing written, and syncing each segment would stall the recorder).
+    public func startSegment(opening: [UInt8]) throws {
+        guard let segmentWriter else {
+            try append(opening)
             return
         }
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosing else { return }
-        pendingSegments.append((pending.count, opening))
-        if isWriterWaiting {
-            condition.signal()
-        }
-    }
-
-    private func startWriter() {
-        // The thread holds the sink until `close()` lets it finish: a sink dropped before its
-        // thread started (or while it writes) stays valid until the thread is done with it.
-        let writer = Thread { [self] in self.runWriter() }
-        writer.name = "atoms.journal.writer"
-        // Not stored: a `Thread` keeps its block, so the sink holding it would never be freed.
-        writer.start()
-    }
-
-    /// Queues a line for the writer thread.
-    public func write(line: String) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosing else { return }
-        var line = line
-        line.withUTF8 { pending.append(contentsOf: $0) }
-        pending.append(0x0A)
-        if policy == .everyTransaction, isWriterWaiting {
-            condition.signal()
-        }
-    }
-
-    /// Appends complete lines (each ending in a newline) under one lock.
-    public func write(lines: [UInt8]) {
-        guard !lines.isEmpty else { return }
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosing else { return }
-        pending.append(contentsOf: lines)
-        if policy == .everyTransaction, isWriterWaiting {
-            condition.signal()
-        }
-    }
-
-    /// Writes the queued lines and waits until they are in the file.
-    public func flush() throws {
-        condition.lock()
-        defer { condition.unlock() }
-        flushRequested = true
-        condition.broadcast()
-        while (flushRequested || isWriting || !pending.isEmpty || !pendingSegments.isEmpty) && !isClosed && !isClosing {
-            condition.wait()
-        }
-        if let failure { throw failure }
-    }
-
-    /// Flushes, closes the file and stops the writer thread.
-    public func close() throws {
-        condition.lock()
-        guard !isClosing else {
-            condition.unlock()
-            if let failure { throw failure }
-            return
-        }
-        isClosing = true
-        condition.broadcast()
-        while !isClosed {
-            condition.wait()
-        }
-        condition.unlock()
-        if let failure { throw failure }
-    }
-
-    /// The writer thread: waits for lines (or the interval), writes them outside the lock.
-    private func runWriter() {
-        // The lines being written: exchanged with `pending`, so neither side allocates per
-        // batch (a copy of `pending` emptied in place would).
-        var batch = Data()
-        condition.lock()
-        while true {
-            if (pending.isEmpty && pendingSegments.isEmpty) || policy == .onClose {
-                if isClosing { break }
-                if flushRequested && pending.isEmpty && pendingSegments.isEmpty {
-                    flushRequested = false
-                    condition.broadcast()
-                }
-                // A flush asked for before this thread came to wait (right after the sink
-                // was created, say) must not wait for a wakeup that already happened.
-                let flushIsWaiting = policy == .onClose && flushRequested && !(pending.isEmpty && pendingSegments.isEmpty)
-                isWriterWaiting = !flushIsWaiting
-                switch policy {
-                case _ where flushIsWaiting:
-                    break
-                case .interval(let milliseconds):
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(max(1, milliseconds)) / 1000))
-                default:
-                    condition.wait()
-                }
-                isWriterWaiting = false
-                if policy == .onClose && !flushRequested && !isClosing { continue }
-            }
-            batch.removeAll(keepingCapacity: true)
-            swap(&batch, &pending)
-            let segments = pendingSegments
-            pendingSegments.removeAll()
-            isWriting = true
-            condition.unlock()
-            write(batch, startingSegments: segments)
-            if policy == .everyTransaction {
-                // Let lines accumulate briefly: a busy session then writes in batches and never
-                // has to wake this thread, at the cost of at most this much delay per line.
-                usleep(250)
-            }
-            condition.lock()
-            isWriting = false
-            if flushRequested && pending.isEmpty && pendingSegments.isEmpty {
-                flushRequested = false
-                condition.broadcast()
-            }
-        }
-        // Closing: write the rest, sync, close.
-        batch = pending
-        let segments = pendingSegments
-        pending.removeAll()
-        pendingSegments.removeAll()
-        condition.unlock()
-        write(batch, startingSegments: segments)
+        let next = try segmentWriter.startSegment(opening: opening)
         if descriptor >= 0 {
-            if fsync(descriptor) != 0 {
-                record(.writeFailed(path: path, reason: String(cString: strerror(errno))))
-            }
             _ = systemClose(descriptor)
         }
-        condition.lock()
+        descriptor = next
+    }
+
+    /// Makes the lines written durable (`fsync`).
+    ///
+    /// - Throws: ``JournalError/writeFailed(path:reason:)``.
+    public func sync() throws {
+        guard descriptor >= 0 else { return }
+        if fsync(descriptor) != 0 {
+            throw JournalError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Closes the file; later appends are ignored.
+    public func close() {
+        if descriptor >= 0 {
+            _ = systemClose(descriptor)
+        }
         descriptor = -1
-        isClosed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Writes a batch, starting each segment at its place in it.
-    private func write(_ batch: Data, startingSegments segments: [(offset: Int, opening: [UInt8])]) {
-        var written = 0
-        for segment in segments {
-            write(batch[batch.startIndex + written ..< batch.startIndex + segment.offset])
-            written = segment.offset
-            startSegment(opening: segment.opening)
-        }
-        write(batch[batch.startIndex + written ..< batch.endIndex])
-    }
-
-    /// Starts a segment; the previous one is complete, so it is closed (not synced: a crash
-    /// of the program loses nothing written, and syncing each segment would stall the writer).
-    private func startSegment(opening: [UInt8]) {
-        guard let segmentWriter else { return }
-        do {
-            let next = try segmentWriter.startSegment(opening: opening)
-            if descriptor >= 0 {
-                _ = systemClose(descriptor)
-            }
-            descriptor = next
-        } catch {
-            record(error)
-        }
-    }
-
-    /// Writes bytes, retrying partial writes; keeps the first error.
-    private func write(_ bytes: Data) {
-        guard !bytes.isEmpty, descriptor >= 0 else { return }
-        segmentWriter?.didWrite(bytes.count)
-        do {
-            try SegmentWriter.write(bytes, to: descriptor, path: path)
-        } catch {
-            record(error)
-        }
-    }
-
-    private func record(_ error: JournalError) {
-        condition.lock()
-        if failure == nil { failure = error }
-        condition.unlock()
     }
 
     deinit {
-        // The writer thread holds the sink until it finished after `close()`: there is nothing
-        // left to stop here.
+        // A sink never handed to a recorder (or whose recorder never closed) still lets go of
+        // its file.
+        if descriptor >= 0 {
+            _ = systemClose(descriptor)
+        }
     }
 }

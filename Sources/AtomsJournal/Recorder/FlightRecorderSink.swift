@@ -1,3 +1,4 @@
+import Atoms
 import Foundation
 import Synchronization
 
@@ -12,7 +13,8 @@ import Synchronization
 /// long recording allocates nothing more once it runs.
 ///
 /// The recorder's thread hands lines over as to any sink, so the app's thread pays what it
-/// pays for a journal file.
+/// pays for a journal file. The lock here is between that thread and a dump, not on the
+/// app's thread.
 final class FlightRecorderSink: JournalSink {
     /// One segment: its opening lines (header, keyframe) and every line since, each ending in
     /// a newline.
@@ -26,8 +28,9 @@ final class FlightRecorderSink: JournalSink {
     private struct Recording {
         /// The dump's header line, with its newline.
         let header: [UInt8]
-        /// When recording started: the end line's time counts from it.
-        let start: Date
+        /// The monotonic clock's reading when recording started: the end line's time counts
+        /// from it.
+        let clockStart: UInt64
         /// Returns once the recorder's thread has built the lines of every transaction queued.
         let catchUp: @Sendable () -> Void
     }
@@ -62,12 +65,8 @@ final class FlightRecorderSink: JournalSink {
         segmentLength = SegmentWriter.segmentSize(forLimit: capacity)
     }
 
-    /// A new segment starts at a quarter of the capacity, as a bounded journal's does.
-    var segmentSize: Int? {
-        segmentLength
-    }
-
-    /// The capacity: the segments' headers name it as a bounded journal's limit.
+    /// The capacity: segments start as a bounded journal's do (at a quarter of it), and their
+    /// headers name it as a bounded journal's limit.
     var sizeLimit: Int? {
         capacity
     }
@@ -84,12 +83,12 @@ final class FlightRecorderSink: JournalSink {
 
     /// Tells the sink what a dump needs once the recorder has started: the recording's header,
     /// the step it started at and when, and the pipeline whose queue a dump waits for.
-    func recordingStarted(header: JournalHeaderLine, startStep: Int, at start: Date, pipeline: RecordingPipeline?) {
+    func recordingStarted(header: JournalHeaderLine, startStep: Int, clockStart: UInt64, pipeline: RecordingPipeline?) {
         var header = header
         header.startStep = startStep
         var line = Array(header.dumpLine().utf8)
         line.append(0x0A)
-        let recording = Recording(header: line, start: start) { [weak pipeline] in pipeline?.drain() }
+        let recording = Recording(header: line, clockStart: clockStart) { [weak pipeline] in pipeline?.drain() }
         state.withLock { $0.recording = recording }
     }
 
@@ -106,7 +105,7 @@ final class FlightRecorderSink: JournalSink {
 
     /// Starts a segment, dropping the oldest while the segments would hold more than the
     /// capacity, and reusing the last one dropped's buffer.
-    func beginSegment(opening: [UInt8]) {
+    func startSegment(opening: [UInt8]) {
         // Room for the segment's lines and the transaction that ends it, most of the time.
         let reserve = segmentLength + segmentLength / 8
         state.withLock { state in
@@ -127,7 +126,7 @@ final class FlightRecorderSink: JournalSink {
     }
 
     /// Appends lines to the current segment.
-    func write(lines: [UInt8]) {
+    func append(_ lines: [UInt8]) {
         guard !lines.isEmpty else { return }
         state.withLock { state in
             guard !state.isClosed, !state.segments.isEmpty else { return }
@@ -136,15 +135,8 @@ final class FlightRecorderSink: JournalSink {
         }
     }
 
-    /// Appends a line to the current segment.
-    func write(line: String) {
-        var line = line
-        line.append("\n")
-        write(lines: Array(line.utf8))
-    }
-
-    /// Nothing to flush: the lines stay in memory.
-    func flush() throws {}
+    /// Nothing to make durable: the lines stay in memory.
+    func sync() {}
 
     /// Keeps what is held (the end line included) for a later dump, and stops the signal's
     /// dumps; later lines are ignored.
@@ -188,11 +180,11 @@ final class FlightRecorderSink: JournalSink {
     }
 
     /// The journal held, as a file's bytes, and the steps it spans; `nil` before recording.
-    func journal(at now: Date = Date()) -> (bytes: [UInt8], steps: ClosedRange<Int>)? {
+    func journal(at now: UInt64 = MonotonicClock.now()) -> (bytes: [UInt8], steps: ClosedRange<Int>)? {
         var start = now
         let held: [UInt8]? = state.withLock { state in
             guard let recording = state.recording, !state.segments.isEmpty else { return nil }
-            start = recording.start
+            start = recording.clockStart
             var bytes = recording.header
             bytes.reserveCapacity(recording.header.count + state.heldBytes + 64)
             for segment in state.segments {
@@ -202,9 +194,9 @@ final class FlightRecorderSink: JournalSink {
         }
         guard var bytes = held, let span = LineScanner.stepSpan(of: bytes) else { return nil }
         if !span.ended {
-            let micros = (now.timeIntervalSince(start) * 1_000_000).rounded()
+            let micros = now > start ? Double((now &- start) / 1_000) : 0
             var time: [UInt8] = []
-            time.appendJSONNumber(max(0, micros) / 1_000)
+            time.appendJSONNumber(micros / 1_000)
             bytes.append(contentsOf: EndRecord.line(seq: span.last, time: time).utf8)
             bytes.append(0x0A)
         }

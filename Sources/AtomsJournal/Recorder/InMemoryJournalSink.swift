@@ -2,8 +2,8 @@ import Synchronization
 
 /// A sink that keeps lines in memory, for tests and for reading a journal without a file.
 ///
-/// A recorder writes each transaction's lines to it as the transaction commits, so ``lines``
-/// is complete without a flush.
+/// The recorder's thread appends lines as it builds them; call the recorder's `flush()` (or
+/// `close()`) before reading ``lines``, as before reading a file.
 public final class InMemoryJournalSink: JournalSink, Sendable {
     private struct State {
         var lines: [String] = []
@@ -15,7 +15,7 @@ public final class InMemoryJournalSink: JournalSink, Sendable {
     /// Creates an empty sink.
     public init() {}
 
-    /// The lines written so far.
+    /// The lines stored so far.
     public var lines: [String] {
         state.withLock { $0.lines }
     }
@@ -25,21 +25,21 @@ public final class InMemoryJournalSink: JournalSink, Sendable {
         lines.map { $0 + "\n" }.joined()
     }
 
-    /// Keeps a line, unless the sink is closed.
-    public func write(line: String) {
+    /// Keeps each line, unless the sink is closed.
+    public func append(_ lines: [UInt8]) {
+        let split = lines.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map {
+            String(decoding: $0, as: UTF8.self)
+        }
         state.withLock {
-            if !$0.isClosed { $0.lines.append(line) }
+            if !$0.isClosed { $0.lines.append(contentsOf: split) }
         }
     }
 
-    /// Nothing to flush: lines are kept as they come.
-    public func flush() throws {}
+    /// Nothing to make durable: lines are kept as they come.
+    public func sync() {}
 
-    /// Lines arrive on the committing thread, so a test sees them at once.
-    public var receivesLinesAtCommit: Bool { true }
-
-    /// Ignores the lines written after this.
-    public func close() throws {
+    /// Ignores the lines appended after this.
+    public func close() {
         state.withLock { $0.isClosed = true }
     }
 }

@@ -35,7 +35,7 @@ extension JournalRecorder {
         program: String? = nil
     ) throws {
         let sink = try FlightRecorderSink(capacity: bytes)
-        self.init(sink: sink, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
+        self.init(sink: sink, file: nil, flightRecorder: sink, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
     }
 
     /// Writes what the flight recorder holds to `path`: a journal opening at the first step
@@ -84,7 +84,7 @@ extension JournalRecorder {
 
     /// The flight recorder's sink, or an error about `path` for any other recorder.
     private func flightRecorder(for path: String) throws(JournalError) -> FlightRecorderSink {
-        guard let flight = sink as? FlightRecorderSink else {
+        guard let flight = flightRecorder else {
             throw .cannotCreate(path: path, reason: "this recorder writes its journal as it records; only a flight recorder (JournalRecorder(flightRecorder:)) writes dumps")
         }
         return flight

@@ -5,11 +5,12 @@ import Foundation
 /// line per transaction holding only what changed, and now and then a keyframe of the whole
 /// state (after at least `keyframeInterval` transactions, once they weigh twice the last one).
 ///
-/// As a transaction commits, the recorder only captures it; its own thread numbers the atoms,
-/// compares each value with the previous one, encodes what changed and builds the lines, and
-/// the sink writes them. Values with a class
-/// instance inside (which the main actor could change meanwhile), asynchronous phases and
-/// values that are not `Codable` are encoded on the main actor at commit instead.
+/// As a transaction commits, the recorder only captures it; its own thread (one, whatever the
+/// sink) numbers the atoms, compares each value with the previous one, encodes what changed,
+/// builds the lines and hands them to the sink, synchronously, as the sink's
+/// ``JournalSink/flushPolicy`` says. Values with a class instance inside (which the main actor
+/// could change meanwhile), asynchronous phases and values that are not `Codable` are encoded
+/// on the main actor at commit instead. Call ``flush()`` before reading what a sink holds.
 ///
 /// ## Example
 /// ```swift
@@ -22,6 +23,11 @@ import Foundation
 @MainActor
 public final class JournalRecorder {
     let sink: any JournalSink
+    /// The journal's path, when the sink is a file or a bounded journal's folder (a control
+    /// endpoint serves it).
+    let file: (path: String, isFolder: Bool)?
+    /// The flight recorder's memory, for a flight recorder (its dumps read it).
+    let flightRecorder: FlightRecorderSink?
     private let keyframeInterval: Int
     private let redactedTypes: [ObjectIdentifier]
     let program: String?
@@ -60,13 +66,40 @@ public final class JournalRecorder {
     ///   - redacting: Atom types whose values are never written (besides atoms conforming to
     ///     ``JournalRedacted``).
     ///   - program: A name for the recording program, stored in the header.
-    public init(
+    public convenience init(
         sink: any JournalSink,
         keyframeInterval: Int = JournalFormat.defaultKeyframeInterval,
         redacting: [any Atom.Type] = [],
         program: String? = nil
     ) {
+        self.init(sink: sink, file: nil, flightRecorder: nil, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
+    }
+
+    /// Creates a recorder writing to a journal file or a bounded journal's folder, as
+    /// ``init(sink:keyframeInterval:redacting:program:)`` does; the recorder knows the path,
+    /// so it can serve a control endpoint (``listen(at:)``).
+    public convenience init(
+        sink: FileJournalSink,
+        keyframeInterval: Int = JournalFormat.defaultKeyframeInterval,
+        redacting: [any Atom.Type] = [],
+        program: String? = nil
+    ) {
+        self.init(sink: sink, file: sink.location, flightRecorder: nil, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
+    }
+
+    /// The one initializer: what the recorder knows of its sink is given here, by the
+    /// initializers that made the sink, never found by casting it.
+    init(
+        sink: any JournalSink,
+        file: (path: String, isFolder: Bool)?,
+        flightRecorder: FlightRecorderSink?,
+        keyframeInterval: Int,
+        redacting: [any Atom.Type],
+        program: String?
+    ) {
         self.sink = sink
+        self.file = file
+        self.flightRecorder = flightRecorder
         self.keyframeInterval = max(1, keyframeInterval)
         self.redactedTypes = redacting.map { ObjectIdentifier($0) }
         self.program = program
@@ -83,7 +116,7 @@ public final class JournalRecorder {
         program: String? = nil
     ) throws {
         let sink = try FileJournalSink(path: path, flush: flush)
-        self.init(sink: sink, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
+        self.init(sink: sink, file: sink.location, flightRecorder: nil, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
     }
 
     /// Creates a recorder writing a bounded journal: the folder `path` holds numbered
@@ -105,7 +138,7 @@ public final class JournalRecorder {
     ) throws {
         let sink = try limit.map { try FileJournalSink(directory: path, limit: $0, flush: flush) }
             ?? FileJournalSink(path: path, flush: flush)
-        self.init(sink: sink, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
+        self.init(sink: sink, file: sink.location, flightRecorder: nil, keyframeInterval: keyframeInterval, redacting: redacting, program: program)
     }
 
     /// Starts recording a store: writes the header and a keyframe of its current state, then
@@ -122,7 +155,9 @@ public final class JournalRecorder {
             limit: sink.sizeLimit,
             timed: recordsTiming
         )
-        var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, start: start, header: header, segmentSize: sink.segmentSize)
+        // Transactions carry raw monotonic stamps; the builder counts them from this one.
+        let clockStart = MonotonicClock.now()
+        var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, clockStart: clockStart, header: header, segmentSize: sink.sizeLimit.map(SegmentWriter.segmentSize(forLimit:)))
         let snapshot = store.snapshot()
         let pipelineStaging = CaptureStaging()
         let slots = CaptureSlotMaker(staging: pipelineStaging, redactedTypes: redactedTypes)
@@ -142,13 +177,12 @@ public final class JournalRecorder {
                 snapshot.subscriptions(of: atom).map { (atom: atom, location: $0) }
             }
         )
-        sink.beginSegment(opening: builder.opening(seq: store.committedTransactions))
-        // On disk before the program goes on: a program killed a moment later leaves a journal
-        // that opens (empty of transactions), not an empty file. A failure here is reported by
-        // the next flush or close, as any write failure.
-        try? sink.flush()
-        pipeline = RecordingPipeline(sink: sink, builder: builder, staging: pipelineStaging)
-        (sink as? FlightRecorderSink)?.recordingStarted(header: header, startStep: store.committedTransactions, at: start, pipeline: pipeline)
+        // The opening lines are on disk before the program goes on: a program killed a moment
+        // later leaves a journal that opens (empty of transactions), not an empty file. A
+        // failure here is reported by the next flush or close, as any write failure.
+        let opening = builder.opening(seq: store.committedTransactions)
+        pipeline = RecordingPipeline(sink: sink, builder: builder, staging: pipelineStaging, opening: opening)
+        flightRecorder?.recordingStarted(header: header, startStep: store.committedTransactions, clockStart: clockStart, pipeline: pipeline)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.
         store.observeCommits { transaction in
@@ -156,7 +190,6 @@ public final class JournalRecorder {
         }
         // The clock starts with the recording.
         guard recordsTiming else { return }
-        let clockStart = MonotonicClock.now()
         store.observeTimings { timing in
             guard !self.isClosed, let pipeline = self.pipeline else { return }
             // A timing still waiting (the transaction a subscriber started, timed before the
@@ -168,11 +201,13 @@ public final class JournalRecorder {
         }
     }
 
-    /// Flushes buffered lines to the file and waits until they are written.
+    /// Hands every line of the transactions committed so far to the sink (to the file), and
+    /// waits until the recorder's thread did.
+    ///
+    /// - Throws: ``JournalError`` when the sink failed to store a line.
     public func flush() throws {
         handOverPendingTiming()
-        pipeline?.drain()
-        try sink.flush()
+        try pipeline?.flush()
     }
 
     /// What the recorder's mirror of the store holds, once the transactions committed so far
@@ -188,8 +223,11 @@ public final class JournalRecorder {
         handOverPendingTiming()
         isClosed = true
         control?.close()
-        pipeline?.finish()
-        try sink.close()
+        if let pipeline {
+            try pipeline.finish()
+        } else {
+            try sink.close()
+        }
     }
 
     // The store it records keeps a recorder alive; when the store goes away without `close()`,
@@ -240,7 +278,7 @@ public final class JournalRecorder {
         pipeline.endCapture(.transaction(
             CapturedTransaction(
                 sequence: transaction.sequence,
-                timestamp: Date(),
+                timestamp: MonotonicClock.now(),
                 cause: transaction.cause,
                 origin: origin,
                 location: transaction.location,

@@ -1,13 +1,15 @@
 import Atoms
 import Foundation
 
-/// The recorder's own thread: takes captured transactions from the main actor and turns them
-/// into lines for the sink, in order. For a sink that receives lines at commit, there is no
-/// thread: lines are built as transactions arrive.
+/// The recorder's one thread: takes what the main actor captured, turns it into lines and
+/// hands them to the sink itself, synchronously, in order. The only lock is the one the main
+/// actor takes to stage a transaction; the sink is a plain synchronous thing this thread calls.
 ///
-/// The main actor only appends to a locked queue; the thread is woken only when it sleeps, and
+/// The main actor only appends under the lock; the thread is woken only when it sleeps, and
 /// pauses briefly after each batch, so a busy session neither wakes it per transaction nor
-/// waits for it.
+/// waits for it. When lines reach the sink is the sink's ``JournalSink/flushPolicy``: after
+/// each batch, when the oldest line built has waited an interval (the thread's wait times
+/// out then), or at `flush()` and `close()`.
 final class RecordingPipeline: @unchecked Sendable {
     /// What the main actor hands over, in the order it arrives: a transaction (with the
     /// timing of an earlier one, whose line comes first, when it carries one), or a timing
@@ -17,12 +19,13 @@ final class RecordingPipeline: @unchecked Sendable {
         case timing(CapturedTiming)
     }
 
-    // Unchecked (and unchecked exclusivity, touched per transaction): `staging` and the
-    // flags are guarded by `condition`; `builder` and `batch`
-    // are touched only by the pipeline's thread once it started (or under the lock, for a
-    // sink that takes lines at commit).
+    // Unchecked (and unchecked exclusivity, touched per transaction): `staging`, the flags,
+    // the flush counters and `failure` are guarded by `condition`; `builder`, `batch` and the
+    // sink are touched only by the pipeline's thread once it started (the builder also under
+    // the lock while the thread is idle, by `mirrorSizes()`).
     private let condition = NSCondition()
     private let sink: any JournalSink
+    private let policy: FlushPolicy
     @exclusivity(unchecked) private var builder: TransactionLineBuilder
     /// What the main actor captured, waiting for the thread (the capture slots stage into it).
     private let staging: CaptureStaging
@@ -32,21 +35,31 @@ final class RecordingPipeline: @unchecked Sendable {
     @exclusivity(unchecked) private var isProcessing = false
     @exclusivity(unchecked) private var isClosing = false
     @exclusivity(unchecked) private var isFinished = false
-    @exclusivity(unchecked) private var hasEnded = false
+    /// Flushes asked for, and the last one done: a flush waits until the thread handed the
+    /// sink every line queued before it asked.
+    @exclusivity(unchecked) private var flushesRequested = 0
+    @exclusivity(unchecked) private var flushesDone = 0
+    /// The first failure of the sink, reported by the next `flush()` or `close()`.
+    @exclusivity(unchecked) private var failure: JournalError?
 
     /// How long the thread lets transactions accumulate after a batch, in microseconds.
     private static let batchPause: UInt32 = 200
-    /// A long batch reaches the sink in pieces of about this size, not all at its end.
+    /// A long batch reaches the sink in pieces of about this size, not all at its end (unless
+    /// the policy keeps lines until the recorder closes).
     private static let handOverBytes = 64 << 10
 
-    /// Starts the thread; `builder` already holds the recorded state's starting point.
-    init(sink: any JournalSink, builder: TransactionLineBuilder, staging: CaptureStaging) {
+    /// Writes the journal's opening lines (`opening`, a header and a keyframe) at once, on
+    /// the caller's thread, so a program killed a moment later leaves a journal that opens;
+    /// then starts the thread. `builder` already holds the recorded state's starting point.
+    init(sink: any JournalSink, builder: TransactionLineBuilder, staging: CaptureStaging, opening: [UInt8]) {
         self.sink = sink
+        self.policy = sink.flushPolicy
         self.builder = builder
         self.staging = staging
-        guard !sink.receivesLinesAtCommit else {
-            isFinished = true
-            return
+        do {
+            try sink.startSegment(opening: opening)
+        } catch {
+            failure = Self.journalError(error)
         }
         let thread = Thread { [self] in run() }
         thread.name = "atoms.journal.recorder"
@@ -68,16 +81,6 @@ final class RecordingPipeline: @unchecked Sendable {
     func endCapture(_ item: consuming Item) {
         var released: [Any] = []
         staging.items.append(item)
-        if sink.receivesLinesAtCommit {
-            staging.handOver(to: batch)
-            var lines: [UInt8] = []
-            processBatch(lines: &lines)
-            batch.finishBatch()
-            sink.write(lines: lines)
-            released = builder.takeRetired()
-            condition.unlock()
-            return
-        }
         if isWaiting {
             condition.signal()
         }
@@ -95,7 +98,8 @@ final class RecordingPipeline: @unchecked Sendable {
         endCapture(.timing(timing))
     }
 
-    /// Returns once every queued transaction has reached the sink.
+    /// Returns once every queued transaction has been built into lines (and, unless the
+    /// policy holds them back, handed to the sink).
     func drain() {
         condition.lock()
         while (!staging.isEmpty || isProcessing) && !isFinished {
@@ -104,8 +108,27 @@ final class RecordingPipeline: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// What the line builder's mirror holds, once every queued transaction has reached the
-    /// sink (the thread leaves the builder alone while the lock is held and nothing is queued).
+    /// Returns once the sink holds every line of the transactions queued so far, whatever the
+    /// policy.
+    ///
+    /// - Throws: The sink's first failure.
+    func flush() throws(JournalError) {
+        condition.lock()
+        flushesRequested += 1
+        let flush = flushesRequested
+        if isWaiting {
+            condition.signal()
+        }
+        while flushesDone < flush && !isFinished {
+            condition.wait()
+        }
+        let failure = failure
+        condition.unlock()
+        if let failure { throw failure }
+    }
+
+    /// What the line builder's mirror holds, once every queued transaction has been built
+    /// (the thread leaves the builder alone while the lock is held and nothing is queued).
     func mirrorSizes() -> RecorderMirrorSizes {
         condition.lock()
         defer { condition.unlock() }
@@ -115,73 +138,156 @@ final class RecordingPipeline: @unchecked Sendable {
         return builder.mirrorSizes
     }
 
-    /// Processes what is queued, stops the thread, and ends the journal with its end line.
-    func finish() {
+    /// Processes what is queued, ends the journal with its end line, syncs and closes the
+    /// sink, and stops the thread.
+    ///
+    /// - Throws: The sink's first failure.
+    func finish() throws(JournalError) {
         condition.lock()
         isClosing = true
         condition.broadcast()
         while !isFinished {
             condition.wait()
         }
-        if !hasEnded {
-            hasEnded = true
-            sink.write(lines: builder.endLine())
-        }
+        let failure = failure
         condition.unlock()
-    }
-
-    /// Turns the batch into lines, handing them to the sink in pieces and starting segments
-    /// where the builder says. Leaves the last lines in `lines`; the caller empties the batch
-    /// (``CaptureStaging/finishBatch()``) with the lock held.
-    private func processBatch(lines: inout [UInt8]) {
-        for item in batch.items {
-            builder.appendLines(for: item, changes: batch.changes, to: &lines)
-            if let opening = builder.takeSegmentOpening() {
-                sink.write(lines: lines)
-                lines.removeAll(keepingCapacity: true)
-                sink.beginSegment(opening: opening)
-            } else if lines.count >= Self.handOverBytes {
-                sink.write(lines: lines)
-                lines.removeAll(keepingCapacity: true)
-            }
-        }
+        if let failure { throw failure }
     }
 
     private func run() {
+        // The lines built and not handed to the sink yet, and since when they wait.
         var lines: [UInt8] = []
+        var waitingSince: Date?
         condition.lock()
         while true {
-            while staging.isEmpty && !isClosing {
+            while staging.isEmpty && !isClosing && flushesDone == flushesRequested {
                 isWaiting = true
-                condition.wait()
-                isWaiting = false
+                if case .interval(let milliseconds) = policy, let waitingSince {
+                    let due = waitingSince.addingTimeInterval(Double(max(1, milliseconds)) / 1000)
+                    let woken = condition.wait(until: due)
+                    isWaiting = false
+                    if !woken { break }
+                } else {
+                    condition.wait()
+                    isWaiting = false
+                }
             }
-            if staging.isEmpty {
+            let closing = isClosing
+            let flush = flushesRequested
+            let hasItems = !staging.isEmpty
+            if hasItems {
+                staging.handOver(to: batch)
+                isProcessing = true
+            }
+            condition.unlock()
+            var failed: JournalError?
+            if hasItems {
+                failed = processBatch(lines: &lines)
+            }
+            if !lines.isEmpty, closing || flush > flushesDone || isDue(since: waitingSince, bytes: lines.count) {
+                failed = failed ?? hand(lines)
+                lines.removeAll(keepingCapacity: true)
+                waitingSince = nil
+            } else if !lines.isEmpty, waitingSince == nil {
+                waitingSince = Date()
+            }
+            let retired = hasItems ? builder.takeRetired() : []
+            condition.lock()
+            if let failed, failure == nil {
+                failure = failed
+            }
+            if hasItems {
+                batch.finishBatch()
+                if !retired.isEmpty {
+                    staging.graveyard.append(contentsOf: retired)
+                }
+                isProcessing = false
+            }
+            if lines.isEmpty, flush > flushesDone {
+                flushesDone = flush
+            }
+            condition.broadcast()
+            if closing && staging.isEmpty {
                 break
             }
-            staging.handOver(to: batch)
-            isProcessing = true
-            condition.unlock()
-            // One hand-over to the sink per batch: one lock, no string per line.
-            lines.removeAll(keepingCapacity: true)
-            processBatch(lines: &lines)
-            sink.write(lines: lines)
-            let retired = builder.takeRetired()
-            condition.lock()
-            batch.finishBatch()
-            if !retired.isEmpty {
-                staging.graveyard.append(contentsOf: retired)
-            }
-            isProcessing = false
-            condition.broadcast()
-            if !isClosing && staging.isEmpty {
+            if hasItems && staging.isEmpty && !isClosing {
                 condition.unlock()
                 usleep(Self.batchPause)
                 condition.lock()
             }
         }
+        condition.unlock()
+        // Closing: the end line, then durable, then closed.
+        var ending = lines
+        ending.append(contentsOf: builder.endLine())
+        var failed = hand(ending)
+        do {
+            try sink.sync()
+            try sink.close()
+        } catch {
+            failed = failed ?? Self.journalError(error)
+        }
+        condition.lock()
+        if let failed, failure == nil {
+            failure = failed
+        }
+        flushesDone = flushesRequested
         isFinished = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Whether lines built at `since` (and `bytes` of them) are to reach the sink now.
+    private func isDue(since: Date?, bytes: Int) -> Bool {
+        switch policy {
+        case .everyTransaction:
+            return true
+        case .interval(let milliseconds):
+            guard let since else { return bytes >= Self.handOverBytes }
+            return bytes >= Self.handOverBytes || Date().timeIntervalSince(since) * 1000 >= Double(milliseconds)
+        case .onClose:
+            return false
+        }
+    }
+
+    /// Turns the batch into lines, starting segments where the builder says (the lines before
+    /// a new segment reach the old one first). Leaves the lines in `lines`; the caller empties
+    /// the batch (``CaptureStaging/finishBatch()``) with the lock held.
+    ///
+    /// - Returns: The sink's first failure, if any.
+    private func processBatch(lines: inout [UInt8]) -> JournalError? {
+        var failed: JournalError?
+        for item in batch.items {
+            builder.appendLines(for: item, changes: batch.changes, to: &lines)
+            if let opening = builder.takeSegmentOpening() {
+                failed = failed ?? hand(lines)
+                lines.removeAll(keepingCapacity: true)
+                do {
+                    try sink.startSegment(opening: opening)
+                } catch {
+                    failed = failed ?? Self.journalError(error)
+                }
+            } else if lines.count >= Self.handOverBytes && policy != .onClose {
+                failed = failed ?? hand(lines)
+                lines.removeAll(keepingCapacity: true)
+            }
+        }
+        return failed
+    }
+
+    /// Hands lines to the sink; returns its failure.
+    private func hand(_ lines: [UInt8]) -> JournalError? {
+        guard !lines.isEmpty else { return nil }
+        do {
+            try sink.append(lines)
+            return nil
+        } catch {
+            return Self.journalError(error)
+        }
+    }
+
+    /// A sink's error as the recorder reports it.
+    private static func journalError(_ error: any Error) -> JournalError {
+        (error as? JournalError) ?? .writeFailed(path: "journal sink", reason: String(describing: error))
     }
 }

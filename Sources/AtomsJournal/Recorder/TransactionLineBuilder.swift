@@ -8,7 +8,8 @@ import Foundation
 struct TransactionLineBuilder: Sendable {
     private var state = RecordedState()
     private let keyframeInterval: Int
-    private let start: Date
+    /// The monotonic clock's reading when recording started: transactions' times count from it.
+    private let clockStart: UInt64
     private let encoder = ValueEncoder()
     private var transactionsSinceKeyframe = 0
     private var locationIDs: [SourceLocation: Int] = [:]
@@ -35,14 +36,14 @@ struct TransactionLineBuilder: Sendable {
     private var pendingSegment: [UInt8]?
     /// The last step recorded (transaction or starting keyframe) and its time.
     private var lastStep = 0
-    private var lastTimestamp: Date
+    private var lastTimestamp: UInt64
 
-    init(keyframeInterval: Int, start: Date, header: JournalHeaderLine, segmentSize: Int? = nil) {
+    init(keyframeInterval: Int, clockStart: UInt64, header: JournalHeaderLine, segmentSize: Int? = nil) {
         self.keyframeInterval = keyframeInterval
-        self.start = start
+        self.clockStart = clockStart
         self.header = header
         self.segmentSize = segmentSize
-        lastTimestamp = start
+        lastTimestamp = clockStart
     }
 
     /// The first segment's (or the unbounded journal's) header and keyframe, each ending in a
@@ -72,7 +73,7 @@ struct TransactionLineBuilder: Sendable {
     /// The end line, written when the recorder closes the journal, with its newline.
     func endLine() -> [UInt8] {
         var time: [UInt8] = []
-        appendMilliseconds(since: max(lastTimestamp, Date()), to: &time)
+        appendMilliseconds(since: max(lastTimestamp, MonotonicClock.now()), to: &time)
         var bytes = Array(EndRecord.line(seq: lastStep, time: time).utf8)
         bytes.append(0x0A)
         return bytes
@@ -312,9 +313,10 @@ struct TransactionLineBuilder: Sendable {
         return id
     }
 
-    /// Milliseconds since recording started, to the microsecond, as short as possible.
-    private func appendMilliseconds(since timestamp: Date, to output: inout [UInt8]) {
-        var micros = Int((timestamp.timeIntervalSince(start) * 1_000_000).rounded())
+    /// Milliseconds since recording started, to the microsecond, as short as possible, for a
+    /// monotonic clock stamp.
+    private func appendMilliseconds(since timestamp: UInt64, to output: inout [UInt8]) {
+        var micros = timestamp >= clockStart ? Int((timestamp &- clockStart + 500) / 1_000) : -Int((clockStart &- timestamp + 500) / 1_000)
         if micros < 0 {
             output.append(UInt8(ascii: "-"))
             micros = -micros

@@ -63,7 +63,7 @@ struct CaptureSlotTests {
     }
 
     /// A session writing every kind of atom, several per transaction: the journal holds each
-    /// value at each step, the same for a file journal and one built at commit.
+    /// value at each step, the same for a file journal and one in memory.
     @Test func everyKindOfSlotRecordsEveryValueInOrder() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("kinds.jsonl")
