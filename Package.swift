@@ -120,7 +120,9 @@ let package = Package(
         .target(name: "AtomsTesting", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector"]),
         .testTarget(
             name: "AtomsTestingTests",
-            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport"],
+            // The samples: `Generated/` replays their shipped journals against their atoms, as
+            // `atoms-inspect replay-test` writes the tests.
+            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "sample-todo", "sample-counter", "sample-numpad", "sample-movies"],
             // A test package of its own, run through `swift test` by FixturePackageTests.
             exclude: ["FixturePackage"]
         ),

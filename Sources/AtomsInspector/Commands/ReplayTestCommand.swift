@@ -5,8 +5,10 @@ import AtomsJournalReader
 ///
 /// The atoms the session wrote directly (the origin of a `set`, `modify` or `reset`, or
 /// restored) are driven; the others are checked. Family members, scoped atoms, types that
-/// cannot be named in Swift from the journal (generic, modified or local types) and atoms
-/// written with values that are not JSON are left as commented lines saying why.
+/// cannot be named in Swift from the journal (generic, modified or local types), atoms
+/// recorded as dumps or asynchronous phases, and atoms derived from a phase are left as
+/// commented lines saying why. Types are module-qualified and their modules imported with
+/// `@testable`, as a test target imports the app it tests.
 package enum ReplayTestCommand {
     /// What the file does with one recorded atom (or one family).
     package struct Planned: Equatable, Sendable {
@@ -27,14 +29,24 @@ package enum ReplayTestCommand {
         var declaration: AtomDeclaration
         var writes = 0
         var changes = 0
-        var writtenAsDump = false
+        /// How its first recorded value was written: `nil` before one was read.
+        var form: Form?
+    }
+
+    /// How an atom's values are recorded.
+    private enum Form {
+        case json, dump, phase
+
+        init(_ entry: ValueEntry) {
+            self = entry.phase != nil ? .phase : entry.v != nil && entry.dump == nil ? .json : .dump
+        }
     }
 
     /// The atoms of the journal and what the file does with each, sorted: driven, checked,
     /// then left out, each by type.
     ///
-    /// - Complexity: Reads every transaction's envelope, and the values of the atoms written
-    ///   directly (to tell JSON from dumps).
+    /// - Complexity: Reads every transaction's envelope, and each atom's first value (to tell
+    ///   JSON from dumps and phases).
     package static func plan(_ journal: InspectedJournal) throws(InspectorError) -> [Planned] {
         let reader = journal.reader
         var seen: [String: Seen] = [:]
@@ -43,11 +55,28 @@ package enum ReplayTestCommand {
             identities[declaration.id] = declaration.identityKey
             if seen[declaration.identityKey] == nil { seen[declaration.identityKey] = Seen(declaration: declaration) }
         }
-        for declaration in try journal.state(at: reader.firstStep, decodingValuesOf: []).declarations.values { note(declaration) }
+        func noteForms(_ values: [ValueEntry]) {
+            for value in values where value.unchanged != true && value.delta == nil && value.patch == nil {
+                guard let key = identities[value.id], seen[key]?.form == nil else { continue }
+                seen[key]?.form = Form(value)
+            }
+        }
+        /// Dependency edges ever recorded, by identity: watched → watching.
+        var dependents: [String: Set<String>] = [:]
+        func noteEdges(_ edges: [EdgeEntry]) {
+            for edge in edges {
+                if let from = identities[edge.from], let to = identities[edge.to] { dependents[from, default: []].insert(to) }
+            }
+        }
+        let start = try journal.state(at: reader.firstStep)
+        for declaration in start.declarations.values { note(declaration) }
+        noteForms(Array(start.values.values))
+        noteEdges(Array(start.edges))
         if reader.lastStep > reader.firstStep {
             for seq in (reader.firstStep + 1)...reader.lastStep {
                 let envelope = try journal.transaction(seq, decodingValuesOf: [])
                 for declaration in envelope.declare ?? [] { note(declaration) }
+                noteEdges(envelope.edgesAdded ?? [])
                 let created = Set(envelope.created ?? [])
                 for value in envelope.values ?? [] where value.unchanged != true && !created.contains(value.id) {
                     if let key = identities[value.id] { seen[key]?.changes += 1 }
@@ -58,13 +87,20 @@ package enum ReplayTestCommand {
                     case "restore": (envelope.values ?? []).map(\.id)
                     default: []
                     }
-                guard !written.isEmpty else { continue }
-                let record = try journal.transaction(seq, decodingValuesOf: Set(written))
-                for value in record.values ?? [] where written.contains(value.id) {
-                    guard let key = identities[value.id] else { continue }
-                    seen[key]?.writes += 1
-                    if value.dump != nil || value.phase != nil { seen[key]?.writtenAsDump = true }
+                for id in written { if let key = identities[id] { seen[key]?.writes += 1 } }
+                let unread = Set((envelope.values ?? []).map(\.id).filter { identities[$0].flatMap { seen[$0]?.form } == nil })
+                if !unread.isEmpty {
+                    noteForms(try journal.transaction(seq, decodingValuesOf: unread).values ?? [])
                 }
+            }
+        }
+        // What derives from an asynchronous phase depends on when its results arrived.
+        var asynchronous: [String: String] = [:]
+        var pending = seen.filter { $0.value.form == .phase }.map { ($0.key, $0.value.declaration.label) }.sorted { $0.0 < $1.0 }
+        while let (key, source) = pending.popLast() {
+            for dependent in (dependents[key] ?? []).sorted() where asynchronous[dependent] == nil {
+                asynchronous[dependent] = source
+                pending.append((dependent, source))
             }
         }
         var families: [String: [Seen]] = [:]
@@ -77,8 +113,12 @@ package enum ReplayTestCommand {
                 planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "a generic, modified or local type: name it in Swift yourself"))
             } else if declaration.key != nil {
                 families[declaration.type, default: []].append(atom)
-            } else if atom.writes > 0 && atom.writtenAsDump {
-                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "written with values that are not JSON (not Codable): it cannot be driven; check it instead"))
+            } else if atom.form == .phase {
+                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "an asynchronous phase: a replay cannot make results arrive at their recorded steps; check what derives from it, or override it with a recorded result"))
+            } else if let source = asynchronous[declaration.identityKey], atom.writes == 0 {
+                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "derives from the asynchronous \(source): its values depend on when results arrived; override that atom with a recorded result to check it"))
+            } else if atom.form == .dump {
+                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "recorded as a dump (not Codable): it cannot be driven, and dumps of tasks and objects rarely match; check it yourself if its dump is stable"))
             } else {
                 planned.append(Planned(role: atom.writes > 0 ? "drive" : "check", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: nil))
             }
@@ -120,7 +160,7 @@ package enum ReplayTestCommand {
             "import Atoms",
             "import AtomsTesting",
             "import Testing",
-        ] + modules.filter { !["Atoms", "AtomsTesting", "Testing"].contains($0) }.map { "import \($0)" }
+        ] + modules.filter { !["Atoms", "AtomsTesting", "Testing"].contains($0) }.map { "@testable import \($0)" }
         lines += [
             "",
             "@Suite(.atomJournal) @MainActor",
