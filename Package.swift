@@ -145,7 +145,7 @@ let package = Package(
         .executableTarget(name: "sample-movies", dependencies: ["Atoms", "AtomsJournalMacros", "SampleSupport"], path: "samples/Movies"),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
-        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
+        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", "AtomsInspector", "AtomsTesting", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
         // What atoms-bench measures atoms-inspect's peak RSS with (a fork from a small process).
         .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
         // Allocations per transaction on the app's thread and the others, journal off and on.

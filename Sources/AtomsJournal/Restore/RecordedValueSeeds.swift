@@ -29,12 +29,14 @@ public final class RecordedValueSeeds: AtomValueSeeds {
     /// strings the recorder writes for them.
     ///
     /// - Throws: The decoding error when the value does not fit the type.
-    package static func decoded<Value: Decodable>(_ json: JSONValue, as type: Value.Type) throws -> Value {
+    package nonisolated static func decoded<Value: Decodable>(_ json: JSONValue, as type: Value.Type) throws -> Value {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN"
         )
-        return try decoder.decode(type, from: try JSONEncoder().encode(json))
+        var bytes: [UInt8] = []
+        json.writeJSON(into: &bytes)
+        return try decoder.decode(type, from: Data(bytes))
     }
 
     /// The recorded value of the atom with this type, key and scope, decoded as `Value`; `nil` when none was recorded or it does not decode (noted in ``failures``).

@@ -29,7 +29,12 @@ final class ReplaySession {
     private var numbers: [AtomIdentity: Int] = [:]
     /// Checked atoms whose value changed in today's store since the last step.
     private var changedToday: Set<Int> = []
+    /// Driven atoms whose recorded value changed since the replay last wrote it (or that it
+    /// never wrote): their next write decodes the whole value, not a delta.
+    private var unsynced: Set<Int> = []
     private var isObserving = true
+    /// The driven atoms written for the current transaction.
+    private var written: Set<Int> = []
 
     init(journal: InspectedJournal, atoms: [ReplayedAtom], context: AtomTestContext, location: SourceLocation) throws(JournalReplayFailure) {
         self.journal = journal
@@ -60,10 +65,13 @@ final class ReplaySession {
         }
         // A journal that starts mid-session: the driven atoms start from its keyframe.
         for (number, atom) in bound.sorted(by: { $0.key < $1.key }) where atom.drives {
+            unsynced.insert(number)
             if let value = state.values[number] {
                 try write(value, of: atom, step: reader.firstStep, record: nil, at: location)
             }
         }
+        unsynced.subtract(written)
+        written.removeAll()
         try compare(step: reader.firstStep, record: nil, touched: Set(state.liveIDs))
         guard reader.lastStep > reader.firstStep else { return }
         for seq in (reader.firstStep + 1)...reader.lastStep {
@@ -73,6 +81,13 @@ final class ReplaySession {
             }
             changedToday.removeAll(keepingCapacity: true)
             try drive(record)
+            for value in record.values ?? [] where bound[value.id]?.drives == true && value.unchanged != true {
+                unsynced.insert(value.id)
+            }
+            for value in record.values ?? [] where written.contains(value.id) {
+                unsynced.remove(value.id)
+            }
+            written.removeAll(keepingCapacity: true)
             try compare(step: seq, record: record, touched: Set((record.values ?? []).map(\.id)).union(changedToday))
         }
     }
@@ -106,17 +121,17 @@ final class ReplaySession {
     /// Applies a recorded transaction's writes to the driven atoms.
     private func drive(_ record: TransactionRecord) throws(JournalReplayFailure) {
         let site = record.at.flatMap(Self.location) ?? location
-        let written = Set((record.values ?? []).map(\.id))
+        let recorded = Set((record.values ?? []).map(\.id))
         switch record.cause {
         case "set", "modify", "reset":
-            guard let origin = record.origin, let atom = bound[origin], atom.drives, written.contains(origin) else { break }
+            guard let origin = record.origin, let atom = bound[origin], atom.drives, recorded.contains(origin) else { break }
             if record.cause == "reset" {
                 atom.member.reset(context, site)
             } else if let value = state.values[origin] {
                 try write(value, of: atom, step: record.seq, record: record, at: site)
             }
         case "restore":
-            for number in written.sorted() {
+            for number in recorded.sorted() {
                 if let atom = bound[number], atom.drives, let value = state.values[number] {
                     try write(value, of: atom, step: record.seq, record: record, at: site)
                 }
@@ -133,12 +148,15 @@ final class ReplaySession {
 
     private func write(_ value: ValueEntry, of atom: Bound, step: Int, record: TransactionRecord?, at site: SourceLocation) throws(JournalReplayFailure) {
         guard let write = atom.member.write else { return }
+        let number = value.id
+        let entry = unsynced.contains(number) ? nil : record?.values?.first { $0.id == number }
+        written.insert(number)
         guard value.isRestorable, let json = value.v else {
             let what = value.redacted == true ? "was redacted" : value.phase != nil ? "is an asynchronous phase" : "is a dump, not JSON (its type was not Codable when recorded)"
             throw failure(step: step, record: record, atom: atom.name, "its recorded value \(what), which the replay cannot write — check it instead of driving it")
         }
         do {
-            try write(json, context, site)
+            try write(RecordedWrite(value: json, delta: entry?.delta, isUnchanged: entry?.unchanged == true), context, site)
         } catch {
             throw failure(step: step, record: record, atom: atom.name, "its recorded value \(BlameCommand.summary(json)) no longer decodes as today's type: \(Self.describe(error)) — update the journal (record the session again) or the type")
         }

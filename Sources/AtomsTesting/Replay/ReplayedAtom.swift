@@ -64,6 +64,15 @@ struct ReplayedAtom {
     }
 }
 
+/// A recorded value to write: the value after the transaction, and the delta that made it
+/// from the value the replay wrote last (`nil` to decode the whole value).
+struct RecordedWrite {
+    let value: JSONValue
+    let delta: JSONValue?
+    /// Whether the recorded write was of a value equal to the one the replay wrote last.
+    let isUnchanged: Bool
+}
+
 /// One atom of today's code that stands for a recorded one: how to keep it, read it, and
 /// (when driven) write it.
 @MainActor
@@ -75,7 +84,7 @@ struct ReplayedMember {
     /// Its cached value, boxed.
     let current: (AtomTestContext) -> Any?
     /// Writes a recorded value, decoded as its type; `nil` for an atom that is only checked.
-    let write: ((JSONValue, AtomTestContext, SourceLocation) throws -> Void)?
+    let write: ((RecordedWrite, AtomTestContext, SourceLocation) throws -> Void)?
     /// Resets it.
     let reset: (AtomTestContext, SourceLocation) -> Void
 
@@ -84,12 +93,21 @@ struct ReplayedMember {
     }
 
     init<Node: StateAtom>(driving atom: Node) where Node.Produced: Decodable {
-        self.init(atom) { json, context, location in
-            context.set(try RecordedValueSeeds.decoded(json, as: Node.Produced.self), for: atom, at: location)
+        let last = DrivenValue<Node.Produced>()
+        self.init(atom) { recorded, context, location in
+            var value = recorded.isUnchanged ? last.value : nil
+            // An array changed by a delta from the value written last: decode what changed.
+            if value == nil, case .array(let delta)? = recorded.delta, delta.count == 2, delta[0] == .string("a"), case .array(let operations) = delta[1],
+               let previous = last.value as? any RecordedArrayPatching {
+                value = try previous.patched(by: operations, resolved: recorded.value) as? Node.Produced
+            }
+            let written = try value ?? RecordedValueSeeds.decoded(recorded.value, as: Node.Produced.self)
+            last.value = written
+            context.set(written, for: atom, at: location)
         }
     }
 
-    private init<Node: Atom>(_ atom: Node, write: ((JSONValue, AtomTestContext, SourceLocation) throws -> Void)?) {
+    private init<Node: Atom>(_ atom: Node, write: ((RecordedWrite, AtomTestContext, SourceLocation) throws -> Void)?) {
         identity = Self.identity(of: atom)
         watch = { context, location in context.watch(atom, fileID: location.fileID, line: location.line) }
         current = { context in context.lookup(atom) }

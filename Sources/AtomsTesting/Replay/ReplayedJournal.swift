@@ -19,13 +19,15 @@ enum ReplayedJournal {
     ///   - journal: The recorded journal.
     ///   - step: The step where the replay failed.
     ///   - today: Today's values at that step, by the journal's atom numbers.
-    ///   - context: The context replayed in, whose test names the file.
+    ///   - context: The context replayed in: the file is named after its journal's test, or
+    ///     the current test.
     /// - Returns: The file's path, or why it could not be written.
     @MainActor
     static func write(_ journal: InspectedJournal, through step: Int, today: [Int: ValueEntry], context: AtomTestContext) -> (path: String?, error: String?) {
         let path: String
         do {
-            path = try TestJournalFolder.path(for: TestName.current(creatingAt: context.location) + ".replayed", in: folder(for: context))
+            let name = (context.recording as? JournalRecording)?.testName ?? TestName.current(creatingAt: context.location)
+            path = try TestJournalFolder.path(for: name + ".replayed", in: folder(for: context))
         } catch {
             return (nil, "\(error)")
         }
