@@ -120,7 +120,9 @@ let package = Package(
         .target(name: "AtomsTesting", dependencies: ["Atoms", "AtomsJournal", "AtomsInspector"]),
         .testTarget(
             name: "AtomsTestingTests",
-            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport"],
+            // The samples: `Generated/` replays their shipped journals against their atoms, as
+            // `atoms-inspect replay-test` writes the tests.
+            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "sample-todo", "sample-counter", "sample-numpad", "sample-movies"],
             // A test package of its own, run through `swift test` by FixturePackageTests.
             exclude: ["FixturePackage"]
         ),
@@ -143,7 +145,7 @@ let package = Package(
         .executableTarget(name: "sample-movies", dependencies: ["Atoms", "AtomsJournalMacros", "SampleSupport"], path: "samples/Movies"),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
-        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", "AtomsInspector", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
+        .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", "AtomsInspector", "AtomsTesting", "BrowserSupport"], path: "Benchmarks/AtomsBench"),
         // What atoms-bench measures atoms-inspect's peak RSS with (a fork from a small process).
         .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
         // Allocations per transaction on the app's thread and the others, journal off and on.

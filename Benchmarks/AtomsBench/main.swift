@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
 // `atoms-bench --large-once untimed|off TOGGLES [recordable]`: one session of R2b, for callgrind;
 // `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
@@ -322,6 +322,24 @@ func runBenchmarks() {
             }
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: report suite failed: \(error)\n".utf8))
+        }
+    }
+    if selected("replay") {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-replay-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let f = try ReplaySuite.run(repetitions: quick ? 1 : 5, directory: directory)
+            let writes = InspectorSuite.median(f.writes)
+            let replays = InspectorSuite.median(f.replays)
+            let ratio = replays / writes
+            if !json { print("Replay of the 500-todo session (\(f.transactions) transactions; 2 atoms driven, 3 checked) against the same writes on an AtomTestContext (medians of \(f.writes.count))") }
+            report("replay", "writes-seconds", writes, "s", text: "  the writes alone \(String(format: "%.3f", writes)) s")
+            report("replay", "replay-seconds", replays, "s", text: "  the replay \(String(format: "%.3f", replays)) s (the journal opened and read, the writes, the checks)")
+            report("replay", "replay-over-writes", ratio, "ratio", target: "≤ 3", meets: ratio <= 3,
+                   text: "  ratio \(String(format: "%.2f", ratio)) (target ≤ 3)")
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: replay suite failed: \(error)\n".utf8))
         }
     }
     if selected("export") {

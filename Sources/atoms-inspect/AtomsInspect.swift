@@ -29,6 +29,6 @@ struct AtomsInspect: ParsableCommand {
             completion script (see README.md).
             """,
         version: "1.0.0",
-        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, Step.self, Attach.self, Restore.self, Check.self, Stats.self, Report.self, Export.self, Profile.self]
+        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, ReplayTest.self, Step.self, Attach.self, Restore.self, Check.self, Stats.self, Report.self, Export.self, Profile.self]
     )
 }

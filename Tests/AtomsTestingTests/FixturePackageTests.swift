@@ -6,7 +6,8 @@ import TestSupport
 
 /// A user's test package (FixturePackage) run through `swift test --parallel`, as CI runs it:
 /// its failing test leaves one journal, its passing tests none, and journals of tests that ran
-/// side by side hold only their own test's transactions.
+/// side by side hold only their own test's transactions; a replay that fails on purpose, under
+/// Swift Testing and under XCTest, names the step, atom and write site and keeps its journals.
 struct FixturePackageTests {
     @Test func failingTestLeavesExactlyOneJournalWhoseLastStepShowsTheFailingValue() throws {
         let run = try FixtureRun.shared.get()
@@ -53,6 +54,49 @@ struct FixturePackageTests {
         #expect(printed.count == 1 && printed.first?.contains("atoms-inspect step \(path)") == true, "\(run.output.stderr)")
     }
 
+    @Test func aReplayFailingOnPurposeNamesTheStepAtomAndWriteSiteAndKeepsItsJournals() throws {
+        let run = try FixtureRun.shared.get()
+        let folder = run.replay.url.appendingPathComponent("swift-testing").path
+        let (recorded, site, toggles) = try Self.recordedSession(in: folder)
+        let output = run.output.stdout + run.output.stderr
+        #expect(output.contains("Test replaysAgainstTheSameAtoms() passed"), "\(run.output.stdout)")
+        // The first toggle completes one todo, which the bug still counts; the second it miscounts.
+        #expect(output.contains("replay of \(recorded) failed at step \(toggles[1]) (set at \(site)): StatsAtom — today's value differs from the recorded one"), "\(output)")
+        #expect(output.contains("-   \"totalCompleted\": 2\n+   \"totalCompleted\": 1\n"), "\(output)")
+        let test = "JournalFixtureTests.ReplayTests.replayAgainstAMiscountingStatsAtomFailsOnPurpose"
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(kept == ["\(test).jsonl", "\(test).replayed.jsonl", "miscount.recorded.jsonl", "same.recorded.jsonl"])
+        // The replay's journal shows the divergence at that step.
+        let compared = try BuiltProducts.run("atoms-inspect", ["compare", recorded, "\(folder)/\(test).replayed.jsonl"])
+        #expect(compared.status == 1, "\(compared.stderr)")
+        #expect(compared.stdout.contains("diverge at step \(toggles[1]) (after \(toggles[1] - 1) matching transactions"), "\(compared.stdout)")
+        #expect(compared.stdout.contains("~ StatsAtom"), "\(compared.stdout)")
+    }
+
+    @Test func aReplayUnderXCTestFailsItsCaseTheSameWay() throws {
+        let run = try FixtureRun.shared.get()
+        let folder = run.replay.url.appendingPathComponent("xctest").path
+        let (recorded, site, toggles) = try Self.recordedSession(in: folder)
+        let output = run.output.stdout + run.output.stderr
+        #expect(output.contains("replay of \(recorded) failed at step \(toggles[1]) (set at \(site)): StatsAtom"), "\(output)")
+        let test = "JournalFixtureTests.ReplayXCTests.testReplayFailsOnPurpose"
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(kept == ["\(test).jsonl", "\(test).replayed.jsonl", "miscount.recorded.jsonl", "same.recorded.jsonl"])
+    }
+
+    /// The fixture's recorded miscount session in `folder`: its path, the toggles' write site
+    /// and their steps.
+    private static func recordedSession(in folder: String) throws -> (path: String, site: String, toggles: [Int]) {
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("FixturePackage/Tests/JournalFixtureTests/ReplayTests.swift"), encoding: .utf8)
+        let line = try #require(source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasSuffix("// the toggle") }) + 1
+        let site = "JournalFixtureTests/ReplayTests.swift:\(line)"
+        let path = "\(folder)/miscount.recorded.jsonl"
+        let journal = try InspectedJournal(path: path)
+        let toggles = try (1...journal.reader.lastStep).filter { try journal.transaction($0, decodingValuesOf: []).at == site }
+        #expect(toggles.count == 3)
+        return (path, site, toggles)
+    }
+
     @Test func journalsOfTestsRunningSideBySideNeverMix() throws {
         let run = try FixtureRun.shared.get()
         let names = try FileManager.default.contentsOfDirectory(atPath: run.always.url.path).sorted()
@@ -87,12 +131,15 @@ private final class FixtureRun: @unchecked Sendable {
     let always: TemporaryDirectory
     /// Where the XCTest cases' journals go.
     let xctest: TemporaryDirectory
+    /// Where the replay tests' journals go.
+    let replay: TemporaryDirectory
 
-    private init(output: BuiltProducts.Run, retained: TemporaryDirectory, always: TemporaryDirectory, xctest: TemporaryDirectory) {
+    private init(output: BuiltProducts.Run, retained: TemporaryDirectory, always: TemporaryDirectory, xctest: TemporaryDirectory, replay: TemporaryDirectory) {
         self.output = output
         self.retained = retained
         self.always = always
         self.xctest = xctest
+        self.replay = replay
     }
 
     static let shared = Result<FixtureRun, any Error> {
@@ -103,15 +150,17 @@ private final class FixtureRun: @unchecked Sendable {
         let retained = try TemporaryDirectory()
         let always = try TemporaryDirectory()
         let xctest = try TemporaryDirectory()
+        let replay = try TemporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
         environment["ATOMS_TEST_JOURNALS"] = retained.url.path
         environment["FIXTURE_ALWAYS_JOURNALS"] = always.url.path
         environment["FIXTURE_XCTEST_JOURNALS"] = xctest.url.path
+        environment["FIXTURE_REPLAY_JOURNALS"] = replay.url.path
         let output = try Subprocess.run(
             swift, ["test", "--parallel", "--package-path", package, "--scratch-path", scratch],
             environment: environment, timeout: 540
         )
-        return FixtureRun(output: output, retained: retained, always: always, xctest: xctest)
+        return FixtureRun(output: output, retained: retained, always: always, xctest: xctest, replay: replay)
     }
 
     /// The `swift` on PATH.

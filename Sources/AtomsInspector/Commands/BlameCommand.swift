@@ -167,7 +167,7 @@ package enum BlameCommand {
     }
 
     /// A value on one line, shortened past 160 characters.
-    static func summary(_ value: JSONValue?) -> String {
+    package static func summary(_ value: JSONValue?) -> String {
         guard let value else { return "(no value)" }
         let text = value.jsonText
         return text.count > 160 ? String(text.prefix(159)) + "…" : text

@@ -117,7 +117,7 @@ package enum DiffCommand {
 
     /// A line diff of two values as `show` prints them: their pretty-printed JSON, or their
     /// dump or phase (``LineDiff``).
-    static func lineDiff(_ old: ValueEntry, _ new: ValueEntry) -> String {
+    package static func lineDiff(_ old: ValueEntry, _ new: ValueEntry) -> String {
         if old.redacted == true || new.redacted == true {
             return "- \(old.displayText)\n+ \(new.displayText)"
         }

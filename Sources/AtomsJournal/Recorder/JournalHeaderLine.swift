@@ -2,24 +2,34 @@ import Foundation
 
 /// The header line a recorder writes at the top of its journal, and of every segment of a
 /// bounded journal.
-struct JournalHeaderLine: Sendable {
+package struct JournalHeaderLine: Sendable {
     /// When recording started, ISO 8601.
-    let created: String
+    package let created: String
     /// The fewest transactions between keyframes.
-    let keyframeInterval: Int
+    package let keyframeInterval: Int
     /// The recording program.
-    let program: String?
+    package let program: String?
     /// The size limit of a bounded journal, in bytes.
-    let limit: Int?
+    package let limit: Int?
     /// Whether the recorder writes timing lines: the minor version says so (4.1 with them,
     /// 4.0 without), so a reader knows a journal without them from one whose transactions
     /// cost nothing.
-    let timed: Bool
+    package let timed: Bool
     /// The step recording started at (set when the first keyframe is written).
-    var startStep = 0
+    package var startStep = 0
+
+    /// A header; `timed` when the journal has timing lines.
+    package init(created: String, keyframeInterval: Int, program: String?, limit: Int?, timed: Bool, startStep: Int = 0) {
+        self.created = created
+        self.keyframeInterval = keyframeInterval
+        self.program = program
+        self.limit = limit
+        self.timed = timed
+        self.startStep = startStep
+    }
 
     /// The line (without its newline); `segment` numbers a bounded journal's segment.
-    func line(segment: Int?) -> String {
+    package func line(segment: Int?) -> String {
         var line = commonFields()
         if let limit, let segment {
             line.field("limit", limit)

@@ -6,7 +6,6 @@ import Foundation
 @MainActor
 public final class RecordedValueSeeds: AtomValueSeeds {
     private let values: [String: JSONValue]
-    private let decoder = JSONDecoder()
     /// Atoms that took a recorded value, by display name.
     public private(set) var applied: [String] = []
     /// Atoms whose recorded value could not be decoded as their type, with the reason.
@@ -24,9 +23,20 @@ public final class RecordedValueSeeds: AtomValueSeeds {
 
     init(values: [String: JSONValue]) {
         self.values = values
+    }
+
+    /// A recorded JSON value decoded as `type`, as a seed is: non-finite numbers from the
+    /// strings the recorder writes for them.
+    ///
+    /// - Throws: The decoding error when the value does not fit the type.
+    package nonisolated static func decoded<Value: Decodable>(_ json: JSONValue, as type: Value.Type) throws -> Value {
+        let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN"
         )
+        var bytes: [UInt8] = []
+        json.writeJSON(into: &bytes)
+        return try decoder.decode(type, from: Data(bytes))
     }
 
     /// The recorded value of the atom with this type, key and scope, decoded as `Value`; `nil` when none was recorded or it does not decode (noted in ``failures``).
@@ -40,8 +50,7 @@ public final class RecordedValueSeeds: AtomValueSeeds {
             return nil
         }
         do {
-            let data = try JSONEncoder().encode(json)
-            let value = try decoder.decode(decodable, from: data)
+            let value = try Self.decoded(json, as: decodable)
             applied.append(atom.description)
             return value as? Value
         } catch {

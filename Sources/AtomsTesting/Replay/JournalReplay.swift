@@ -1,0 +1,103 @@
+import Atoms
+import AtomsInspector
+import AtomsJournal
+
+/// A recorded session run again against today's atoms, as a regression test.
+///
+/// Name the atoms the journal *drives*, whose recorded writes are applied (a `set` or `modify`
+/// as the recorded value, a `reset` as a reset, a `restore` as the restored values), and the
+/// atoms it *checks*: after each replayed transaction, today's value, in the form the recorder
+/// writes it, must equal the recorded one wherever the journal holds it. The first step where
+/// they differ fails with a ``JournalReplayFailure`` naming the step, the transaction's cause
+/// and write site, the atom and a line diff, and keeps the replay's journal for
+/// `atoms-inspect compare`.
+///
+/// A journal that starts mid-session (a flight recorder's dump, a bounded journal whose first
+/// segments were dropped) starts from its first keyframe: the driven atoms take its values.
+/// Atoms are matched by their module-qualified type and key, at the root (not in scopes).
+///
+/// ## Example
+/// ```swift
+/// @Test(.atomJournal) @MainActor func todoSessionStillBehaves() throws {
+///     let replay = try JournalReplay(journal: "Fixtures/todo.jsonl")
+///     replay.drive(TodosAtom()); replay.drive(FilterAtom())
+///     replay.check(StatsAtom()); replay.check(FilteredTodosAtom())
+///     replay.check(ItemAtom.self) { key in Int(key).map(ItemAtom.init(id:)) }
+///     try replay.run(in: AtomTestContext())
+/// }
+/// ```
+@MainActor
+public final class JournalReplay {
+    /// The recorded journal's path.
+    public var path: String { journal.path }
+
+    private let journal: InspectedJournal
+    private var atoms: [ReplayedAtom] = []
+
+    /// Opens a recorded journal (a file, or a bounded journal's folder), relative to the
+    /// current directory (the package's, under `swift test`).
+    ///
+    /// - Throws: ``JournalReplayFailure`` naming the file (and line) when it cannot be read or
+    ///   is not a journal.
+    public init(journal path: String) throws(JournalReplayFailure) {
+        do {
+            journal = try InspectedJournal(path: path)
+        } catch {
+            throw JournalReplayFailure(journal: path, detail: error.description)
+        }
+    }
+
+    /// Applies the recorded writes of a state atom.
+    public func drive<Node: StateAtom>(_ atom: Node) where Node.Produced: Decodable {
+        atoms.append(.driving(atom))
+    }
+
+    /// Applies the recorded writes of every member of a family of state atoms; `key` makes
+    /// the member from the key the journal recorded (`{ key in Int(key).map(ItemAtom.init(id:)) }`).
+    public func drive<Node: StateAtom>(_ family: Node.Type, key: @escaping (String) -> Node?) where Node.Produced: Decodable {
+        atoms.append(.driving(family, key: key))
+    }
+
+    /// Compares today's value of an atom with the recorded one after every step.
+    public func check<Node: Atom>(_ atom: Node) {
+        atoms.append(.checking(atom))
+    }
+
+    /// Compares today's values of every member of a family with the recorded ones; `key` makes
+    /// the member from the key the journal recorded.
+    public func check<Node: Atom>(_ family: Node.Type, key: @escaping (String) -> Node?) {
+        atoms.append(.checking(family, key: key))
+    }
+
+    /// Replays the journal in `context`: watches the driven and checked atoms from the
+    /// caller's line, applies each recorded transaction's writes at its recorded write site,
+    /// and compares the checked atoms.
+    ///
+    /// - Parameters:
+    ///   - context: A fresh context: the replay starts from the state it holds.
+    /// - Throws: ``JournalReplayFailure`` at the first value that differs, and for an atom the
+    ///   journal never declares, a recorded value that no longer decodes as today's type, a
+    ///   family key the test cannot map, or a damaged journal (naming its `file:line`).
+    public func run(in context: AtomTestContext, fileID: String = #fileID, line: UInt = #line) throws(JournalReplayFailure) {
+        try checkDeclared()
+        let session = try ReplaySession(journal: journal, atoms: atoms, context: context, location: SourceLocation(fileID: fileID, line: line))
+        try session.run()
+    }
+
+    /// Fails unless the journal declares every atom named (a member, for a family).
+    private func checkDeclared() throws(JournalReplayFailure) {
+        let declarations: [Int: AtomDeclaration]
+        do {
+            declarations = try journal.declarations(through: journal.reader.lastStep)
+        } catch {
+            throw JournalReplayFailure(journal: journal.path, detail: error.description)
+        }
+        for atom in atoms where !declarations.values.contains(where: atom.matches) {
+            let declared = Set(declarations.values.map(\.type)).sorted().joined(separator: ", ")
+            throw JournalReplayFailure(
+                journal: journal.path, atom: atom.name,
+                detail: "the journal never declares \(atom.isFamily ? "a member of " : "")\(atom.typeName)\(atom.key.map { "[\($0)]" } ?? "") — it declares \(declared.isEmpty ? "no atoms" : declared); check the atom's type and module, or leave it out of the replay"
+            )
+        }
+    }
+}

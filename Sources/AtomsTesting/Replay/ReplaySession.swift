@@ -1,0 +1,218 @@
+import Atoms
+import AtomsInspector
+import AtomsJournal
+
+/// One run of a ``JournalReplay`` in one context: walks the journal step by step, applying
+/// the driven atoms' writes and comparing the checked atoms' values.
+@MainActor
+final class ReplaySession {
+    /// A recorded atom that the replay drives or checks, by its number in the journal.
+    private struct Bound {
+        let member: ReplayedMember
+        let name: String
+        let drives: Bool
+        let checks: Bool
+    }
+
+    private let journal: InspectedJournal
+    private let atoms: [ReplayedAtom]
+    private let context: AtomTestContext
+    /// Where the replay was run from: its watches, and the writes of a keyframe's values.
+    private let location: SourceLocation
+    private let form = RecordedForm()
+    private var state: JournalState
+    private var bound: [Int: Bound] = [:]
+    /// The single atoms' members, made once: each journal number they are declared under
+    /// maps to the same one.
+    private var singles: [Int: ReplayedMember] = [:]
+    /// Journal numbers by today's identity, for the atoms checked.
+    private var numbers: [AtomIdentity: Int] = [:]
+    /// Checked atoms whose value changed in today's store since the last step.
+    private var changedToday: Set<Int> = []
+    /// Driven atoms whose recorded value changed since the replay last wrote it (or that it
+    /// never wrote): their next write decodes the whole value, not a delta.
+    private var unsynced: Set<Int> = []
+    private var isObserving = true
+    /// The driven atoms written for the current transaction.
+    private var written: Set<Int> = []
+
+    init(journal: InspectedJournal, atoms: [ReplayedAtom], context: AtomTestContext, location: SourceLocation) throws(JournalReplayFailure) {
+        self.journal = journal
+        self.atoms = atoms
+        self.context = context
+        self.location = location
+        state = try Self.reading(journal) { () throws(JournalError) in try journal.reader.state(at: journal.reader.firstStep) }
+    }
+
+    /// Replays every transaction; throws at the first disagreement.
+    func run() throws(JournalReplayFailure) {
+        defer { isObserving = false }
+        let reader = journal.reader
+        for (index, atom) in atoms.enumerated() where !atom.isFamily {
+            if let member = atom.member(nil) {
+                singles[index] = member
+                member.watch(context, location)
+            }
+        }
+        context.atomStore.observeCommits { [weak self] transaction in
+            guard let self, isObserving else { return }
+            transaction.forEachChangedValue { identity, _ in
+                if let number = numbers[identity] { changedToday.insert(number) }
+            }
+        }
+        for declaration in state.declarations.values.sorted(by: { $0.id < $1.id }) {
+            try bind(declaration, step: reader.firstStep, record: nil)
+        }
+        // A journal that starts mid-session: the driven atoms start from its keyframe.
+        for (number, atom) in bound.sorted(by: { $0.key < $1.key }) where atom.drives {
+            unsynced.insert(number)
+            if let value = state.values[number] {
+                try write(value, of: atom, step: reader.firstStep, record: nil, at: location)
+            }
+        }
+        unsynced.subtract(written)
+        written.removeAll()
+        try compare(step: reader.firstStep, record: nil, touched: Set(state.liveIDs))
+        guard reader.lastStep > reader.firstStep else { return }
+        for seq in (reader.firstStep + 1)...reader.lastStep {
+            let record = try Self.reading(journal) { () throws(JournalError) in try reader.apply(seq, to: &state, decodingValuesOf: nil) }
+            for declaration in record.declare ?? [] {
+                try bind(declaration, step: seq, record: record)
+            }
+            changedToday.removeAll(keepingCapacity: true)
+            try drive(record)
+            for value in record.values ?? [] where bound[value.id]?.drives == true && value.unchanged != true {
+                unsynced.insert(value.id)
+            }
+            for value in record.values ?? [] where written.contains(value.id) {
+                unsynced.remove(value.id)
+            }
+            written.removeAll(keepingCapacity: true)
+            try compare(step: seq, record: record, touched: Set((record.values ?? []).map(\.id)).union(changedToday))
+        }
+    }
+
+    /// Notes a recorded atom the replay drives or checks, and watches a family member.
+    private func bind(_ declaration: AtomDeclaration, step: Int, record: TransactionRecord?) throws(JournalReplayFailure) {
+        var member: ReplayedMember?
+        var name = declaration.displayName
+        var drives = false
+        var checks = false
+        for (index, atom) in atoms.enumerated() where atom.matches(declaration) {
+            if member == nil {
+                member = atom.isFamily ? atom.member(declaration.key) : singles[index]
+                guard let found = member else {
+                    throw failure(step: step, record: record, atom: name, "\(atom.name)'s key mapping gives no atom for the recorded key \"\(declaration.key ?? "")\" — return an atom for every key the journal records, or leave the family out")
+                }
+                guard found.identity.keyDescription == declaration.key else {
+                    throw failure(step: step, record: record, atom: name, "\(atom.name)'s key mapping turns the recorded key \"\(declaration.key ?? "")\" into an atom with key \"\(found.identity.keyDescription ?? "")\" — map each key to the atom it describes")
+                }
+                if atom.isFamily { found.watch(context, location) }
+                name = found.identity.description
+            }
+            drives = drives || atom.role == .drive
+            checks = checks || atom.role == .check
+        }
+        guard let member else { return }
+        bound[declaration.id] = Bound(member: member, name: name, drives: drives, checks: checks)
+        if checks { numbers[member.identity] = declaration.id }
+    }
+
+    /// Applies a recorded transaction's writes to the driven atoms.
+    private func drive(_ record: TransactionRecord) throws(JournalReplayFailure) {
+        let site = record.at.flatMap(Self.location) ?? location
+        let recorded = Set((record.values ?? []).map(\.id))
+        switch record.cause {
+        case "set", "modify", "reset":
+            guard let origin = record.origin, let atom = bound[origin], atom.drives, recorded.contains(origin) else { break }
+            if record.cause == "reset" {
+                atom.member.reset(context, site)
+            } else if let value = state.values[origin] {
+                try write(value, of: atom, step: record.seq, record: record, at: site)
+            }
+        case "restore":
+            for number in recorded.sorted() {
+                if let atom = bound[number], atom.drives, let value = state.values[number] {
+                    try write(value, of: atom, step: record.seq, record: record, at: site)
+                }
+            }
+        default:
+            // A driven atom created again (after a release) starts from its recorded value.
+            for number in (record.created ?? []).sorted() {
+                if let atom = bound[number], atom.drives, let value = state.values[number] {
+                    try write(value, of: atom, step: record.seq, record: record, at: site)
+                }
+            }
+        }
+    }
+
+    private func write(_ value: ValueEntry, of atom: Bound, step: Int, record: TransactionRecord?, at site: SourceLocation) throws(JournalReplayFailure) {
+        guard let write = atom.member.write else { return }
+        let number = value.id
+        let entry = unsynced.contains(number) ? nil : record?.values?.first { $0.id == number }
+        written.insert(number)
+        guard value.isRestorable, let json = value.v else {
+            let what = value.redacted == true ? "was redacted" : value.phase != nil ? "is an asynchronous phase" : "is a dump, not JSON (its type was not Codable when recorded)"
+            throw failure(step: step, record: record, atom: atom.name, "its recorded value \(what), which the replay cannot write — check it instead of driving it")
+        }
+        do {
+            try write(RecordedWrite(value: json, delta: entry?.delta, isUnchanged: entry?.unchanged == true), context, site)
+        } catch {
+            throw failure(step: step, record: record, atom: atom.name, "its recorded value \(BlameCommand.summary(json)) no longer decodes as today's type: \(Self.describe(error)) — update the journal (record the session again) or the type")
+        }
+    }
+
+    /// Why a recorded value does not decode: where, and the type expected there.
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(let expected, let context), DecodingError.valueNotFound(let expected, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(path.isEmpty ? "the value" : "field \"\(path)\"") is not \(expected)"
+        default:
+            return LineScanner.describe(error, lineStart: 0)
+        }
+    }
+
+    /// Compares today's value of each checked atom in `touched` that the journal holds.
+    private func compare(step: Int, record: TransactionRecord?, touched: Set<Int>) throws(JournalReplayFailure) {
+        for number in touched.sorted() {
+            guard let atom = bound[number], atom.checks, let recorded = state.values[number], recorded.redacted != true else { continue }
+            guard let value = atom.member.current(context) else {
+                throw failure(step: step, record: record, atom: atom.name, "the journal holds its value but today's store has none — the replay watches every atom it checks; report this")
+            }
+            var today = form.entry(of: value, for: atom.member.identity)
+            today.id = number
+            guard Self.comparable(today) != Self.comparable(recorded) else { continue }
+            let replayed = ReplayedJournal.write(journal, through: step, today: [number: today], context: context)
+            throw failure(
+                step: step, record: record, atom: atom.name,
+                "today's value differs from the recorded one" + (replayed.error.map { " (the replay's journal could not be written: \($0))" } ?? ""),
+                diff: DiffCommand.lineDiff(recorded, today), replayedJournal: replayed.path
+            )
+        }
+    }
+
+    /// An entry as compared: what the recorder writes, without the journal's number.
+    private static func comparable(_ entry: ValueEntry) -> ValueEntry {
+        ValueEntry(id: 0, v: entry.v, dump: entry.dump, redacted: entry.redacted, phase: entry.phase, norestore: entry.norestore)
+    }
+
+    private func failure(step: Int, record: TransactionRecord?, atom: String?, _ detail: String, diff: String? = nil, replayedJournal: String? = nil) -> JournalReplayFailure {
+        JournalReplayFailure(journal: journal.path, step: step, cause: record?.cause, writeSite: record?.at, atom: atom, detail: detail, diff: diff, replayedJournal: replayedJournal)
+    }
+
+    /// `fileID:line` as a location.
+    static func location(_ text: String) -> SourceLocation? {
+        guard let colon = text.lastIndex(of: ":"), let line = UInt(text[text.index(after: colon)...]) else { return nil }
+        return SourceLocation(fileID: String(text[..<colon]), line: line)
+    }
+
+    /// Runs a read of the journal, turning its error into a failure naming the file and line.
+    static func reading<Result>(_ journal: InspectedJournal, _ read: () throws(JournalError) -> Result) throws(JournalReplayFailure) -> Result {
+        do {
+            return try read()
+        } catch {
+            throw JournalReplayFailure(journal: journal.path, detail: InspectorError(error).description)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Atoms
+import AtomsInspector
+import AtomsJournal
+import Foundation
+
+/// The journal of a replay that failed: the recorded transactions up to the step where it
+/// failed, the values there as today's atoms hold them.
+///
+/// Every step before that one matched the recording (the replay stops at the first
+/// disagreement), so the transactions before it are the recorded ones; written with each
+/// value whole, they read the same. `atoms-inspect compare RECORDED REPLAYED` then finds the
+/// failing step and diffs today's values against the recorded ones.
+enum ReplayedJournal {
+    /// Writes the replay's journal where the test's journals go (kept, as a failing test's
+    /// journal is): beside the context's own journal when it records one, else in the folder
+    /// of the `.atomJournal` trait's policy, else in the configured folder.
+    ///
+    /// - Parameters:
+    ///   - journal: The recorded journal.
+    ///   - step: The step where the replay failed.
+    ///   - today: Today's values at that step, by the journal's atom numbers.
+    ///   - context: The context replayed in: the file is named after its journal's test, or
+    ///     the current test.
+    /// - Returns: The file's path, or why it could not be written.
+    @MainActor
+    static func write(_ journal: InspectedJournal, through step: Int, today: [Int: ValueEntry], context: AtomTestContext) -> (path: String?, error: String?) {
+        let path: String
+        do {
+            let name = (context.recording as? JournalRecording)?.testName ?? TestName.current(creatingAt: context.location)
+            path = try TestJournalFolder.path(for: name + ".replayed", in: folder(for: context))
+        } catch {
+            return (nil, "\(error)")
+        }
+        do {
+            try OutputFile.write(try lines(journal, through: step, today: today), to: path, permissions: 0o600)
+            return (path, nil)
+        } catch {
+            return (nil, InspectorError(error).description)
+        }
+    }
+
+    /// Where the test's journals go.
+    @MainActor
+    private static func folder(for context: AtomTestContext) -> String {
+        if let recording = context.recording as? JournalRecording {
+            return URL(fileURLWithPath: recording.path).deletingLastPathComponent().path
+        }
+        if let scope = TestJournalScope.current, case .folder(let folder?) = scope.journal.destination {
+            return folder
+        }
+        return TestJournalFolder.current
+    }
+
+    /// The journal's lines, each ending with a newline.
+    static func lines(_ journal: InspectedJournal, through step: Int, today: [Int: ValueEntry]) throws(JournalError) -> [UInt8] {
+        let reader = journal.reader
+        var output: [UInt8] = []
+        func append(_ line: String) {
+            output.append(contentsOf: line.utf8)
+            output.append(UInt8(ascii: "\n"))
+        }
+        let header = reader.header
+        append(JournalHeaderLine(created: header.created, keyframeInterval: header.keyframeInterval, program: "replay of \(header.program ?? reader.path)", limit: nil, timed: false).line(segment: nil))
+        var state = try reader.state(at: reader.firstStep)
+        let atFirst = step == reader.firstStep ? today : [:]
+        append(KeyframeLine.line(
+            seq: state.step,
+            atoms: state.declarations.values.sorted { $0.id < $1.id }.map(\.json),
+            values: state.values.keys.sorted().map { keyedEntry(atFirst[$0] ?? state.values[$0]!) },
+            edges: state.edges.sorted(by: EdgeEntry.precedes).map(\.json),
+            subs: state.subscriptions.sorted(by: SubscriptionEntry.precedes).map(\.json),
+            locs: []
+        ))
+        var locations: [String: Int] = [:]
+        var time = "0"
+        if step > reader.firstStep {
+            for seq in (reader.firstStep + 1)...step {
+                let record = try reader.apply(seq, to: &state, decodingValuesOf: nil)
+                var location = 0
+                if let at = record.at {
+                    if let known = locations[at] {
+                        location = known
+                    } else {
+                        location = locations.count + 1
+                        locations[at] = location
+                        append(LocationRecord.line(id: location, at: at))
+                    }
+                }
+                time = String(record.t)
+                var line = transactionLine(record, state: state, today: seq == step ? today : [:], location: location)
+                line.append(UInt8(ascii: "\n"))
+                output += line
+            }
+        }
+        append(EndRecord.line(seq: step, time: Array(time.utf8)))
+        return output
+    }
+
+    /// A transaction line with every value whole (today's where given), and the recorded
+    /// graph changes.
+    private static func transactionLine(_ record: TransactionRecord, state: JournalState, today: [Int: ValueEntry], location: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        TransactionLine.appendEnvelope(seq: record.seq, time: Array(String(record.t).utf8), cause: record.cause, origin: record.origin ?? 0, at: location, to: &line)
+        let recorded = record.values ?? []
+        let added = today.keys.filter { id in !recorded.contains { $0.id == id } }.sorted()
+        for (index, entry) in (recorded + added.map { ValueEntry(id: $0) }).enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            if let value = today[entry.id] ?? state.values[entry.id] {
+                appendWhole(value, id: entry.id, to: &line)
+            } else {
+                // Written and released in one transaction: nothing to resolve it against.
+                appendWhole(entry, id: entry.id, to: &line)
+            }
+        }
+        line.append(UInt8(ascii: "]"))
+        let graph = TransactionLine.graphChanges(
+            declare: (record.declare ?? []).map(\.json), created: record.created ?? [], released: record.released ?? [],
+            edgesAdded: (record.edgesAdded ?? []).map(\.json), edgesRemoved: (record.edgesRemoved ?? []).map(\.json),
+            subsAdded: (record.subsAdded ?? []).map(\.json), subsRemoved: (record.subsRemoved ?? []).map(\.json)
+        )
+        if let graph {
+            line.append(UInt8(ascii: ","))
+            line.append(contentsOf: graph.utf8)
+        }
+        line.append(UInt8(ascii: "]"))
+        return line
+    }
+
+    /// `[id,"v",json]` for a plain JSON value, a keyed entry for anything else.
+    private static func appendWhole(_ entry: ValueEntry, id: Int, to line: inout [UInt8]) {
+        if let v = entry.v, entry.dump == nil, entry.phase == nil, entry.redacted == nil, entry.norestore == nil {
+            var json: [UInt8] = []
+            v.writeJSON(into: &json)
+            TransactionLine.appendWhole(id: id, json: json, to: &line)
+        } else {
+            TransactionLine.appendKeyed(id: id, fields: Array(fields(of: entry).utf8), to: &line)
+        }
+    }
+
+    /// `{"id":N,…}`, as a keyframe lists values.
+    private static func keyedEntry(_ entry: ValueEntry) -> String {
+        "{\"id\":\(entry.id)," + fields(of: entry) + "}"
+    }
+
+    /// The members of a value entry after its `id`, in the recorder's order.
+    private static func fields(of entry: ValueEntry) -> String {
+        var fields = JSONLine()
+        if entry.redacted == true { fields.field("redacted", true) }
+        if let phase = entry.phase { fields.field("phase", phase) }
+        if let v = entry.v { fields.raw("v", v.jsonText) }
+        if entry.norestore == true { fields.field("norestore", true) }
+        if let dump = entry.dump { fields.field("dump", dump) }
+        return fields.members
+    }
+}
