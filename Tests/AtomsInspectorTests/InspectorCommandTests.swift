@@ -234,4 +234,39 @@ struct ExactNumberOutputTests {
         let diffJSON = try DiffCommand.run(journal, from: .number(1), to: .fromLast(0), json: true).output
         #expect(diffJSON.contains("18446744073709551615"))
     }
+
+    /// A number no `Double` holds (a journal written by another program may hold one): `--json`
+    /// prints its text, as the text output does, and never `null`.
+    @Test func jsonPrintsNumbersPastADoublesRangeAsRecorded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("huge.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(MeasuresAtom())
+        context[MeasuresAtom()] = [12345.5, 2]
+        context[MeasuresAtom()] = [12345.5, 3]
+        try recorder.close()
+        // The same length, so that the journal's index still holds.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("12345.5"))
+        try text.replacingOccurrences(of: "12345.5", with: "1.5e400").write(toFile: path, atomically: true, encoding: .utf8)
+        let journal = try InspectedJournal(path: path)
+
+        let show = try ShowCommand.run(journal, at: .fromLast(0), json: true)
+        #expect(show.contains("1.5e400") && !show.contains("null"), "\(show)")
+        #expect(try ShowCommand.run(journal, at: .fromLast(0)).contains("1.5e400"))
+        let diff = try DiffCommand.run(journal, from: .number(1), to: .fromLast(0), json: true).output
+        #expect(diff.contains("1.5e400") && diff != "null", "\(diff)")
+        let blame = try BlameCommand.run(journal, atom: "MeasuresAtom", json: true)
+        #expect(blame.contains("1.5e400") && blame != "null", "\(blame)")
+        let followed = JSONOutput.encodeLine(try JSONValue.parse(Array(#"{"n":[1.5e400,0.10000000000000000000001,-0]}"#.utf8)))
+        #expect(followed == #"{"n":[1.5e400,0.10000000000000000000001,-0]}"#)
+    }
+}
+
+/// Numbers written whole, as a journal holds any `Double`.
+private struct MeasuresAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> [Double] { [] }
 }

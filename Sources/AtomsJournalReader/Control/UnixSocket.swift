@@ -5,6 +5,12 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+private let systemListen = Glibc.listen
+private let systemConnect = Glibc.connect
+#elseif canImport(Darwin)
+import Darwin
+private let systemListen = Darwin.listen
+private let systemConnect = Darwin.connect
 #endif
 
 /// The few Unix domain socket calls the control endpoint and its client make (Linux).
@@ -56,7 +62,7 @@ package enum UnixSocket {
         }
         // Mode 0600 before listen(): until then a connection is refused, so no other user ever
         // connects through a wider mode.
-        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, 16) == 0 else {
+        guard bound == 0, chmod(path, 0o600) == 0, systemListen(descriptor, 16) == 0 else {
             let reason = lastError
             close(descriptor)
             if bound == 0 { unlink(path) }
@@ -75,7 +81,7 @@ package enum UnixSocket {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
             let code = errno
