@@ -147,6 +147,33 @@ struct InspectorCommandTests {
         #expect(stats.mostChanged.first?.atom == "TaskCountAtom" || stats.mostChanged.first?.atom == "TasksAtom")
     }
 
+    /// An atom released and declared again under a new number is one atom: counted once,
+    /// its changes under both numbers summed.
+    @Test func statsCountAnAtomThatCameBackOnce() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("back.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, keyframeInterval: 4)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        for round in 0..<3 {
+            context.watch(ReturningAtom())
+            context[ReturningAtom()] = round + 1
+            context[ReturningAtom()] += 1
+            context.unwatch(ReturningAtom())
+        }
+        try recorder.close()
+        let journal = try InspectedJournal(path: path)
+        let numbers = try journal.declarations(through: journal.reader.lastStep).values.filter { $0.label == "ReturningAtom" }
+        #expect(numbers.count == 3, "declared under three numbers")
+        let stats = try StatsCommand.stats(journal)
+        #expect(stats.atoms == 1)
+        let writes = try journal.reader.summary().valueWrites
+        let total = numbers.map { writes[$0.id] ?? 0 }.reduce(0, +)
+        #expect(total >= 6)
+        #expect(stats.mostChanged == [StatsCommand.Stats.Changed(atom: "ReturningAtom", changes: total)], "\(stats.mostChanged)")
+    }
+
     @Test func errorsCarryTheirFileAndLineAsFields() throws {
         let directory = try TemporaryDirectory()
         let rules = try directory.write("bad.rules", "edge A -> B\nfrobnicate X\n")
@@ -204,6 +231,11 @@ struct InspectorCommandTests {
             == "atoms-inspect: j.jsonl:4: error: malformed journal line: bad — the file is damaged; restore it or cut the journal before this line")
         #expect(InspectorError(.usage, "invalid step 'x' — use 0").description == "atoms-inspect: error: invalid step 'x' — use 0")
     }
+}
+
+/// An atom watched, changed and released again and again.
+private struct ReturningAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Int { 0 }
 }
 
 /// Integers past a `Double`'s precision.
