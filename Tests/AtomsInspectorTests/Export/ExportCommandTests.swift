@@ -94,10 +94,13 @@ struct ExportCommandTests {
         let recorder = try JournalRecorder(path: path, keyframeInterval: 4)
         recorder.attach(to: root.store)
         let context = root.viewContext()
+        context.watch(ExportExactNumbersAtom())
         for round in 0..<3 {
             context.watch(ExportNoteAtom())
             context[ExportNoteAtom()] = "round \(round)"
             context.unwatch(ExportNoteAtom())
+            // Past a keyframe, which forgets the released atom: it comes back under a new number.
+            for value in 0..<40 { context[ExportExactNumbersAtom()] = [UInt64(value)] }
         }
         try recorder.close()
         let journal = try InspectedJournal(path: path)
