@@ -12,6 +12,11 @@ private struct RestoredMemberAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { id }
 }
 
+/// Written while the family is away.
+private struct RestoredFillerAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Int { 0 }
+}
+
 /// Watches every member.
 private struct RestoredTotalAtom: ValueAtom, Hashable {
     func value(context: Context) -> Int {
@@ -26,12 +31,16 @@ struct RestoreOrderTests {
     private func recordedRestore() throws -> [String] {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
-        let recorder = JournalRecorder(sink: sink, keyframeInterval: 1_000)
+        let recorder = JournalRecorder(sink: sink, keyframeInterval: 4)
         recorder.attach(to: root.store)
         let context = root.viewContext()
+        context.watch(RestoredFillerAtom())
         context.watch(RestoredTotalAtom())
         let before = context.snapshot()
         context.unwatch(RestoredTotalAtom())
+        // Past a keyframe, which forgets the released members: the restore declares them
+        // again, numbered in the order it re-creates them.
+        for _ in 0..<40 { context[RestoredFillerAtom()] += 1 }
         context.restore(before)
         try recorder.close()
         // Transaction lines, `[seq,t,"cause",…`, without their times.
