@@ -147,8 +147,9 @@ final class ValueDiffer: @unchecked Sendable {
     }
 
     /// How `Element`s compare exactly: floating-point numbers by their bits, other `Equatable`
-    /// types with `==` when their values hold no floating-point number (judged from `sample`,
-    /// a value of the type); `nil` when neither holds.
+    /// types with `==`, confirmed member by member when their values may hold a
+    /// floating-point number (judged from `sample`, a value of the type); `nil` when the type
+    /// is not `Equatable`.
     func equality<Element>(for type: Element.Type, sample: Element?) -> (any EqualityChecking)? {
         let key = ObjectIdentifier(type)
         if let known = equalities[key] {
@@ -167,18 +168,30 @@ final class ValueDiffer: @unchecked Sendable {
             // Nothing to judge from yet: no `==` this time, decided with the first value.
             return nil
         }
-        let equality = Self.makeEquality(for: type, holdingFloatingPoint: holdsFloatingPoint)
+        let equality = makeEquality(for: type, holdingFloatingPoint: holdsFloatingPoint)
         equalities[key] = equality
         return equality
     }
 
-    private static func makeEquality<Element>(for type: Element.Type, holdingFloatingPoint: Bool) -> (any EqualityChecking)? {
+    private func makeEquality<Element>(for type: Element.Type, holdingFloatingPoint: Bool) -> (any EqualityChecking)? {
         if type == Double.self || type == Float.self || type == Date.self {
             return BitwiseEquality()
         }
-        guard !holdingFloatingPoint, let equatable = type as? any Equatable.Type else { return nil }
-        func witness<E: Equatable>(_: E.Type) -> any EqualityChecking { EquatableWitness<E>() }
+        guard let equatable = type as? any Equatable.Type else { return nil }
+        func witness<E: Equatable>(_: E.Type) -> any EqualityChecking {
+            holdingFloatingPoint ? ConfirmedEquatableWitness<E>(differ: self) : EquatableWitness<E>()
+        }
         return witness(equatable)
+    }
+
+    /// Whether two values equal by `==` are written the same: compared member by member, as
+    /// their `encode(to:)` lists them (numbers by their bits).
+    fileprivate func encodesTheSame<T>(_ lhs: T, _ rhs: T) -> Bool {
+        guard let old = lhs as? any Encodable, let new = rhs as? any Encodable else { return false }
+        if case .unchanged = structuralChange(from: ShallowCapture.of(old), to: ShallowCapture.of(new)) {
+            return true
+        }
+        return false
     }
 
     private func strategy<T: Encodable>(for type: T.Type, sample: T) -> Strategy {
@@ -388,6 +401,18 @@ protocol EqualityChecking {
 private struct BitwiseEquality: EqualityChecking {
     func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
         ValueDiffer.bitwiseEqual(lhs, rhs)
+    }
+}
+
+/// `==`, confirmed member by member: for types whose values may hold a floating-point number,
+/// whose `==` would call a change of only a zero's sign equal.
+private struct ConfirmedEquatableWitness<E: Equatable>: EqualityChecking {
+    // Unowned: the differ keeps its witnesses.
+    unowned let differ: ValueDiffer
+
+    func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
+        // `T` is `E`: the witness is only handed out for that type.
+        unsafeBitCast(lhs, to: E.self) == unsafeBitCast(rhs, to: E.self) && differ.encodesTheSame(lhs, rhs)
     }
 }
 
