@@ -7,8 +7,10 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+private let systemExit = Glibc.exit
 #elseif canImport(Darwin)
 import Darwin
+private let systemExit = Darwin.exit
 #endif
 
 struct Attach: ParsableCommand {
@@ -42,7 +44,7 @@ struct Attach: ParsableCommand {
             let program = session.program
             session.whenProgramExits {
                 StandardStream.error.write("atoms-inspect: \(program) closed its control endpoint or exited — the session ends\n")
-                Glibc.exit(ExitStatus.ok.rawValue)
+                systemExit(ExitStatus.ok.rawValue)
             }
             let interactive = isatty(STDIN_FILENO) != 0
             StandardStream.error.write(session.greeting + "\n")

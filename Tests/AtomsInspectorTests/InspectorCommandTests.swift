@@ -147,6 +147,36 @@ struct InspectorCommandTests {
         #expect(stats.mostChanged.first?.atom == "TaskCountAtom" || stats.mostChanged.first?.atom == "TasksAtom")
     }
 
+    /// An atom released and declared again under a new number is one atom: counted once,
+    /// its changes under both numbers summed.
+    @Test func statsCountAnAtomThatCameBackOnce() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("back.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, keyframeInterval: 4)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(FillerAtom())
+        for round in 0..<3 {
+            context.watch(ReturningAtom())
+            context[ReturningAtom()] = round + 1
+            context[ReturningAtom()] += 1
+            context.unwatch(ReturningAtom())
+            // Past a keyframe, which forgets the released atom: it comes back under a new number.
+            for _ in 0..<40 { context[FillerAtom()] += 1 }
+        }
+        try recorder.close()
+        let journal = try InspectedJournal(path: path)
+        let numbers = try journal.declarations(through: journal.reader.lastStep).values.filter { $0.label == "ReturningAtom" }
+        #expect(numbers.count == 3, "declared under three numbers")
+        let stats = try StatsCommand.stats(journal)
+        let writes = try journal.reader.summary().valueWrites
+        let total = numbers.map { writes[$0.id] ?? 0 }.reduce(0, +)
+        #expect(total >= 6)
+        #expect(stats.atoms == 2)
+        #expect(stats.mostChanged.filter { $0.atom != "FillerAtom" } == [StatsCommand.Stats.Changed(atom: "ReturningAtom", changes: total)], "\(stats.mostChanged)")
+    }
+
     @Test func errorsCarryTheirFileAndLineAsFields() throws {
         let directory = try TemporaryDirectory()
         let rules = try directory.write("bad.rules", "edge A -> B\nfrobnicate X\n")
@@ -206,6 +236,16 @@ struct InspectorCommandTests {
     }
 }
 
+/// An atom watched, changed and released again and again.
+private struct ReturningAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Int { 0 }
+}
+
+/// An atom written while another is away.
+private struct FillerAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> Int { 0 }
+}
+
 /// Integers past a `Double`'s precision.
 private struct BigNumbersAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> [UInt64] { [UInt64.max, 1 << 53 + 1] }
@@ -234,4 +274,39 @@ struct ExactNumberOutputTests {
         let diffJSON = try DiffCommand.run(journal, from: .number(1), to: .fromLast(0), json: true).output
         #expect(diffJSON.contains("18446744073709551615"))
     }
+
+    /// A number no `Double` holds (a journal written by another program may hold one): `--json`
+    /// prints its text, as the text output does, and never `null`.
+    @Test func jsonPrintsNumbersPastADoublesRangeAsRecorded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("huge.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(MeasuresAtom())
+        context[MeasuresAtom()] = [12345.5, 2]
+        context[MeasuresAtom()] = [12345.5, 3]
+        try recorder.close()
+        // The same length, so that the journal's index still holds.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("12345.5"))
+        try text.replacingOccurrences(of: "12345.5", with: "1.5e400").write(toFile: path, atomically: true, encoding: .utf8)
+        let journal = try InspectedJournal(path: path)
+
+        let show = try ShowCommand.run(journal, at: .fromLast(0), json: true)
+        #expect(show.contains("1.5e400") && !show.contains("null"), "\(show)")
+        #expect(try ShowCommand.run(journal, at: .fromLast(0)).contains("1.5e400"))
+        let diff = try DiffCommand.run(journal, from: .number(1), to: .fromLast(0), json: true).output
+        #expect(diff.contains("1.5e400") && diff != "null", "\(diff)")
+        let blame = try BlameCommand.run(journal, atom: "MeasuresAtom", json: true)
+        #expect(blame.contains("1.5e400") && blame != "null", "\(blame)")
+        let followed = JSONOutput.encodeLine(try JSONValue.parse(Array(#"{"n":[1.5e400,0.10000000000000000000001,-0]}"#.utf8)))
+        #expect(followed == #"{"n":[1.5e400,0.10000000000000000000001,-0]}"#)
+    }
+}
+
+/// Numbers written whole, as a journal holds any `Double`.
+private struct MeasuresAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> [Double] { [] }
 }

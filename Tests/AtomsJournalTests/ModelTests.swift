@@ -58,6 +58,16 @@ struct ModelSummaryAtom: ValueAtom, Hashable {
     }
 }
 
+/// Numbers that may change only the sign of a zero, which `==` does not see.
+struct ModelMeasure: Codable, Equatable, Sendable {
+    var level: Double
+    var samples: [Double]
+}
+
+struct ModelMeasureAtom: StateAtom, Hashable {
+    func defaultValue(context: Context) -> ModelMeasure { ModelMeasure(level: 0, samples: [0, 1]) }
+}
+
 /// Its effect writes another atom on every update.
 struct ModelEchoAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }
@@ -121,6 +131,7 @@ struct ModelTests {
         // An observer that writes: each change of the tags counts on number 4.
         let writer = root.viewContext(fileID: "Model/Writer.swift", line: 1)
         writer.watch(ModelNumberAtom(id: 4))
+        writer.watch(ModelMeasureAtom())
         root.observeTransactions { record in
             if record.changedValues.contains(where: { $0.atom.label == "ModelTagsAtom" }) {
                 writer[ModelNumberAtom(id: 4)] += 1
@@ -133,7 +144,7 @@ struct ModelTests {
         for step in 0..<Self.operations {
             let slot = generator.next(contexts.count)
             let choice = generator.next(14)
-            switch generator.next(12) {
+            switch generator.next(13) {
             case 0:
                 if contexts[slot] == nil {
                     contexts[slot] = root.viewContext(fileID: "Model/View\(slot).swift", line: UInt(10 + slot))
@@ -182,6 +193,17 @@ struct ModelTests {
             case 10:
                 writer.reset(ModelNumberAtom(id: choice % 6))
                 program.append("reset number \(choice % 6)")
+            case 11:
+                // Zero when not zero, else the other zero: often only a zero's sign changes.
+                func flip(_ value: inout Double) { value = value == 0 ? -value : 0 }
+                writer.modify(ModelMeasureAtom()) { measure in
+                    switch choice % 3 {
+                    case 0: flip(&measure.level)
+                    case 1: flip(&measure.samples[0])
+                    default: measure.level = Double(step) / 8
+                    }
+                }
+                program.append("flip a zero of the measure (\(choice % 3))")
             default:
                 writer[ModelNumberAtom(id: 2)] += 1
                 program.append("bump number 2")
@@ -214,7 +236,8 @@ struct ModelTests {
                 let expected = encoder.encode(snapshot.value(of: atom) as Any, redacted: false).keyedEntry(id: recorded?.id ?? 0)
                 let decoded = try JSONDecoder().decode(ValueEntry.self, from: Data(expected.utf8))
                 let found = recorded.flatMap { state.values[$0.id] }
-                if found != decoded {
+                // Numbers as written too: `0` and `-0` are equal `JSONNumber`s.
+                if found != decoded || found?.v?.jsonText != decoded.v?.jsonText {
                     difference = "\(atom): \(found?.displayText ?? "nothing") live: \(decoded.displayText)"
                 }
             }

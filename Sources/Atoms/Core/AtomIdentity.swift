@@ -66,6 +66,14 @@ public struct AtomIdentity: Hashable, @unchecked Sendable, CustomStringConvertib
         hasher.combine(storage.scope)
     }
 
+    /// An order of identities that is the same in every run: by label, type name, key
+    /// description and scope (hashes, and so the order of a `Set` or `Dictionary` of
+    /// identities, change from run to run).
+    package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool {
+        (lhs.label, lhs.typeName, lhs.keyDescription ?? "", lhs.scope.map { "\($0)" } ?? "")
+            < (rhs.label, rhs.typeName, rhs.keyDescription ?? "", rhs.scope.map { "\($0)" } ?? "")
+    }
+
     /// The label, followed by the key in brackets for an atom family member.
     public var description: String {
         keyDescription.map { "\(label)[\($0)]" } ?? label

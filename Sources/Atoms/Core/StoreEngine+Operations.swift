@@ -37,12 +37,12 @@ extension StoreEngine {
                 atom, scope: scope, indexKey: NodeIndex.key(for: atom.key, of: Node.self, scope: scope),
                 store: nodeStore, overrides: overrides, lifetime: .transient
             )
-            let id = node.id
             let value = node.produce(in: self)
             // The transient node's dependencies lose it as a child; those it alone kept are released.
             node.dependencies.forEachInNodeOrder { dependency in
-                nodes[dependency]?.children.remove(id)
-                transaction.addReleaseCandidate(dependency)
+                if let dependency = nodes[dependency] {
+                    removeEdge(from: dependency, to: node)
+                }
             }
             node.isAlive = false
             node.terminate(in: self)

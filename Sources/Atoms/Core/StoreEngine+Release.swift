@@ -17,9 +17,7 @@ extension StoreEngine {
         node.terminate(in: self)
         node.dependencies.forEachInNodeOrder { id in
             if let dependency = nodes[id] {
-                dependency.children.remove(node.id)
-                transaction.edgeRemoved(from: dependency, to: node)
-                transaction.addReleaseCandidate(id)
+                removeEdge(from: dependency, to: node)
             }
         }
         nodes.remove(node)

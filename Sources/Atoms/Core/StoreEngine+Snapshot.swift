@@ -27,29 +27,19 @@ extension StoreEngine {
     /// watching restored atoms are notified. Atoms not in the snapshot are left as they are.
     func restore(_ snapshot: Snapshot, location: SourceLocation?) {
         transact(.restore, location: location) {
+            // One order every run, whatever order the snapshot's dictionary has: atoms
+            // re-created in it get their numbers, and record their creation, in that order.
+            let identities = snapshot.items.keys.sorted(by: AtomIdentity.precedes)
             var restored: [AtomIdentity: AnyAtomNode] = [:]
-            for identity in snapshot.items.keys.sorted(by: { $0.label < $1.label }) {
+            for identity in identities {
                 restored[identity] = snapshot.items[identity]!.restore(into: self)
             }
-            for (identity, node) in restored {
-                let newDependencies = Set((snapshot.dependencies[identity] ?? []).compactMap { restored[$0]?.id })
-                let oldDependencies = node.dependencies
-                node.dependencies = newDependencies
-                for id in newDependencies where !oldDependencies.contains(id) {
-                    if let dependency = nodes[id] {
-                        dependency.children.insert(node.id)
-                        transaction.edgeAdded(from: dependency, to: node)
-                    }
-                }
-                for id in oldDependencies where !newDependencies.contains(id) {
-                    if let dependency = nodes[id] {
-                        dependency.children.remove(node.id)
-                        transaction.edgeRemoved(from: dependency, to: node)
-                        transaction.addReleaseCandidate(id)
-                    }
-                }
+            let nodesInOrder = identities.compactMap { restored[$0] }.sorted { $0.id < $1.id }
+            for node in nodesInOrder {
+                let newDependencies = Set((snapshot.dependencies[node.identity] ?? []).compactMap { restored[$0]?.id })
+                replaceDependencies(of: node, from: node.dependencies, to: newDependencies)
             }
-            for node in restored.values.sorted(by: { $0.serial < $1.serial }) {
+            for node in nodesInOrder.sorted(by: { $0.serial < $1.serial }) {
                 transaction.updated(node)
                 queueSubscribers(of: node)
                 // A restored atom that nothing watches any more is released at commit.

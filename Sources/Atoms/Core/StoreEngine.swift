@@ -127,28 +127,49 @@ final class StoreEngine {
             return
         }
         if oldDependencies != node.dependencies {
-            // In node order, so that edges and releases come in the same order every run.
-            for id in oldDependencies.sorted() where !node.dependencies.contains(id) {
-                if let dependency = nodes[id] {
-                    dependency.children.remove(node.id)
-                    transaction.edgeRemoved(from: dependency, to: node)
-                    transaction.addReleaseCandidate(id)
-                }
-            }
-            for id in node.dependencies.sorted() where !oldDependencies.contains(id) {
-                if let dependency = nodes[id] {
-                    transaction.edgeAdded(from: dependency, to: node)
-                }
-            }
+            replaceDependencies(of: node, from: oldDependencies, to: node.dependencies)
         }
     }
 
-    /// Records that `dependent` watches `dependency`.
+    /// Records that `dependent` watches `dependency`, while it computes (``didCompute(_:oldDependencies:)``
+    /// records the edges it added once it is done).
     func addEdge(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
         dependent.refreshWatches?.insert(dependency.id)
         if dependent.dependencies.insert(dependency.id).inserted {
             dependency.children.insert(dependent.id)
         }
+    }
+
+    // The edges of the graph change through these two functions only (after a computation,
+    // a restore, a release, a transient read), so that edges, and the releases they lead
+    // to, come in one order: node order, removed edges before added ones.
+
+    /// Makes `node` depend on `new` instead of `old`: the edges removed, then those added,
+    /// each in node order, recorded in the transaction.
+    func replaceDependencies(of node: AnyAtomNode, from old: Set<NodeID>, to new: Set<NodeID>) {
+        node.dependencies = new
+        for id in old.sorted() where !new.contains(id) {
+            if let dependency = nodes[id] {
+                removeEdge(from: dependency, to: node)
+            }
+        }
+        for id in new.sorted() where !old.contains(id) {
+            if let dependency = nodes[id] {
+                dependency.children.insert(node.id)
+                transaction.edgeAdded(from: dependency, to: node)
+            }
+        }
+    }
+
+    /// Removes the edge from `dependency` to `dependent` (which no longer watches it, or goes
+    /// away), recorded unless `dependent` is transient; the dependency becomes a candidate
+    /// for release.
+    func removeEdge(from dependency: AnyAtomNode, to dependent: AnyAtomNode) {
+        dependency.children.remove(dependent.id)
+        if !dependent.isTransient {
+            transaction.edgeRemoved(from: dependency, to: dependent)
+        }
+        transaction.addReleaseCandidate(dependency.id)
     }
 }
 

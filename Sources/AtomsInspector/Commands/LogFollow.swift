@@ -52,7 +52,7 @@ extension LogCommand {
         let to = try number(options.to, "--to")
         let follower = JournalFollower(path: path)
         var names = Naming(declarations: [:])
-        var declaredCount = -1
+        var namedRevision = -1
         var selected: Set<Int>?
         var waitingNoticed = false
         while !shouldStop() {
@@ -67,8 +67,8 @@ extension LogCommand {
                 case .transaction(let record):
                     if let to, record.seq > to { output(.flush); return }
                     if let from, record.seq < from { continue }
-                    if follower.declarations.count != declaredCount {
-                        declaredCount = follower.declarations.count
+                    if follower.declarationsRevision != namedRevision {
+                        namedRevision = follower.declarationsRevision
                         names = Naming(declarations: follower.declarations)
                         selected = options.atom.map(names.matching)
                     }
@@ -82,7 +82,7 @@ extension LogCommand {
                     output(.notice("\(path): transactions \(first)…\(last) were deleted by the journal's size limit before they were read"))
                 case .restarted:
                     names = Naming(declarations: [:])
-                    declaredCount = -1
+                    namedRevision = -1
                     output(.notice("\(path): a new recording replaced the journal; following it from its start"))
                 case .ended:
                     output(.flush)

@@ -8,8 +8,8 @@ package enum StatsCommand {
         package let transactions: Int
         /// Keyframes.
         package let keyframes: Int
-        /// Atoms declared (an atom declared again after a keyframe, under a new number, counts
-        /// once per number).
+        /// Atoms declared: one atom is one type, key and scope (``AtomDeclaration/identityKey``),
+        /// counted once whatever numbers it had (released, then declared again under a new one).
         package let atoms: Int
         /// Atoms live at the last step.
         package let liveAtoms: Int
@@ -32,7 +32,7 @@ package enum StatsCommand {
         package struct Changed: Encodable, Equatable, Sendable {
             /// The atom.
             package let atom: String
-            /// How many transactions set its value.
+            /// How many transactions set its value, under any of its numbers.
             package let changes: Int
         }
     }
@@ -59,13 +59,19 @@ package enum StatsCommand {
             declarations = try journal.declarations(through: reader.lastStep)
         }
         let names = Naming(declarations: declarations)
-        let mostChanged = changes.sorted { ($0.value, names.name($1.key)) > ($1.value, names.name($0.key)) }
+        // One atom across its numbers: changes summed by identity, named by its display name.
+        var changesByAtom: [String: (name: String, changes: Int)] = [:]
+        for (id, count) in changes {
+            let identity = declarations[id]?.identityKey ?? "#\(id)"
+            changesByAtom[identity, default: (names.name(id), 0)].changes += count
+        }
+        let mostChanged = changesByAtom.values.sorted { ($0.changes, $1.name) > ($1.changes, $0.name) }
             .prefix(10)
-            .map { Stats.Changed(atom: names.name($0.key), changes: $0.value) }
+            .map { Stats.Changed(atom: $0.name, changes: $0.changes) }
         return Stats(
             transactions: reader.transactionCount,
             keyframes: summary.keyframes,
-            atoms: declarations.count,
+            atoms: Set(declarations.values.map(\.identityKey)).count,
             liveAtoms: last.liveAtoms.count,
             timeSpanMilliseconds: (summary.lastTime ?? 0) - (summary.firstTime ?? summary.lastTime ?? 0),
             fileBytes: reader.fileSize,

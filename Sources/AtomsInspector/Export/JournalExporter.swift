@@ -2,7 +2,10 @@ import AtomsJournalReader
 
 /// Writes one journal's rows into an export's tables: its transactions are read once, in
 /// step order, each applied to a state that holds only the live atoms' values, so memory
-/// follows the state's size, not the journal's length.
+/// follows the state's size (and the number of distinct atoms), not the journal's length.
+///
+/// One atom is one row of `atoms` and one `atom_id` everywhere, whatever numbers the
+/// journal gave it (released, then declared again under a new one): its first number.
 struct JournalExporter {
     private let journal: InspectedJournal
     private let tables: ExportTables
@@ -10,6 +13,11 @@ struct JournalExporter {
     private let id: [UInt8]
     /// Each atom's name columns, encoded once (atoms are named on every change).
     private var names: [Int: EncodedAtom] = [:]
+    /// One atom is one type, key and scope (``AtomDeclaration/identityKey``), whatever its
+    /// numbers: each atom's first number, which every row gives as its `atom_id`.
+    private var firstNumbers: [String: Int] = [:]
+    /// The live atoms' numbers that are not their atom's first, to their first.
+    private var laterNumbers: [Int: Int] = [:]
 
     private struct EncodedAtom {
         let name: [UInt8]
@@ -58,7 +66,15 @@ struct JournalExporter {
             for entry in record.values ?? [] {
                 try writeChange(entry, resolved: state.values[entry.id] ?? entry, of: record, state: state)
             }
+            for id in record.released ?? [] {
+                laterNumbers[id] = nil
+            }
         }
+    }
+
+    /// The atom's first number: `id`, unless the atom had another before.
+    private func atomID(_ id: Int) -> Int {
+        laterNumbers[id] ?? id
     }
 
     private mutating func encoded(_ id: Int, in state: JournalState? = nil, declaration: AtomDeclaration? = nil) -> EncodedAtom {
@@ -75,7 +91,13 @@ struct JournalExporter {
         return encoded
     }
 
+    /// The atom's row, unless it has one under an earlier number.
     private mutating func writeAtom(_ declaration: AtomDeclaration, step: Int) throws(InspectorError) {
+        if let first = firstNumbers[declaration.identityKey] {
+            if first != declaration.id { laterNumbers[declaration.id] = first }
+            return
+        }
+        firstNumbers[declaration.identityKey] = declaration.id
         let atom = encoded(declaration.id, declaration: declaration)
         try tables.append(to: .atoms) { row, out in
             row.encoded(id, &out)
@@ -92,13 +114,14 @@ struct JournalExporter {
 
     private mutating func writeTransaction(_ record: TransactionRecord, state: JournalState) throws(InspectorError) {
         let origin = record.origin.map { encoded($0, in: state).name }
+        let originID = record.origin.map(atomID)
         try tables.append(to: .transactions) { row, out in
             row.encoded(id, &out)
             row.integer(record.seq, &out)
             row.double(record.t, &out)
             row.text(record.cause, &out)
             if let origin { row.encoded(origin, &out) } else { row.null(&out) }
-            row.integer(record.origin, &out)
+            row.integer(originID, &out)
             row.text(record.at, &out)
             row.integer(record.values?.count ?? 0, &out)
             row.integer(record.values?.count { $0.unchanged == true } ?? 0, &out)
@@ -115,11 +138,13 @@ struct JournalExporter {
         let atom = encoded(entry.id, in: state)
         let origin = record.origin.map { encoded($0, in: state).name }
         let redacted = entry.redacted == true || resolved.redacted == true
+        let entryID = atomID(entry.id)
+        let originID = record.origin.map(atomID)
         try tables.append(to: .changes) { row, out in
             row.encoded(id, &out)
             row.integer(record.seq, &out)
             row.double(record.t, &out)
-            row.integer(entry.id, &out)
+            row.integer(entryID, &out)
             row.encoded(atom.name, &out)
             row.encoded(atom.label, &out)
             row.encoded(atom.type, &out)
@@ -133,7 +158,7 @@ struct JournalExporter {
             row.boolean(record.created?.contains(entry.id) ?? false, &out)
             row.text(record.cause, &out)
             if let origin { row.encoded(origin, &out) } else { row.null(&out) }
-            row.integer(record.origin, &out)
+            row.integer(originID, &out)
             row.text(record.at, &out)
             row.end(&out)
         }

@@ -5,8 +5,10 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+private let systemRead = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
+private let systemRead = Darwin.read
 #endif
 import Synchronization
 
@@ -141,7 +143,7 @@ package final class LineEditor {
 
     private static func readByte(_ byte: inout UInt8) -> Bool {
         while true {
-            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            let count = systemRead(STDIN_FILENO, &byte, 1)
             if count == 1 { return true }
             if count < 0, errno == EINTR, !interruptRequested { continue }
             return false

@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+private let systemAccept = Glibc.accept
+#elseif canImport(Darwin)
+import Darwin
+private let systemAccept = Darwin.accept
 #endif
 
 /// The control endpoint's thread: one `poll()` over the listening socket, the clients and a
@@ -208,7 +212,7 @@ package final class ControlServer: Sendable {
 
     private func accept(into clients: inout [Client], nextID: inout Int) {
         while true {
-            let descriptor = Glibc.accept(listener, nil, nil)
+            let descriptor = systemAccept(listener, nil, nil)
             guard descriptor >= 0 else { return }
             UnixSocket.makeNonBlocking(descriptor)
             var refusal: ControlProtocol.Refusal?

@@ -42,7 +42,7 @@ enum ArrayChange {
         compare: (Element, Element, ValueDiffer) -> ValueDiffer.Change,
         json: (Element, ValueDiffer) -> [UInt8]?
     ) -> ValueDiffer.Change {
-        let equality = differ.equality(for: Element.self)
+        let equality = differ.equality(for: Element.self, sample: new.first ?? old.first)
         // Equal leading and trailing runs, found by comparing the arrays' bytes in bulk (an
         // element whose bytes differ may still be equal: `==` decides for those).
         let (prefix, suffix) = old.withUnsafeBytes { oldBytes in
@@ -133,7 +133,12 @@ extension Set: JournalDiffableCollection where Element: Encodable {
         let added = subtracting(old)
         let removed = old.subtracting(self)
         if added.isEmpty && removed.isEmpty {
-            return .unchanged
+            // Equal by `==`, which calls `0.0` and `-0.0` equal: elements that may hold a
+            // floating-point number are compared by their JSON too.
+            guard let sample = first, FloatingPointContent.mayHold(sample) else { return .unchanged }
+            let before = CanonicalOrder.sortedJSON(old.map { differ.json(of: $0) })
+            let after = CanonicalOrder.sortedJSON(map { differ.json(of: $0) })
+            return before != nil && before == after ? .unchanged : .replaced
         }
         guard added.count + removed.count < count,
             let addedJSON = CanonicalOrder.sortedJSON(added.map { differ.json(of: $0) }),

@@ -8,9 +8,11 @@ import Foundation
 ///   instance, whose bits fix their encoding);
 /// - arrays, sets, dictionaries and optionals compare element by element
 ///   (`ValueDiffer+Collections.swift`), with `Equatable` where the element type has it;
-/// - numbers, strings and other leaves compare with `==`;
+/// - floating-point numbers compare by their bits (`-0.0` is written `-0`, and a change of
+///   only the sign of a zero is a change); strings and other leaves compare with `==`;
 /// - any other value is compared member by member as its `encode(to:)` lists them
-///   (``ShallowCapture``), after `==` when its type is `Equatable`.
+///   (``ShallowCapture``), after `==` when its type is `Equatable` and its values hold no
+///   floating-point number (``FloatingPointContent``), for which `==` would hide that change.
 ///
 /// So a change to one element of a 1,000-element array costs a scan of the array's bytes plus
 /// the encoding of one element, not an encoding of the whole array.
@@ -107,7 +109,7 @@ final class ValueDiffer: @unchecked Sendable {
         if Self.bitwiseEqual(old, new) {
             return .unchanged
         }
-        switch strategy(for: T.self) {
+        switch strategy(for: T.self, sample: new) {
         case .leaf(let equality):
             return equality.isEqual(old, new) ? .unchanged : .replaced
         case .collection:
@@ -134,7 +136,7 @@ final class ValueDiffer: @unchecked Sendable {
     }
 
     private func isFlat<T: Encodable>(encodable value: T) -> Bool {
-        guard case .structure = strategy(for: T.self) else { return false }
+        guard case .structure = strategy(for: T.self, sample: value) else { return false }
         let capture = ShallowCapture.of(value)
         return capture.shape == .keyed && !capture.isUnsupported && capture.parts.allSatisfy { part in
             switch part {
@@ -144,24 +146,55 @@ final class ValueDiffer: @unchecked Sendable {
         }
     }
 
-    /// How `Element`s compare with `==`, when they are `Equatable`.
-    func equality<Element>(for type: Element.Type) -> (any EqualityChecking)? {
+    /// How `Element`s compare exactly: floating-point numbers by their bits, other `Equatable`
+    /// types with `==`, confirmed member by member when their values may hold a
+    /// floating-point number (judged from `sample`, a value of the type); `nil` when the type
+    /// is not `Equatable`.
+    func equality<Element>(for type: Element.Type, sample: Element?) -> (any EqualityChecking)? {
         let key = ObjectIdentifier(type)
         if let known = equalities[key] {
             return known
         }
-        let equality = Self.makeEquality(for: type)
+        guard type is any Equatable.Type else {
+            equalities[key] = .some(nil)
+            return nil
+        }
+        let holdsFloatingPoint: Bool
+        if let answer = FloatingPointContent.typeLevelAnswer(type) {
+            holdsFloatingPoint = answer
+        } else if let sample {
+            holdsFloatingPoint = FloatingPointContent.mayHold(sample)
+        } else {
+            // Nothing to judge from yet: no `==` this time, decided with the first value.
+            return nil
+        }
+        let equality = makeEquality(for: type, holdingFloatingPoint: holdsFloatingPoint)
         equalities[key] = equality
         return equality
     }
 
-    private static func makeEquality<Element>(for type: Element.Type) -> (any EqualityChecking)? {
+    private func makeEquality<Element>(for type: Element.Type, holdingFloatingPoint: Bool) -> (any EqualityChecking)? {
+        if type == Double.self || type == Float.self || type == Date.self {
+            return BitwiseEquality()
+        }
         guard let equatable = type as? any Equatable.Type else { return nil }
-        func witness<E: Equatable>(_: E.Type) -> any EqualityChecking { EquatableWitness<E>() }
+        func witness<E: Equatable>(_: E.Type) -> any EqualityChecking {
+            holdingFloatingPoint ? ConfirmedEquatableWitness<E>(differ: self) : EquatableWitness<E>()
+        }
         return witness(equatable)
     }
 
-    private func strategy<T: Encodable>(for type: T.Type) -> Strategy {
+    /// Whether two values equal by `==` are written the same: compared member by member, as
+    /// their `encode(to:)` lists them (numbers by their bits).
+    fileprivate func encodesTheSame<T>(_ lhs: T, _ rhs: T) -> Bool {
+        guard let old = lhs as? any Encodable, let new = rhs as? any Encodable else { return false }
+        if case .unchanged = structuralChange(from: ShallowCapture.of(old), to: ShallowCapture.of(new)) {
+            return true
+        }
+        return false
+    }
+
+    private func strategy<T: Encodable>(for type: T.Type, sample: T) -> Strategy {
         let key = ObjectIdentifier(type)
         if let known = strategies[key] {
             return known
@@ -169,10 +202,10 @@ final class ValueDiffer: @unchecked Sendable {
         let strategy: Strategy
         if type is any JournalDiffableCollection.Type {
             strategy = .collection
-        } else if Self.isLeaf(type), let equality = equality(for: type) {
+        } else if Self.isLeaf(type), let equality = equality(for: type, sample: sample) {
             strategy = .leaf(equality)
         } else {
-            strategy = .structure(equality(for: type))
+            strategy = .structure(equality(for: type, sample: sample))
         }
         strategies[key] = strategy
         return strategy
@@ -361,6 +394,26 @@ final class ValueDiffer: @unchecked Sendable {
 protocol EqualityChecking {
     /// `lhs == rhs`; both must be of the witnessed type.
     func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool
+}
+
+/// Equal when the bits are: for floating-point numbers (and `Date`s), whose `==` calls `0.0`
+/// and `-0.0` equal although they are written differently.
+private struct BitwiseEquality: EqualityChecking {
+    func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
+        ValueDiffer.bitwiseEqual(lhs, rhs)
+    }
+}
+
+/// `==`, confirmed member by member: for types whose values may hold a floating-point number,
+/// whose `==` would call a change of only a zero's sign equal.
+private struct ConfirmedEquatableWitness<E: Equatable>: EqualityChecking {
+    // Unowned: the differ keeps its witnesses.
+    unowned let differ: ValueDiffer
+
+    func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
+        // `T` is `E`: the witness is only handed out for that type.
+        unsafeBitCast(lhs, to: E.self) == unsafeBitCast(rhs, to: E.self) && differ.encodesTheSame(lhs, rhs)
+    }
 }
 
 private struct EquatableWitness<E: Equatable>: EqualityChecking {

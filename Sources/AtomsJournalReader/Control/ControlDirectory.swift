@@ -6,6 +6,8 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Where control endpoints live by default, and which are there: one folder per user,

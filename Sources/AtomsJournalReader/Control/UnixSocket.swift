@@ -5,15 +5,45 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+private let systemListen = Glibc.listen
+private let systemConnect = Glibc.connect
+private let streamKind = Int32(SOCK_STREAM.rawValue)
+/// `send` without SIGPIPE when the peer is gone.
+private let noSignal = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+import Darwin
+private let systemListen = Darwin.listen
+private let systemConnect = Darwin.connect
+private let streamKind = SOCK_STREAM
+/// Darwin has no `MSG_NOSIGNAL`: its sockets are made with `SO_NOSIGPIPE` instead.
+private let noSignal: Int32 = 0
 #endif
 
-/// The few Unix domain socket calls the control endpoint and its client make (Linux).
+/// The few Unix domain socket calls the control endpoint and its client make (Linux; the
+/// Darwin spellings are written but not built here: README, Platforms).
 package enum UnixSocket {
+    #if canImport(Glibc)
     /// A socket's peer, as the kernel reports it (`struct ucred`, which Swift does not import).
     private struct PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0
+    }
+    #endif
+
+    /// A close-on-exec stream socket (non-blocking when asked), that raises no SIGPIPE.
+    private static func streamSocket(nonBlocking: Bool) -> Int32 {
+        #if canImport(Glibc)
+        return socket(AF_UNIX, streamKind | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0), 0)
+        #else
+        let descriptor = socket(AF_UNIX, streamKind, 0)
+        guard descriptor >= 0 else { return descriptor }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        if nonBlocking { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
+        var on: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        return descriptor
+        #endif
     }
 
     /// Sets `O_NONBLOCK` and close-on-exec on a descriptor.
@@ -47,7 +77,7 @@ package enum UnixSocket {
             }
             unlink(path)
         }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let descriptor = streamSocket(nonBlocking: true)
         guard descriptor >= 0 else {
             throw .cannotCreate(path: path, reason: lastError)
         }
@@ -56,7 +86,7 @@ package enum UnixSocket {
         }
         // Mode 0600 before listen(): until then a connection is refused, so no other user ever
         // connects through a wider mode.
-        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, 16) == 0 else {
+        guard bound == 0, chmod(path, 0o600) == 0, systemListen(descriptor, 16) == 0 else {
             let reason = lastError
             close(descriptor)
             if bound == 0 { unlink(path) }
@@ -70,12 +100,12 @@ package enum UnixSocket {
     /// - Throws: the `errno` of the failed call (`ENOENT`, `ECONNREFUSED`, …) as a POSIX error.
     package static func connect(to path: String) throws -> Int32 {
         var address = try self.address(path)
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = streamSocket(nonBlocking: false)
         guard descriptor >= 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
             let code = errno
@@ -87,18 +117,24 @@ package enum UnixSocket {
 
     /// The user id of the process at the other end of a connected socket.
     package static func peerUser(of descriptor: Int32) -> uid_t? {
+        #if canImport(Glibc)
         var credentials = PeerCredentials()
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
             return nil
         }
         return credentials.uid
+        #else
+        var user: uid_t = 0
+        var group: gid_t = 0
+        return getpeereid(descriptor, &user, &group) == 0 ? user : nil
+        #endif
     }
 
     /// Sends what it can without blocking and without SIGPIPE: the number of bytes sent (0 when
     /// the socket's buffer is full), or `nil` when the peer is gone.
     package static func sendSome(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int? {
-        let sent = send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        let sent = send(descriptor, bytes.baseAddress, bytes.count, noSignal | Int32(MSG_DONTWAIT))
         if sent >= 0 { return sent }
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
     }
@@ -107,7 +143,7 @@ package enum UnixSocket {
     package static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, noSignal) }
             if sent < 0 {
                 if errno == EINTR { continue }
                 return false

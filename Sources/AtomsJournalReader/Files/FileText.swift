@@ -5,8 +5,10 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
+private let systemWrite = Darwin.write
 #endif
 
 /// The few file operations the journal's files, the recorder and the inspector share, on
@@ -20,7 +22,7 @@ package enum FileText {
             var offset = 0
             while offset < raw.count {
                 #if canImport(Glibc)
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 #else
                 let written = Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 #endif

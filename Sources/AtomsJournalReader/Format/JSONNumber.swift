@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A JSON number, kept as the text the journal holds, so that every integer of `Int64` and
 /// `UInt64` range and every `Double` reads back exactly: through a `Double`, 2^53 + 1 would
 /// become 2^53 and `UInt64.max` would round up.
@@ -112,6 +118,9 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible, Expressib
 }
 
 extension JSONNumber: Codable {
+    /// The `userInfo` key of the marker that asks ``encode(to:)`` for the number's exact text.
+    package static let exactTextMarker = CodingUserInfoKey(rawValue: "AtomsJournalReader.JSONNumber.exactTextMarker")!
+
     /// Decodes a number as exactly as the decoder allows: an `Int64`, a `UInt64`, else a
     /// `Double`.
     public init(from decoder: any Decoder) throws {
@@ -132,9 +141,15 @@ extension JSONNumber: Codable {
 
     /// Encodes the number exactly: integers as `Int64` or `UInt64`, others as the `Double`
     /// they are (`JSONEncoder` writes a `Double`'s shortest round-trip text).
+    ///
+    /// With a marker in the encoder's `userInfo` (``exactTextMarker``), the number's text is
+    /// encoded as a string between two copies of it, for a writer that puts the text back
+    /// in its place: a `Double` loses digits, and `1e400` has none.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        if text.hasPrefix("-") && double == 0 {
+        if let marker = encoder.userInfo[Self.exactTextMarker] as? String {
+            try container.encode(marker + text + marker)
+        } else if text.hasPrefix("-") && double == 0 {
             // Minus zero is a `Double`: as an integer it would lose its sign.
             try container.encode(-0.0)
         } else if let value = int64 {

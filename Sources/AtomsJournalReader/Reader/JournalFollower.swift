@@ -46,8 +46,14 @@ package final class JournalFollower {
 
     /// The journal: a file, or a bounded journal's folder.
     package let path: String
-    /// Every atom declared so far, by number.
+    /// The live atoms, by number, and those released by the transactions the last poll
+    /// returned (so that the caller can name them): a released atom's declaration is dropped
+    /// at the next poll, so this follows the live atoms, not every atom the journal declared.
     package private(set) var declarations: [Int: AtomDeclaration] = [:]
+    /// Changes whenever ``declarations`` does.
+    package private(set) var declarationsRevision = 0
+    /// Atoms released by the transactions the last poll returned.
+    private var releasedSincePoll: [Int] = []
     /// Whether the end line was read.
     package private(set) var isEnded = false
 
@@ -83,6 +89,11 @@ package final class JournalFollower {
     ///   cannot be read.
     package func poll() throws(JournalError) -> [Event] {
         var events: [Event] = []
+        if !releasedSincePoll.isEmpty {
+            for id in releasedSincePoll { declarations[id] = nil }
+            releasedSincePoll = []
+            declarationsRevision += 1
+        }
         guard !isEnded else { return events }
         if file == nil {
             guard try openNext(after: nil, events: &events) else { return events }
@@ -119,6 +130,8 @@ package final class JournalFollower {
 
     private func reset() {
         declarations = [:]
+        releasedSincePoll = []
+        declarationsRevision += 1
         locations = [:]
         check = SequenceCheck()
         header = nil
@@ -247,11 +260,18 @@ package final class JournalFollower {
                 switch kind {
                 case .transaction:
                     let record = try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
-                    for atom in record.declare ?? [] { declarations[atom.id] = atom }
+                    if let declared = record.declare, !declared.isEmpty {
+                        for atom in declared { declarations[atom.id] = atom }
+                        declarationsRevision += 1
+                    }
+                    releasedSincePoll.append(contentsOf: record.released ?? [])
                     events.append(.transaction(record))
                 case .keyframe:
                     let keyframe = try scanner.keyframe(in: raw, range, decoding: { _ in false }).record
-                    for atom in keyframe.atoms { declarations[atom.id] = atom }
+                    for atom in keyframe.atoms where declarations[atom.id] == nil {
+                        declarations[atom.id] = atom
+                        declarationsRevision += 1
+                    }
                     for location in keyframe.locs ?? [] { locations[location.id] = location.at }
                 case .location:
                     let location = try scanner.location(in: raw, range)

@@ -85,6 +85,36 @@ struct ExportCommandTests {
         #expect(Set(atoms.map { $0["atom"] }) == Set(final.declarations.values.map { .string($0.displayName) }))
     }
 
+    /// An atom released and declared again under new numbers is one atom: one row of
+    /// `atoms`, and its first number in every row of `changes`.
+    @Test func anAtomThatCameBackIsOneAtom() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("back.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, keyframeInterval: 4)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(ExportExactNumbersAtom())
+        for round in 0..<3 {
+            context.watch(ExportNoteAtom())
+            context[ExportNoteAtom()] = "round \(round)"
+            context.unwatch(ExportNoteAtom())
+            // Past a keyframe, which forgets the released atom: it comes back under a new number.
+            for value in 0..<40 { context[ExportExactNumbersAtom()] = [UInt64(value)] }
+        }
+        try recorder.close()
+        let journal = try InspectedJournal(path: path)
+        let numbers = try journal.declarations(through: journal.reader.lastStep).values.filter { $0.label == "ExportNoteAtom" }.map(\.id).sorted()
+        #expect(numbers.count == 3, "declared under three numbers")
+        let output = directory.path("out")
+        _ = try ExportCommand.run([path], to: output, options: .init())
+        let atoms = try rows(.atoms, in: output).filter { $0["label"] == .string("ExportNoteAtom") }
+        #expect(atoms.map { $0["atom_id"] } == [.number(JSONNumber(numbers[0]))])
+        let changes = try rows(.changes, in: output).filter { $0["label"] == .string("ExportNoteAtom") }
+        #expect(changes.count >= 3)
+        #expect(changes.allSatisfy { $0["atom_id"] == .number(JSONNumber(numbers[0])) })
+    }
+
     @Test func valuesKeepTheirExactTextAndEqualWritesAreMarked() throws {
         let directory = try TemporaryDirectory()
         let path = try exactSession(in: directory)

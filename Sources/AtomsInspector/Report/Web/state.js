@@ -66,10 +66,12 @@
     const keyframeLines = blocks.keyframes.split("\n");
     const atoms = new Map();
     for (const [id, label, key, type] of meta.atoms) {
-      atoms.set(id, { id, label, key, type, name: key === null ? label : `${label}[${key}]` });
+      // One atom across its numbers (released, then declared again): its label, key and type.
+      const identity = JSON.stringify([label, key, type]);
+      atoms.set(id, { id, label, key, type, identity, name: key === null ? label : `${label}[${key}]` });
     }
     const atomName = (id) => atoms.has(id) ? atoms.get(id).name : `#${id}`;
-    const atomOf = (id) => atoms.get(id) || { id, label: `#${id}`, key: null, type: "", name: `#${id}` };
+    const atomOf = (id) => atoms.get(id) || { id, label: `#${id}`, key: null, type: "", identity: `#${id}`, name: `#${id}` };
     const transactionCount = meta.last - meta.first;
     const times = new Float64Array(transactionCount + 1);
     times[0] = meta.t0;

@@ -37,14 +37,18 @@
     return report.meta.first + best;
   }
 
-  /** For each atom given a value in the range, the transactions (indexes) that did. */
+  /**
+   * For each atom given a value in the range, by its identity (one atom across its numbers),
+   * the transactions (indexes) that did.
+   */
   function lanesOf(report) {
     const lanes = new Map();
     for (let k = 0; k < report.transactionCount; k++) {
       for (const id of report.changedAtoms(k)) {
-        let lane = lanes.get(id);
-        if (!lane) lanes.set(id, lane = []);
-        lane.push(k);
+        const identity = report.atomOf(id).identity;
+        let lane = lanes.get(identity);
+        if (!lane) lanes.set(identity, lane = []);
+        if (lane[lane.length - 1] !== k) lane.push(k);
       }
     }
     return lanes;
@@ -154,7 +158,9 @@
     view.drawLanes = (step, matches) => {
       if (!lanes) lanes = lanesOf(report);
       const maximumLanes = 60;
-      const rows = [...report.atoms.values()].filter((atom) => lanes.has(atom.id) && matches(atom)).sort((a, b) => byScalars(a.name, b.name));
+      // One row per atom, whatever its numbers: the first number's declaration names it.
+      const rows = [...new Map([...report.atoms.values()].reverse().map((atom) => [atom.identity, atom])).values()]
+        .filter((atom) => lanes.has(atom.identity) && matches(atom)).sort((a, b) => byScalars(a.name, b.name) || a.id - b.id);
       const shownRows = rows.slice(0, maximumLanes);
       const height = Math.max(20, shownRows.length * 16 + 4);
       const canvas = document.getElementById("lanes");
@@ -174,7 +180,7 @@
           lane.fillText(atom.name, 6, y + 8);
           lane.restore();
           lane.fillStyle = "#2f6fde";
-          for (const k of lanes.get(atom.id)) {
+          for (const k of lanes.get(atom.identity)) {
             const x = labelWidth + xOf(report, view.axis, k + 1, width - labelWidth);
             lane.fillRect(Math.floor(x), y + 3, 1.5, 10);
           }

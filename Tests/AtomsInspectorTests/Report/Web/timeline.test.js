@@ -27,8 +27,21 @@ test("a point is nearest to the step drawn closest to it", () => {
 });
 
 test("lanes list the transactions that gave each atom a value, not equal writes", () => {
-  const lanes = lanesOf(openReport(blocks()));
-  assert.deepEqual([...lanes.entries()], [[1, [0]], [2, [1]], [3, [2]]]);
+  const report = openReport(blocks());
+  const lanes = lanesOf(report);
+  assert.deepEqual([...lanes.entries()], [[1, [0]], [2, [1]], [3, [2]]].map(([id, steps]) => [report.atomOf(id).identity, steps]));
+});
+
+test("an atom declared again under a new number has one lane", () => {
+  const data = blocks();
+  const meta = JSON.parse(data.meta);
+  // `count` released, then back as atom 5: the same label, key and type.
+  meta.atoms.push([5, "count", null, "Int"]);
+  meta.sets = [[1], [2, 1], [5]];
+  const report = openReport({ ...data, meta: JSON.stringify(meta) });
+  assert.equal(report.atomOf(5).identity, report.atomOf(1).identity);
+  assert.notEqual(report.atomOf(2).identity, report.atomOf(3).identity);
+  assert.deepEqual([...lanesOf(report).values()], [[0, 2], [1]]);
 });
 
 test("the search matches substrings of name or type, or a whole pattern with *", () => {
