@@ -15,7 +15,10 @@ import Synchronization
 /// journal reads each line once.
 ///
 /// Lines are checked as they are read (a skipped or repeated `seq` is an error then), not at
-/// opening.
+/// opening. The last steps are found from the file's end, so reading the last transaction
+/// also reads every line after it, as reading on in order would (``checkToEnd()``): a file
+/// whose lines go on past the step its end names (a second journal pasted after a damaged
+/// line) is then rejected at the line `stats`' scan names, by every command that reads it.
 final class SeekableSegment: JournalSegment {
     let file: JournalFile
     let header: JournalHeader
@@ -45,6 +48,8 @@ final class SeekableSegment: JournalSegment {
         var locations: [Int: String] = [:]
         var coveredFrom = Int.max
         var coveredTo = Int.min
+        /// Whether the lines after the last transaction were read, and found right.
+        var isCheckedToEnd = false
     }
 
     /// Opens a segment whose header (ending just before `headerEnd`) has been read.
@@ -118,6 +123,17 @@ final class SeekableSegment: JournalSegment {
         isEnded = endSeq != nil
         cursor = Mutex(Cursor(reader: reader))
         lines = LineSource(file: file, scanner: scanner)
+        if lastStep == firstStep {
+            // No transaction to read: the lines after the first keyframe are read now, as
+            // reading the last transaction reads those after it.
+            try cursor.withLock { cursor throws(JournalError) in
+                let declared = try readLine(&cursor.reader, at: keyframeStart, scanner: scanner) { _, raw, range in
+                    try KeyframeLine.locations(in: raw, range)
+                }
+                for location in declared { cursor.locations[location.id] = location.at }
+                try readOn(from: first.next, after: firstStep, cursor: &cursor)
+            }
+        }
     }
 
     // MARK: Finding lines
@@ -155,7 +171,49 @@ final class SeekableSegment: JournalSegment {
             cursor.check = SequenceCheck(after: seq)
         }
         cursor.nextOffset = try cursor.reader.line(at: offset).next
+        if seq == lastStep, !cursor.isCheckedToEnd, let next = cursor.nextOffset {
+            // The cursor knows every location declared up to here.
+            try readOn(from: next, after: seq, cursor: &cursor)
+        }
         return offset
+    }
+
+    func checkToEnd() throws(JournalError) {
+        guard lastStep > firstStep else { return }
+        try cursor.withLock { cursor throws(JournalError) in
+            if !cursor.isCheckedToEnd {
+                _ = try findTransaction(lastStep, cursor: &cursor)
+            }
+        }
+    }
+
+    /// Reads the lines from `offset` to the end of the file as reading in order reads them
+    /// after step `step`: each line's place in the sequence, each location line, and each
+    /// transaction's envelope (with its location, its graph changes, its values' syntax).
+    private func readOn(from offset: Int, after step: Int, cursor: inout Cursor) throws(JournalError) {
+        var check = SequenceCheck(after: step)
+        var offset = offset
+        while offset < validEnd {
+            let kind = try kind(at: offset, reader: &cursor.reader)
+            do {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: path, line: lineNumber(at: offset))
+            }
+            switch kind {
+            case .transaction:
+                let locations = cursor.locations
+                _ = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
+                    try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
+                }
+            case .location:
+                try takeLocation(at: offset, into: &cursor)
+            case .keyframe, .end, .unknown:
+                break
+            }
+            offset = try cursor.reader.line(at: offset).next
+        }
+        cursor.isCheckedToEnd = true
     }
 
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int) {
@@ -194,7 +252,9 @@ final class SeekableSegment: JournalSegment {
         }
         var low = try reader.line(at: firstKeyframe).next
         var high = validEnd
-        while high - low > 16 << 10 {
+        // The first transaction is read from the first keyframe on, so that reading them all
+        // in order reads every line of the file.
+        while seq > firstStep + 1, high - low > 16 << 10 {
             let middle = low + (high - low) / 2
             // The first line starting after `middle`, then the first of those with a step.
             var probe = try reader.line(at: middle).next
