@@ -55,7 +55,11 @@ extension JournalReader {
 struct EnvelopeTally {
     private var causeNames: [String] = []
     private var causeCounts: [Int] = []
+    /// Write counts by atom: a table for atoms numbered below ``WriteTable/limit``, as long
+    /// as the highest of them; the few above (up to 2^24) by number, so that a journal naming
+    /// atom 16,000,000 costs an entry, not a table of 128 MB to zero and walk.
     private var writes: [Int] = []
+    private var writesAbove: [Int: Int] = [:]
     private var firstTime: Double?
     private var lastTime: Double?
 
@@ -74,6 +78,9 @@ struct EnvelopeTally {
         for (atom, count) in writes.enumerated() where count > 0 {
             summary.valueWrites[atom] = count
         }
+        for (atom, count) in writesAbove {
+            summary.valueWrites[atom] = count
+        }
         summary.firstTime = firstTime
         summary.lastTime = lastTime
     }
@@ -90,6 +97,10 @@ struct EnvelopeTally {
 
     private mutating func countWrite(_ atom: Int, times: Int = 1) {
         guard atom >= 0, atom < 1 << 24 else { return }
+        guard atom < WriteTable.limit else {
+            writesAbove[atom, default: 0] += times
+            return
+        }
         if atom >= writes.count {
             writes += [Int](repeating: 0, count: atom + 1 - writes.count)
         }
@@ -213,6 +224,7 @@ struct EnvelopeTally {
             writes += [Int](repeating: 0, count: other.writes.count - writes.count)
         }
         for (atom, count) in other.writes.enumerated() { writes[atom] += count }
+        writesAbove.merge(other.writesAbove, uniquingKeysWith: +)
         if firstTime == nil { firstTime = other.firstTime }
     }
 

@@ -154,6 +154,9 @@ final class SeekableSegment: JournalSegment {
             result = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
                 (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
             }
+            if seq == lastStep {
+                try readOn(after: offset, cursor: &cursor)
+            }
         }
         return result!
     }
@@ -165,26 +168,44 @@ final class SeekableSegment: JournalSegment {
         if let next = cursor.nextOffset, cursor.check.expected == seq {
             // Reading in order: the next line, with the location lines before it.
             offset = try scanForward(from: next, to: seq, cursor: &cursor)
+        } else if seq == firstStep + 1 {
+            // The first transaction: read in order from the first keyframe, so that reading
+            // every transaction in order reads every line, as `stats`' scan does.
+            let declared = try readLine(&cursor.reader, at: firstKeyframe, scanner: scanner) { _, raw, range in
+                try KeyframeLine.locations(in: raw, range)
+            }
+            for location in declared { cursor.locations[location.id] = location.at }
+            cursor.check = SequenceCheck(after: firstStep)
+            offset = try scanForward(from: try cursor.reader.line(at: firstKeyframe).next, to: seq, cursor: &cursor)
+            (cursor.coveredFrom, cursor.coveredTo) = (firstKeyframe, offset)
         } else {
             offset = try locate(seq, reader: &cursor.reader)
             try cover(offset, cursor: &cursor)
             cursor.check = SequenceCheck(after: seq)
         }
         cursor.nextOffset = try cursor.reader.line(at: offset).next
-        if seq == lastStep, !cursor.isCheckedToEnd, let next = cursor.nextOffset {
-            // The cursor knows every location declared up to here.
-            try readOn(from: next, after: seq, cursor: &cursor)
-        }
         return offset
     }
 
     func checkToEnd() throws(JournalError) {
         guard lastStep > firstStep else { return }
         try cursor.withLock { cursor throws(JournalError) in
-            if !cursor.isCheckedToEnd {
-                _ = try findTransaction(lastStep, cursor: &cursor)
+            guard !cursor.isCheckedToEnd else { return }
+            let offset = try findTransaction(lastStep, cursor: &cursor)
+            let locations = cursor.locations
+            // The last transaction's own line first, as reading in order reads it.
+            _ = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
+                try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
             }
+            try readOn(after: offset, cursor: &cursor)
         }
+    }
+
+    /// After the last transaction (at `offset`) was read: reads the lines after it, once.
+    private func readOn(after offset: Int, cursor: inout Cursor) throws(JournalError) {
+        guard !cursor.isCheckedToEnd else { return }
+        // The cursor knows every location declared up to the transaction.
+        try readOn(from: try cursor.reader.line(at: offset).next, after: lastStep, cursor: &cursor)
     }
 
     /// Reads the lines from `offset` to the end of the file as reading in order reads them
@@ -252,9 +273,7 @@ final class SeekableSegment: JournalSegment {
         }
         var low = try reader.line(at: firstKeyframe).next
         var high = validEnd
-        // The first transaction is read from the first keyframe on, so that reading them all
-        // in order reads every line of the file.
-        while seq > firstStep + 1, high - low > 16 << 10 {
+        while high - low > 16 << 10 {
             let middle = low + (high - low) / 2
             // The first line starting after `middle`, then the first of those with a step.
             var probe = try reader.line(at: middle).next
