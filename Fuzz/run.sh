@@ -20,11 +20,12 @@ swift build -c release --build-path .build-fuzz \
     -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver \
     --product "fuzz-$target" 2>&1 | grep -v "Cannot export local symbol" | tail -1
 
-# step-commands allocates on every command: without a stack kept per allocation and the fill
-# of each new block, AddressSanitizer's bookkeeping costs much less (a report then lacks the
-# stacks of the allocation and the free: rerun the input with ASAN_OPTIONS=detect_leaks=0).
+# step-commands allocates on every command, journal-summary a few line buffers per reader:
+# without a stack kept per allocation and the fill of each new block, AddressSanitizer's
+# bookkeeping costs much less (a report then lacks the stacks of the allocation and the free:
+# rerun the input with ASAN_OPTIONS=detect_leaks=0).
 asan_options=detect_leaks=0
-if [ "$target" = step-commands ]; then
+if [ "$target" = step-commands ] || [ "$target" = journal-summary ]; then
     asan_options+=:malloc_context_size=0:max_malloc_fill_size=0
 fi
 

@@ -2,7 +2,8 @@ import AtomsJournal
 
 /// Two readers of a journal's transactions that must give one verdict: the summary's envelope
 /// scan (whole, and in two halves on two threads) and an envelope-only read of each
-/// transaction, as `stats` and `log` do. Either both succeed and count the same, or both fail.
+/// transaction, as `stats` and `log` do. Either both succeed and count the same, or both fail
+/// with the same error (the same line, the same reason).
 enum SummaryCrossCheck {
     /// A disagreement: its kind and which reader said what.
     typealias Disagreement = (kind: String, detail: String)
@@ -34,6 +35,9 @@ enum SummaryCrossCheck {
             found.append(("summary-accepts", "summary succeeds; transaction(\(failure.seq), decodingValuesOf: []): \(failure.error)"))
         case (.failure(let error), nil) where reads.isComplete:
             found.append(("summary-rejects", "summary: \(error); every transaction's envelope reads"))
+        case (.failure(let error), let failure?) where error != failure.error:
+            // One verdict is one line and one reason, not only a failure somewhere.
+            found.append(("reads-fail-differently", "summary: \(error); transaction(\(failure.seq), decodingValuesOf: []): \(failure.error)"))
         case (.success(let summary), nil) where reads.isComplete && Counts(summary) != reads.counts:
             found.append(("counts-differ", "summary: \(Counts(summary)); envelopes read one by one: \(reads.counts)"))
         default:

@@ -20,6 +20,11 @@ struct DamagedJournalTests {
     /// The damage done to one transaction line (a newline ends each).
     enum Damage: String, CaseIterable, Sendable {
         case valueNotJSON, timeNotANumber, unknownEntryKind, notUTF8, seqRepeated, seqSkipped, lineCutShort, emptyLine, locationUndeclared
+        // Kinds the journal-summary fuzz target found (docs/fuzz-findings-journal-summary.txt).
+        case timeWithATrailingMinus, declarationWithoutLabel, labelNotUTF8, valueStringNotUTF8, valueStringWithAnUnknownEscape
+
+        /// The damages to a line's contents (the others break the sequence or the line itself).
+        static let contents: [Damage] = [.valueNotJSON, .timeNotANumber, .unknownEntryKind, .notUTF8, .timeWithATrailingMinus, .declarationWithoutLabel, .labelNotUTF8, .valueStringNotUTF8, .valueStringWithAnUnknownEscape]
 
         func apply(to line: String, previous: String) -> [UInt8] {
             switch self {
@@ -31,6 +36,18 @@ struct DamagedJournalTests {
             case .seqSkipped: Array(line.replacingOccurrences(of: "[\(line.dropFirst().prefix { $0.isNumber })", with: "[\(Int(line.dropFirst().prefix { $0.isNumber })! + 1)").utf8)
             case .lineCutShort: Array(line.prefix(line.count / 2).utf8)
             case .emptyLine: []
+            case .timeWithATrailingMinus:
+                // `[seq,t,…`: the time is the second element.
+                Array(line.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).enumerated()
+                    .map { $0.offset == 1 ? "\($0.element)-" : String($0.element) }.joined(separator: ",").utf8)
+            case .declarationWithoutLabel:
+                Array((line.dropLast() + #",{"declare":[{"id":99,"type":"Damage.Atom"}]}]"#).utf8)
+            case .labelNotUTF8:
+                Array((line.dropLast() + #",{"declare":[{"id":99,"label":"\#u{1}","type":"Damage.Atom"}]}]"#).utf8).map { $0 == 1 ? 0xFF : $0 }
+            case .valueStringNotUTF8:
+                Array(line.replacingOccurrences(of: #"]]"#, with: #"],[98,"v","\#u{1}"]]"#).utf8).map { $0 == 1 ? 0xC3 : $0 }
+            case .valueStringWithAnUnknownEscape:
+                Array(line.replacingOccurrences(of: #"]]"#, with: #"],[98,"v","a\qb"]]"#).utf8)
             case .locationUndeclared:
                 // The fifth element is the write site's location number.
                 Array(line.split(separator: ",", maxSplits: 5, omittingEmptySubsequences: false).enumerated()
@@ -39,8 +56,8 @@ struct DamagedJournalTests {
         }
     }
 
-    /// A recorded journal's lines.
-    private func recordedLines() throws -> [String] {
+    /// A recorded journal's lines (`increments` transactions after the first ones).
+    private func recordedLines(increments: Int = 100) throws -> [String] {
         let directory = try TemporaryDirectory()
         let path = directory.path("j.jsonl")
         let root = AtomRoot()
@@ -48,39 +65,65 @@ struct DamagedJournalTests {
         recorder.attach(to: root.store)
         let context = root.viewContext(fileID: "Damage/Main.swift", line: 4)
         context.watch(DamageLabelAtom())
-        for _ in 0..<100 { context[DamageCountAtom()] += 1 }
+        for _ in 0..<increments { context[DamageCountAtom()] += 1 }
         try recorder.close()
         return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    /// The lines with `damage` done to a `set` transaction in the middle (after a keyframe and
+    /// before another), and that line's index.
+    private func damagedLines(_ damage: Damage) throws -> (lines: [[UInt8]], index: Int) {
+        let lines = try recordedLines()
+        let index = try #require(lines.indices.first { $0 > lines.count / 2 && lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) })
+        let damaged = lines.enumerated().map { number, line in
+            number == index ? damage.apply(to: line, previous: lines[number - 1]) : Array(line.utf8)
+        }
+        return (damaged, index)
+    }
+
     @Test(arguments: Damage.allCases)
     func everyCommandRejectsTheSameLine(damage: Damage) throws {
-        var lines = try recordedLines()
-        // A `set` transaction in the middle, after a keyframe and before another.
-        let index = try #require(lines.indices.first { $0 > lines.count / 2 && lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) })
-        var bytes: [UInt8] = []
-        for (number, line) in lines.enumerated() {
-            bytes += number == index ? damage.apply(to: line, previous: lines[number - 1]) : Array(line.utf8)
-            bytes.append(0x0A)
-        }
-        lines = []
+        let (lines, index) = try damagedLines(damage)
         let directory = try TemporaryDirectory()
-        let path = try directory.write("damaged.jsonl", Data(bytes))
+        let path = try directory.write("damaged.jsonl", Data(lines.flatMap { $0 + [0x0A] }))
+        try expectEveryCommandRejects(path, line: index + 1, showing: false)
+    }
+
+    /// A damaged line, then a second recording pasted after it (its header lost, as when two
+    /// files run together): opening finds the last step among the second recording's few
+    /// transactions, yet every command that reads the journal names the damaged line, as
+    /// `stats`' scan of every line does.
+    @Test(arguments: Damage.contents)
+    func everyCommandRejectsTheDamagedLineBeforeASecondJournal(damage: Damage) throws {
+        let (lines, index) = try damagedLines(damage)
+        let second = try recordedLines(increments: 2).dropFirst().map { Array($0.utf8) }
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("pasted.jsonl", Data((lines[...index] + second).flatMap { $0 + [0x0A] }))
+        #expect(try JournalReader(path: path).lastStep < index / 2, "the last step is the second recording's")
+        try expectEveryCommandRejects(path, line: index + 1, showing: true)
+    }
+
+    /// Every command that reads the journal at `path` past line `line` fails there, exit 65;
+    /// `showing`: `show` at the last step too (which reads the lines after the last keyframe,
+    /// and, when the last step's line is the damaged line's neighbour, every line after it).
+    private func expectEveryCommandRejects(_ path: String, line expectedLine: Int, showing: Bool) throws {
         let journal = try InspectedJournal(path: path)
         let step = journal.reader.lastStep
         func outcome(_ body: () throws(InspectorError) -> Void) -> InspectorError? {
             do throws(InspectorError) { try body(); return nil } catch { return error }
         }
-        let errors: [String: InspectorError?] = [
+        var errors: [String: InspectorError?] = [
             "stats": outcome { () throws(InspectorError) in _ = try StatsCommand.run(journal) },
             "log": outcome { () throws(InspectorError) in _ = try LogCommand.run(journal, options: .init()) },
-            "find": outcome { () throws(InspectorError) in _ = try FindCommand.run(journal, where: "DamageCountAtom == \(step + 5)") },
+            "find": outcome { () throws(InspectorError) in _ = try FindCommand.run(journal, where: "DamageCountAtom == \(step + 500)") },
             "blame --history": outcome { () throws(InspectorError) in _ = try BlameCommand.run(journal, atom: "DamageCountAtom", history: true) },
             "report": outcome { () throws(InspectorError) in _ = try ReportCommand.run(journal, graphviz: nil) },
             "compare": outcome { () throws(InspectorError) in _ = try CompareCommand.run(journal, journal) },
         ]
-        let expectedLine = index + 1
-        for (command, error) in errors {
+        if showing {
+            errors["show"] = outcome { () throws(InspectorError) in _ = try ShowCommand.run(journal) }
+        }
+        for (command, error) in errors.sorted(by: { $0.key < $1.key }) {
             guard let error else {
                 Issue.record("\(command) read past the damaged line \(expectedLine)")
                 continue
@@ -89,12 +132,14 @@ struct DamagedJournalTests {
             #expect(error.path == path, "\(command): \(error)")
             #expect(error.line == expectedLine, "\(command): \(error)")
         }
-        // The split scan of `stats` on two threads finds it at the same line.
-        do {
-            _ = try journal.reader.summary()
-            Issue.record("summary read past the damaged line")
-        } catch {
-            #expect(error.line == expectedLine)
+        // The scan of `stats`, whole and in two halves on two threads, finds it at the same line.
+        for threshold in [8 << 20, 1] {
+            do {
+                _ = try journal.reader.summary(splittingAbove: threshold)
+                Issue.record("summary read past the damaged line")
+            } catch {
+                #expect(error.line == expectedLine)
+            }
         }
     }
 }

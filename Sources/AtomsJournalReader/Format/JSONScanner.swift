@@ -313,20 +313,29 @@ package struct JSONScanner {
     }
 
     private mutating func unescape(into utf8: inout [UInt8]) throws(SyntaxError) {
+        let scalar = try escapedScalar()
+        if scalar < 0x80 {
+            utf8.append(UInt8(scalar))
+        } else {
+            utf8.append(contentsOf: String(Character(UnicodeScalar(scalar)!)).utf8)
+        }
+    }
+
+    /// The scalar an escape stands for, read after its backslash: the one definition of a
+    /// valid escape, for strings read and strings skipped alike.
+    private mutating func escapedScalar() throws(SyntaxError) -> UInt32 {
         guard position < end else { throw error("unterminated string") }
         let byte = bytes[position]
         position += 1
         switch byte {
-        case UInt8(ascii: "\""): utf8.append(0x22)
-        case UInt8(ascii: "\\"): utf8.append(0x5C)
-        case UInt8(ascii: "/"): utf8.append(0x2F)
-        case UInt8(ascii: "b"): utf8.append(0x08)
-        case UInt8(ascii: "f"): utf8.append(0x0C)
-        case UInt8(ascii: "n"): utf8.append(0x0A)
-        case UInt8(ascii: "r"): utf8.append(0x0D)
-        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return UInt32(byte)
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
         case UInt8(ascii: "u"):
-            var scalar = try hex4()
+            let scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar) {
                 // A high surrogate: a low one must follow.
                 guard end - position >= 6, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
@@ -335,11 +344,11 @@ package struct JSONScanner {
                 position += 2
                 let low = try hex4()
                 guard (0xDC00..<0xE000).contains(low) else { throw error("an unpaired surrogate in a string") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                return 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00..<0xE000).contains(scalar) {
                 throw error("an unpaired surrogate in a string")
             }
-            utf8.append(contentsOf: String(Character(UnicodeScalar(scalar)!)).utf8)
+            return scalar
         default:
             throw error("an unknown escape in a string")
         }
@@ -363,18 +372,31 @@ package struct JSONScanner {
         return value
     }
 
+    /// Skips a string, checking what ``string()`` checks (escapes, control characters, UTF-8),
+    /// so that a line a reader skips parts of is judged as one that reads them all.
     private mutating func skipString() throws(SyntaxError) {
         position += 1
+        let start = position
+        var isASCII = true
         while position < end {
             let byte = bytes[position]
             position += 1
-            if byte == UInt8(ascii: "\"") { return }
+            if byte == UInt8(ascii: "\"") {
+                // Escapes are ASCII and never split a character: the raw bytes are valid UTF-8
+                // exactly when the string they spell is.
+                if !isASCII, String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self) == nil {
+                    position = start - 1
+                    throw error("a string is not valid UTF-8")
+                }
+                return
+            }
             if byte == UInt8(ascii: "\\") {
-                guard position < end else { break }
-                position += 1
+                _ = try escapedScalar()
             } else if byte < 0x20 {
                 position -= 1
                 throw error("a control character in a string")
+            } else {
+                isASCII = isASCII && byte < 0x80
             }
         }
         throw error("unterminated string")

@@ -27,6 +27,13 @@ protocol JournalSegment: AnyObject, Sendable {
     /// The offset of transaction `seq`'s line (`firstStep < seq <= lastStep`), and the source
     /// locations that line may refer to.
     func transactionLine(_ seq: Int) throws(JournalError) -> (offset: Int, locations: [Int: String])
+    /// Reads the lines after the last transaction to the end of the file, as reading on in
+    /// order would (once: reading the last transaction does it too); a reader that reads the
+    /// last transaction another way calls it.
+    ///
+    /// - Throws: ``JournalError`` for the first of those lines that is malformed or out of
+    ///   sequence, as `stats`' scan names it.
+    func checkToEnd() throws(JournalError)
     /// Transaction `seq` (`firstStep < seq <= lastStep`), with the values of the atoms
     /// `decoding` accepts, and its line's length.
     func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int)

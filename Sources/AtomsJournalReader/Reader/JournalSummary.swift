@@ -55,7 +55,11 @@ extension JournalReader {
 struct EnvelopeTally {
     private var causeNames: [String] = []
     private var causeCounts: [Int] = []
+    /// Write counts by atom: a table for atoms numbered below ``WriteTable/limit``, as long
+    /// as the highest of them; the few above (up to 2^24) by number, so that a journal naming
+    /// atom 16,000,000 costs an entry, not a table of 128 MB to zero and walk.
     private var writes: [Int] = []
+    private var writesAbove: [Int: Int] = [:]
     private var firstTime: Double?
     private var lastTime: Double?
 
@@ -74,6 +78,9 @@ struct EnvelopeTally {
         for (atom, count) in writes.enumerated() where count > 0 {
             summary.valueWrites[atom] = count
         }
+        for (atom, count) in writesAbove {
+            summary.valueWrites[atom] = count
+        }
         summary.firstTime = firstTime
         summary.lastTime = lastTime
     }
@@ -90,6 +97,10 @@ struct EnvelopeTally {
 
     private mutating func countWrite(_ atom: Int, times: Int = 1) {
         guard atom >= 0, atom < 1 << 24 else { return }
+        guard atom < WriteTable.limit else {
+            writesAbove[atom, default: 0] += times
+            return
+        }
         if atom >= writes.count {
             writes += [Int](repeating: 0, count: atom + 1 - writes.count)
         }
@@ -128,18 +139,22 @@ struct EnvelopeTally {
             let part = tally.scanPart(segment, range: limits[index]..<limits[index + 1], after: index == 0 ? firstStep : nil, locations: known)
             parts.set(index, (tally, part))
         }
-        var expected = firstStep + 1
-        var ended = false
+        // The order of the lines read so far, carried from part to part.
+        var check = SequenceCheck(after: firstStep)
         for index in 0..<partCount {
             let (tally, part) = parts.get(index)
-            if ended, limits[index] < limits[index + 1] {
+            if check.isEnded, limits[index] < limits[index + 1] {
                 throw SequenceCheck.Violation.afterEnd.error(path: segment.path, line: segment.lineNumber(at: limits[index]))
             }
-            // The part's first step line comes before any line it failed at: check where it
-            // joins the part before first, so both halves name the line reading in order names.
-            if let first = part.firstExpected, first != expected {
-                let violation: SequenceCheck.Violation = first < expected ? .duplicate(seq: first) : .missing(expected: expected, found: first)
-                throw violation.error(path: segment.path, line: segment.lineNumber(at: part.firstOffset))
+            // The part's first step line comes before any line it failed at: it is taken where
+            // the part joins the one before first, by the same check as every other line, so
+            // both halves name the line, and say what, reading in order does.
+            if let first = part.first {
+                do throws(SequenceCheck.Violation) {
+                    try check.take(first.kind)
+                } catch {
+                    throw error.error(path: segment.path, line: segment.lineNumber(at: first.offset))
+                }
             }
             // A location the part refers to before declaring it must come from the parts before;
             // the earlier of that line and the line the part failed at is the one named.
@@ -155,8 +170,9 @@ struct EnvelopeTally {
                 throw failure.error
             }
             declared.formUnion(part.locations)
-            ended = part.isEnded
-            expected = part.finalExpected ?? expected
+            if let last = part.check, part.first != nil {
+                check = last
+            }
             merge(tally)
             summary.keyframes += part.keyframes
             if let time = part.lastTime { lastTime = time }
@@ -181,14 +197,11 @@ struct EnvelopeTally {
     /// What one part of a scan found besides the counts.
     struct Part {
         var keyframes = 0
-        /// The `seq` the part's first transaction (or keyframe) implies, and its offset.
-        var firstExpected: Int?
-        var firstOffset = 0
-        /// The next `seq` expected after the part.
-        var finalExpected: Int?
+        /// The part's first transaction, keyframe or end line, and its offset.
+        var first: (kind: LineKind, offset: Int)?
+        /// The order check after the part's last line.
+        var check: SequenceCheck?
         var lastTime: Double?
-        /// Whether the part read the end line.
-        var isEnded = false
         var failure: (error: JournalError, offset: Int)?
         /// Locations declared by the part's `loc` lines.
         var locations: Set<Int> = []
@@ -211,6 +224,7 @@ struct EnvelopeTally {
             writes += [Int](repeating: 0, count: other.writes.count - writes.count)
         }
         for (atom, count) in other.writes.enumerated() { writes[atom] += count }
+        writesAbove.merge(other.writesAbove, uniquingKeysWith: +)
         if firstTime == nil { firstTime = other.firstTime }
     }
 
@@ -227,13 +241,12 @@ struct EnvelopeTally {
         let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
         defer { ids.deallocate() }
         var idCount = 0
-        // Write counts of atoms numbered below 65,536 (all but the largest journals' atoms).
-        let fastWrites = UnsafeMutablePointer<Int>.allocate(capacity: 1 << 16)
-        fastWrites.initialize(repeating: 0, count: 1 << 16)
+        // Write counts of atoms numbered below 65,536 (all but the largest journals' atoms), in
+        // a table as large as the highest atom seen: a small journal zeroes and walks a few
+        // words, not 512 KB per part.
+        var fastWrites = WriteTable()
         defer {
-            for atom in 0..<(1 << 16) where fastWrites[atom] > 0 {
-                countWrite(atom, times: fastWrites[atom])
-            }
+            fastWrites.forEachCount { atom, count in countWrite(atom, times: count) }
             fastWrites.deallocate()
         }
         var lastTransaction: Int?
@@ -245,6 +258,17 @@ struct EnvelopeTally {
             lastChecked = location
             guard location != 0, !known.contains(location), !part.locations.contains(location), part.references[location] == nil else { return }
             part.references[location] = offset
+        }
+        func take(_ kind: LineKind, _ offset: Int) throws(JournalError) {
+            do throws(SequenceCheck.Violation) {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
+            }
+            if part.first == nil, kind.step != nil {
+                part.first = (kind, offset)
+            }
+            if case .keyframe = kind { part.keyframes += 1 }
         }
         do {
             try reader.forEachLine(in: range) { raw, line in
@@ -267,13 +291,19 @@ struct EnvelopeTally {
                     }
                     for index in 0..<idCount {
                         let atom = ids[index]
-                        if atom >= 0, atom < 1 << 16 { fastWrites[atom] += 1 } else { countWrite(atom) }
+                        if !fastWrites.count(atom) { countWrite(atom) }
                     }
                     refer(envelope.at, at: line.offset)
                     kind = .transaction(seq: envelope.seq)
                 } else {
                     do {
                         kind = try scanner.kind(of: line.range, in: raw)
+                    } catch {
+                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                    }
+                    // Its place first, then its contents: the order every reader checks a line in.
+                    try take(kind, line.offset)
+                    do {
                         if case .transaction = kind {
                             // Not in the common shape: the general reader, which checks it the same way.
                             let envelope = try scanner.transactionEnvelope(in: raw, line.range)
@@ -286,18 +316,9 @@ struct EnvelopeTally {
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
+                    return
                 }
-                do throws(SequenceCheck.Violation) {
-                    try check.take(kind)
-                } catch {
-                    throw error.error(path: segment.path, line: segment.lineNumber(at: line.offset))
-                }
-                if part.firstExpected == nil, let step = kind.step {
-                    // A transaction holds the step expected; a keyframe or end line the one before.
-                    part.firstExpected = if case .transaction = kind { step } else { step + 1 }
-                    part.firstOffset = line.offset
-                }
-                if case .keyframe = kind { part.keyframes += 1 }
+                try take(kind, line.offset)
             }
             if let lastTransaction {
                 // The time of the part's last transaction, read again.
@@ -310,8 +331,7 @@ struct EnvelopeTally {
         } catch {
             part.failure = (.malformedLine(path: segment.path, line: segment.lineNumber(at: lineOffset), reason: "\(error)"), lineOffset)
         }
-        part.finalExpected = check.expected
-        part.isEnded = check.isEnded
+        part.check = check
         return part
     }
 

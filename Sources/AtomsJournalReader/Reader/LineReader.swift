@@ -146,7 +146,8 @@ struct LineReader {
     private mutating func fill(at offset: Int, length: Int) throws(JournalError) {
         let length = min(length, count - offset)
         if buffer.count < length {
-            buffer = [UInt8](repeating: 0, count: max(length, Self.randomChunk))
+            // No larger than the file: a small file's readers hold a few kilobytes each.
+            buffer = [UInt8](repeating: 0, count: max(length, min(Self.randomChunk, count)))
         }
         start = offset
         filled = 0

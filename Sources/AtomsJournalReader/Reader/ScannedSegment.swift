@@ -91,6 +91,9 @@ final class ScannedSegment: JournalSegment {
 
     var locationsAnywhere: Set<Int>? { Set(locations.keys) }
 
+    /// Opening read every line, and no transaction follows the last one.
+    func checkToEnd() {}
+
     func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
         let locations = self.locations
         return try lines.read(lineAt: transactionOffsets[seq - firstStep - 1]) { scanner, raw, range in

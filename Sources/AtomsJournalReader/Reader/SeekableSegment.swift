@@ -15,7 +15,10 @@ import Synchronization
 /// journal reads each line once.
 ///
 /// Lines are checked as they are read (a skipped or repeated `seq` is an error then), not at
-/// opening.
+/// opening. The last steps are found from the file's end, so reading the last transaction
+/// also reads every line after it, as reading on in order would (``checkToEnd()``): a file
+/// whose lines go on past the step its end names (a second journal pasted after a damaged
+/// line) is then rejected at the line `stats`' scan names, by every command that reads it.
 final class SeekableSegment: JournalSegment {
     let file: JournalFile
     let header: JournalHeader
@@ -45,6 +48,8 @@ final class SeekableSegment: JournalSegment {
         var locations: [Int: String] = [:]
         var coveredFrom = Int.max
         var coveredTo = Int.min
+        /// Whether the lines after the last transaction were read, and found right.
+        var isCheckedToEnd = false
     }
 
     /// Opens a segment whose header (ending just before `headerEnd`) has been read.
@@ -118,6 +123,17 @@ final class SeekableSegment: JournalSegment {
         isEnded = endSeq != nil
         cursor = Mutex(Cursor(reader: reader))
         lines = LineSource(file: file, scanner: scanner)
+        if lastStep == firstStep {
+            // No transaction to read: the lines after the first keyframe are read now, as
+            // reading the last transaction reads those after it.
+            try cursor.withLock { cursor throws(JournalError) in
+                let declared = try readLine(&cursor.reader, at: keyframeStart, scanner: scanner) { _, raw, range in
+                    try KeyframeLine.locations(in: raw, range)
+                }
+                for location in declared { cursor.locations[location.id] = location.at }
+                try readOn(from: first.next, after: firstStep, cursor: &cursor)
+            }
+        }
     }
 
     // MARK: Finding lines
@@ -138,6 +154,9 @@ final class SeekableSegment: JournalSegment {
             result = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
                 (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
             }
+            if seq == lastStep {
+                try readOn(after: offset, cursor: &cursor)
+            }
         }
         return result!
     }
@@ -149,6 +168,16 @@ final class SeekableSegment: JournalSegment {
         if let next = cursor.nextOffset, cursor.check.expected == seq {
             // Reading in order: the next line, with the location lines before it.
             offset = try scanForward(from: next, to: seq, cursor: &cursor)
+        } else if seq == firstStep + 1 {
+            // The first transaction: read in order from the first keyframe, so that reading
+            // every transaction in order reads every line, as `stats`' scan does.
+            let declared = try readLine(&cursor.reader, at: firstKeyframe, scanner: scanner) { _, raw, range in
+                try KeyframeLine.locations(in: raw, range)
+            }
+            for location in declared { cursor.locations[location.id] = location.at }
+            cursor.check = SequenceCheck(after: firstStep)
+            offset = try scanForward(from: try cursor.reader.line(at: firstKeyframe).next, to: seq, cursor: &cursor)
+            (cursor.coveredFrom, cursor.coveredTo) = (firstKeyframe, offset)
         } else {
             offset = try locate(seq, reader: &cursor.reader)
             try cover(offset, cursor: &cursor)
@@ -156,6 +185,56 @@ final class SeekableSegment: JournalSegment {
         }
         cursor.nextOffset = try cursor.reader.line(at: offset).next
         return offset
+    }
+
+    func checkToEnd() throws(JournalError) {
+        guard lastStep > firstStep else { return }
+        try cursor.withLock { cursor throws(JournalError) in
+            guard !cursor.isCheckedToEnd else { return }
+            let offset = try findTransaction(lastStep, cursor: &cursor)
+            let locations = cursor.locations
+            // The last transaction's own line first, as reading in order reads it.
+            _ = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
+                try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
+            }
+            try readOn(after: offset, cursor: &cursor)
+        }
+    }
+
+    /// After the last transaction (at `offset`) was read: reads the lines after it, once.
+    private func readOn(after offset: Int, cursor: inout Cursor) throws(JournalError) {
+        guard !cursor.isCheckedToEnd else { return }
+        // The cursor knows every location declared up to the transaction.
+        try readOn(from: try cursor.reader.line(at: offset).next, after: lastStep, cursor: &cursor)
+    }
+
+    /// Reads the lines from `offset` to the end of the file as reading in order reads them
+    /// after step `step`: each line's place in the sequence, each location line, and each
+    /// transaction's envelope (with its location, its graph changes, its values' syntax).
+    private func readOn(from offset: Int, after step: Int, cursor: inout Cursor) throws(JournalError) {
+        var check = SequenceCheck(after: step)
+        var offset = offset
+        while offset < validEnd {
+            let kind = try kind(at: offset, reader: &cursor.reader)
+            do {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: path, line: lineNumber(at: offset))
+            }
+            switch kind {
+            case .transaction:
+                let locations = cursor.locations
+                _ = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
+                    try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
+                }
+            case .location:
+                try takeLocation(at: offset, into: &cursor)
+            case .keyframe, .end, .unknown:
+                break
+            }
+            offset = try cursor.reader.line(at: offset).next
+        }
+        cursor.isCheckedToEnd = true
     }
 
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int) {

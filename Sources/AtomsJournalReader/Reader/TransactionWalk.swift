@@ -91,6 +91,7 @@ package final class TransactionWalk {
                     place.offset = line.next
                     state.skip(to: seq)
                     self.place = place
+                    if seq == place.segment.lastStep { try place.segment.checkToEnd() }
                     return nil
                 }
                 let scanner = place.segment.scanner
@@ -103,6 +104,7 @@ package final class TransactionWalk {
                     let record = try decoded(at: line.offset, in: &place, into: &state)
                     place.offset = line.next
                     self.place = place
+                    if seq == place.segment.lastStep { try place.segment.checkToEnd() }
                     return record
                 case .location:
                     let location = try readLine(&place.lines, at: line.offset, scanner: scanner) { scanner, raw, range in

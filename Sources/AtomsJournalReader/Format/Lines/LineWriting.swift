@@ -175,9 +175,7 @@ extension TransactionLine {
             }
         }
         line.append(UInt8(ascii: "]"))
-        if let graph {
-            var scanner = JSONScanner(raw, range: graph)
-            let changes = try GraphChanges(scanning: &scanner)
+        if let changes = graph {
             let object = Self.graphChanges(
                 declare: (changes.declare ?? []).map(\.json), created: changes.created ?? [], released: changes.released ?? [],
                 edgesAdded: (changes.edgesAdded ?? []).map(\.json), edgesRemoved: (changes.edgesRemoved ?? []).map(\.json),

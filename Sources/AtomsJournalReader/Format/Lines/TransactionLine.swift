@@ -19,8 +19,9 @@ package struct TransactionLine {
     var origin: Int
     var at: Int
     var values: [Value]
-    /// The bytes of the graph changes object, when present.
-    var graph: Range<Int>?
+    /// The graph changes, when present: read with the envelope, since what is wrong in them
+    /// makes the line malformed for every reader, `stats` included.
+    var graph: GraphChanges?
 
     /// One value entry, not yet decoded.
     struct Value {
@@ -61,7 +62,7 @@ package struct TransactionLine {
         var scanner = JSONScanner(bytes, range: range)
         var fields: (seq: Int, t: Double, cause: String, origin: Int, at: Int) = (0, 0, "", 0, 0)
         var values: [Value] = []
-        var graph: Range<Int>?
+        var graph: GraphChanges?
         var timeRange = 0..<0
         var index = 0
         try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
@@ -81,7 +82,7 @@ package struct TransactionLine {
                 }
             case 6:
                 guard scanner.peek() == UInt8(ascii: "{") else { throw scanner.error("the graph changes must be an object") }
-                graph = try scanner.skipValue()
+                graph = try GraphChanges(scanning: &scanner)
             default:
                 // Later minor versions may add trailing elements.
                 try scanner.skipValue()
@@ -171,10 +172,6 @@ package struct TransactionLine {
                 continue
             }
             entries.append(try value.entry(in: bytes))
-        }
-        let graph = try graph.map { range throws(JSONScanner.SyntaxError) in
-            var scanner = JSONScanner(bytes, range: range)
-            return try GraphChanges(scanning: &scanner)
         }
         return TransactionRecord(
             type: "tx", seq: seq, t: t, cause: cause, origin: origin == 0 ? nil : origin, at: location,
