@@ -48,7 +48,7 @@ struct Attach: ParsableCommand {
             }
             let interactive = isatty(STDIN_FILENO) != 0
             StandardStream.error.write(session.greeting + "\n")
-            printOutput(session.handle("last").output)
+            printOutput((try? session.run(.last).text) ?? "")
             if interactive && isatty(STDOUT_FILENO) != 0 {
                 // A terminal: the step prompt's line editing, history, Tab and Enter repeating.
                 StepPrompt.run(session, environment: ProcessInfo.processInfo.environment, write: { writeOutput($0.utf8) }, notice: {

@@ -23,8 +23,8 @@ package final class AttachSession {
     private var programLast: Int
     /// Whether the program shows a step of the past (jumped, not yet back).
     private var isInPast = false
-
-    private static let movingCommands: Set<String> = ["n", "next", "p", "prev", "previous", "g", "goto", "first", "last", "f", "find", "w", "where"]
+    /// What the program did, taken before a command that failed: shown with the next reply.
+    private var pendingNotices: [String] = []
 
     /// Connects to the endpoint at `path`, opens the program's journal and starts at its last
     /// step (the present).
@@ -65,43 +65,70 @@ package final class AttachSession {
     }
 
     /// Commands and what they do, for `help`.
-    package static let help = StepSession.help.replacing(
-        "        h, help ",
-        with: "        live              return the program to the present (before the first jump)\n        h, help "
-    )
+    package static let help = StepVerb.help(runningProgram: true)
 
     /// Calls `handler` (on another thread) when the program closes the connection or exits.
     package func whenProgramExits(_ handler: @escaping @Sendable () -> Void) {
         connection.whenClosed(handler)
     }
 
-    /// Handles one command line; returns what to print and whether to quit.
+    /// Handles one typed line; returns what to print (after what the program did since the
+    /// last line) and whether to quit.
     package func handle(_ line: String) -> (output: String, quit: Bool) {
-        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
-        var notes = takeNotices()
-        guard let command = words.first else {
-            return (notes.joined(separator: "\n"), false)
+        let command: StepCommand?
+        do {
+            command = try StepCommand.parse(line)
+        } catch {
+            return ((takeNotices() + [StepSession.errorText(error)]).joined(separator: "\n"), false)
         }
-        if command == "live" {
-            notes.append(returnToPresent())
-            return (notes.joined(separator: "\n"), false)
+        guard let command else {
+            return (takeNotices().joined(separator: "\n"), false)
         }
-        if ["h", "help", "?"].contains(command) {
-            return (Self.help, false)
-        }
-        var (output, quit) = session.handle(line)
-        if quit {
+        if command == .quit {
+            let notes = takeNotices()
             connection.leave()
             return (notes.joined(separator: "\n"), true)
         }
-        if command == "last" && !isInPast {
-            // The newest step on file is the program's state (or one it has written past).
-            programShows = session.position
-        } else if Self.movingCommands.contains(command), session.position != programShows {
-            output += jump(to: session.position)
+        let reply: String
+        do {
+            reply = try run(command).text
+        } catch {
+            reply = StepSession.errorText(error)
         }
-        notes.append(output)
-        return (notes.filter { !$0.isEmpty }.joined(separator: "\n"), false)
+        return (reply, false)
+    }
+
+    /// Runs one command of the step vocabulary: one that moves sends the program to the step
+    /// it reached; `live` returns it to the present. The reply begins with what the program
+    /// did since the last command.
+    ///
+    /// - Throws: ``InspectorError`` as ``StepSession/run(_:)``.
+    package func run(_ command: StepCommand) throws(InspectorError) -> StepReply {
+        var notes = takeNotices()
+        var reply: StepReply
+        do {
+            switch command {
+            case .live:
+                reply = StepReply(returnToPresent())
+            case .help:
+                reply = StepReply(Self.help)
+            default:
+                reply = try session.run(command)
+                if command == .last && !isInPast {
+                    // The newest step on file is the program's state (or one it has written past).
+                    programShows = session.position
+                } else if command.verb.moves, session.position != programShows {
+                    reply.text += jump(to: session.position)
+                }
+            }
+        } catch {
+            // Shown with the error, by the next reply.
+            pendingNotices = notes
+            throw error
+        }
+        notes.append(reply.text)
+        reply.text = notes.filter { !$0.isEmpty }.joined(separator: "\n")
+        return reply
     }
 
     /// Ends the session: tells the program, which goes on as it is.
@@ -129,7 +156,7 @@ package final class AttachSession {
             if let recorded = moved.recorded {
                 programLast = max(programLast, recorded)
             }
-            let (output, _) = session.handle("last")
+            let output = (try? session.run(.last).text) ?? ""
             programShows = session.position
             isInPast = false
             return (moved.recorded == nil ? "the program is in the present" : "back to the present (step \(moved.step))") + describe(moved, verb: nil) + "\n" + output
@@ -180,6 +207,7 @@ package final class AttachSession {
         if recorded > 0 {
             notices.insert(style.dim("the program recorded \(recorded) new transaction\(recorded == 1 ? "" : "s") (last: \(programLast))"), at: 0)
         }
-        return notices
+        defer { pendingNotices = [] }
+        return pendingNotices + notices
     }
 }

@@ -28,7 +28,7 @@ package struct RuleChecker {
 
     private func matching(_ pattern: String) -> [Int] {
         let glob = Glob(pattern)
-        return state.liveAtoms.filter { [$0.displayName, $0.label, $0.type].contains(where: glob.matches) }.map(\.id)
+        return state.liveAtoms.filter(glob.matches).map(\.id)
     }
 
     /// The atom's distinct name; `#id` for an atom the journal never declared.

@@ -47,17 +47,8 @@ package enum BlameCommand {
     /// - Throws: ``InspectorError`` (usage) when no atom declared by `step` matches.
     package static func blame(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec = .fromLast(0), history: Bool = false) throws(InspectorError) -> [Blame] {
         let step = try journal.step(step)
-        var declarations = try journal.state(at: step, decodingValuesOf: []).declarations
-        var matched = Naming(declarations: declarations).matching(pattern)
-        if history || matched.isEmpty {
-            // A keyframe declares what is live: atoms released before it, and the earlier
-            // numbers of atoms that came back, are declared further back.
-            declarations = try journal.declarations(through: step)
-            matched = Naming(declarations: declarations).matching(pattern)
-        }
-        guard !matched.isEmpty else {
-            throw InspectorError(.usage, path: journal.path, "no atom declared by step \(step) matches '\(pattern)' — list atoms with `atoms-inspect show`")
-        }
+        // The history needs every number the atom had, declared further back than a keyframe.
+        let (matched, declarations) = try AtomSelection.declared(pattern, in: journal, through: step, everyNumber: history)
         let names = Naming(declarations: declarations)
         // Each atom's numbers, oldest first; named by its latest.
         let atoms = Dictionary(grouping: matched) { declarations[$0]?.identityKey ?? "#\($0)" }.values

@@ -71,10 +71,7 @@ package enum DiffCommand {
         let names = Naming(declarations: from.declarations.merging(to.declarations) { $1 })
         var selected: Set<Int>?
         if let pattern {
-            selected = names.matching(pattern)
-            if selected!.isEmpty {
-                throw InspectorError(.usage, path: journal.path, "no atom matches '\(pattern)' — list atoms with `atoms-inspect show`")
-            }
+            selected = try AtomSelection.among(pattern, names.declarations, journal: journal)
         }
         func included(_ id: Int) -> Bool { selected?.contains(id) ?? true }
         // Live atoms by identity: an atom released and seen again after a keyframe has a new

@@ -69,16 +69,8 @@ package enum LogCommand {
         let steps = try journal.steps(from: options.from, to: options.to)
         let (first, last) = (steps.lowerBound, steps.upperBound)
         if let pattern = options.atom {
-            // An atom never declared in the journal is a typo, not an empty log. A keyframe
-            // declares what is live: an atom released before the last one is declared further
-            // back.
-            var known = Naming(declarations: try journal.state(at: reader.lastStep, decodingValuesOf: []).declarations).matching(pattern)
-            if known.isEmpty {
-                known = Naming(declarations: try journal.declarations(through: reader.lastStep)).matching(pattern)
-            }
-            guard !known.isEmpty else {
-                throw InspectorError(.usage, path: journal.path, "no atom in the journal matches '\(pattern)' — list atoms with `atoms-inspect show`")
-            }
+            // An atom never declared in the journal is a typo, not an empty log.
+            _ = try AtomSelection.declared(pattern, in: journal, through: reader.lastStep)
         }
         // Step N is the state after transaction N: the transactions listed are first+1…last,
         // or first…last when `first` names a transaction itself.
@@ -173,7 +165,7 @@ struct Naming {
     /// Atom numbers whose display name, label or type matches a pattern.
     func matching(_ pattern: String) -> Set<Int> {
         let glob = Glob(pattern)
-        return Set(declarations.values.filter { [$0.displayName, $0.label, $0.type].contains(where: glob.matches) }.map(\.id))
+        return Set(declarations.values.filter(glob.matches).map(\.id))
     }
 }
 

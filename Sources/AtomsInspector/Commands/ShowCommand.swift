@@ -14,7 +14,7 @@ package enum ShowCommand {
             return try render(state, atoms: state.liveAtoms, journal: journal, json: json, style: style)
         }
         // Only the values printed are decoded.
-        let atoms = try journal.atoms(matching: atom, in: journal.state(at: step, decodingValuesOf: []))
+        let atoms = try AtomSelection.live(atom, in: journal.state(at: step, decodingValuesOf: []), journal: journal)
         let state = try journal.state(at: step, decodingValuesOf: Set(atoms.map(\.id)))
         return try render(state, atoms: atoms, journal: journal, json: json, style: style)
     }

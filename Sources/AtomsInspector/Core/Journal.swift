@@ -172,14 +172,4 @@ package struct InspectedJournal: Sendable {
         guard let memo else { return try compare() }
         return try memo.difference(from: from, to: to, atoms: pattern, compare)
     }
-
-    /// Atoms of a state matching a name pattern, or a usage error naming the pattern.
-    package func atoms(matching pattern: String, in state: JournalState) throws(InspectorError) -> [AtomDeclaration] {
-        let matches = state.atoms(matching: pattern)
-        guard !matches.isEmpty else {
-            let known = state.liveAtoms.map(\.displayName).prefix(8).joined(separator: ", ")
-            throw InspectorError(.usage, path: path, "no atom matches '\(pattern)' at step \(state.step) — live atoms: \(known.isEmpty ? "none" : known)")
-        }
-        return matches
-    }
 }

@@ -52,11 +52,7 @@ package enum ProfileCommand {
         let timed = try TimedSteps.read(journal, steps: steps)
         var selected: Set<Int>?
         if let pattern = options.atom {
-            let matching = Naming(declarations: timed.declarations).matching(pattern)
-            guard !matching.isEmpty else {
-                throw InspectorError(.usage, path: journal.path, "no atom in the journal matches '\(pattern)' — list atoms with `atoms-inspect show`")
-            }
-            selected = matching
+            selected = try AtomSelection.among(pattern, timed.declarations, journal: journal)
         }
         return Profile(timed, selecting: selected, slowest: options.slowest)
     }

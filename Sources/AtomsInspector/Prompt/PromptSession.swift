@@ -15,7 +15,7 @@ extension StepSession: PromptSession {}
 
 extension AttachSession: PromptSession {
     package var completion: StepCompletion {
-        StepCompletion(atomNames: session.atomNames, extraCommands: ["live"])
+        StepCompletion(atomNames: session.atomNames, runningProgram: true)
     }
 
     package var searchProgress: SearchProgress? {

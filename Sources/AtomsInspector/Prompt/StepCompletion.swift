@@ -1,21 +1,22 @@
 import AtomsJournalReader
 
 /// What Tab offers at the step prompt: command names at the start of a line; atom names
-/// after `show`, `find`, `blame` and `where` (the word is a prefix, with `*` globs as `show`
-/// takes them); `last` after `goto` and `diff`.
+/// after a command that takes an atom or a condition (`show`, `find`, `blame`, `where`: the
+/// word is a prefix, with `*` globs as `show` takes them); `last` after one that takes a step
+/// (`goto`, `diff`). ``StepVerb`` says what each command takes.
 package struct StepCompletion: Sendable {
     /// The atoms' names: display names and labels.
     package let atomNames: [String]
 
-    /// The step prompt's commands, by their long names.
-    package static let commands = ["blame", "cost", "diff", "find", "first", "goto", "graph", "help", "last", "log", "next", "prev", "quit", "reload", "show", "where"]
-    /// The commands offered: the step prompt's and any a session adds (`attach`'s `live`).
+    /// The commands offered, by their long names: the step prompt's, and `live` over a
+    /// running program.
     package let commands: [String]
 
-    /// Completes with these atom names, and `extraCommands` beside the step prompt's.
-    package init(atomNames: [String], extraCommands: [String] = []) {
+    /// Completes with these atom names, and the commands of a session over a running
+    /// program (`attach`) or a journal.
+    package init(atomNames: [String], runningProgram: Bool = false) {
         self.atomNames = atomNames
-        commands = (Self.commands + extraCommands).sorted()
+        commands = StepVerb.vocabulary(runningProgram: runningProgram).map(\.rawValue).sorted()
     }
 
     /// The words that may replace `word`, sorted, given the line before it.
@@ -24,12 +25,12 @@ package struct StepCompletion: Sendable {
         guard let command = words.first else {
             return commands.filter { $0.hasPrefix(word) }
         }
-        switch command {
-        case "g", "goto", "d", "diff":
+        switch StepVerb(spelling: command)?.argument {
+        case .step?:
             return ["last"].filter { $0.hasPrefix(word) }
-        case "s", "show", "f", "find", "blame", "w", "where":
+        case .atom?, .expression?:
             let glob = Glob(word + "*")
-            return atomNames.filter(glob.matches)
+            return atomNames.filter { glob.matches($0) }
         default:
             return []
         }

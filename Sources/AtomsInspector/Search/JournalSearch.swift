@@ -82,15 +82,7 @@ package enum JournalSearch {
         case .condition(let text):
             return ExpressionScan(journal: journal, expression: try FindCommand.bind(text, in: journal))
         case .changes(let pattern):
-            let last = journal.reader.lastStep
-            var ids = Naming(declarations: try journal.state(at: last, decodingValuesOf: []).declarations).matching(pattern)
-            if ids.isEmpty {
-                // Released before the last keyframe, or declared again since: every declaration.
-                ids = Naming(declarations: try journal.declarations(through: last)).matching(pattern)
-            }
-            guard !ids.isEmpty else {
-                throw InspectorError(.usage, "no atom matches '\(pattern)' in \(journal.path)")
-            }
+            let (ids, _) = try AtomSelection.declared(pattern, in: journal, through: journal.reader.lastStep)
             return ExpressionScan(journal: journal, changesOf: ids)
         }
     }

@@ -11,8 +11,8 @@ import Darwin
 #endif
 
 /// The full-screen timeline's behaviour: a key becomes a change of the ``TimelineModel``,
-/// made through the same ``StepSession`` commands the `step` prompt runs (`n`, `goto`,
-/// `find`, `where`, `last`), so the screen and the prompt agree at every step.
+/// made through the same ``StepCommand``s the `step` prompt runs (`next`, `goto`, `find`,
+/// `where`, `last`), so the screen and the prompt agree at every step.
 package final class TimelineProgram {
     /// The keys and what they do: the `?` pane and the man page are made from this list.
     package static let keyList: [(keys: String, meaning: String)] = [
@@ -116,7 +116,7 @@ package final class TimelineProgram {
             }
         }
         guard grew else { return false }
-        run("last")
+        run(.last)
         model.following = !follower.isEnded
         if follower.isEnded {
             model.message = "the recording has ended at step \(session.position)"
@@ -129,17 +129,17 @@ package final class TimelineProgram {
         let movesSteps = model.focus == .transactions
         switch key {
         case .character("q"): return true
-        case .right, .character("n"): run("next")
-        case .left, .character("p"): run("prev")
-        case .down where movesSteps: run("next")
-        case .up where movesSteps: run("prev")
+        case .right, .character("n"): run(.next(1))
+        case .left, .character("p"): run(.previous(1))
+        case .down where movesSteps: run(.next(1))
+        case .up where movesSteps: run(.previous(1))
         case .down: model.selected = min(model.selected + 1, max(0, model.frame.atoms.count - 1))
         case .up: model.selected = max(0, model.selected - 1)
-        case .pageDown: run("next 10")
-        case .pageUp: run("prev 10")
-        case .home: run("first")
+        case .pageDown: run(.next(10))
+        case .pageUp: run(.previous(10))
+        case .home: run(.first)
         case .end:
-            run("last")
+            run(.last)
             startFollowing()
         case .tab, .backTab: model.focus = model.focus == .values ? .transactions : .values
         case .character("g"): model.prompt = .goTo
@@ -168,12 +168,15 @@ package final class TimelineProgram {
             model.prompt = nil
             model.promptText = ""
             guard !text.isEmpty else { return }
-            switch prompt {
-            case .goTo?: run("goto " + text, report: true)
-            case .search?:
-                // A comparison makes it a `where` expression; otherwise an atom to find.
-                run((text.contains { "=<>!&|".contains($0) } ? "where " : "find ") + text, report: true)
-            case nil: break
+            // Typed as the step prompt's command after its verb: the one parser reads it.
+            let verb: StepVerb? = switch prompt {
+            case .goTo?: .goto
+            // A comparison makes it a `where` expression; otherwise an atom to find.
+            case .search?: text.contains { "=<>!&|".contains($0) } ? .where : .find
+            case nil: nil
+            }
+            if let verb {
+                run(typed: verb.rawValue + " " + text)
             }
             try refresh()
         default: break
@@ -200,13 +203,30 @@ package final class TimelineProgram {
         model.overlay = overlay
     }
 
-    /// Runs a `step` command (which stops following); shows what it printed when `report` or
-    /// when it failed.
-    private func run(_ command: String, report: Bool = false) {
+    /// Runs a command of the step vocabulary (which stops following); shows the first line
+    /// of what it printed when `report`, when a search found nothing, or when it failed.
+    private func run(_ command: StepCommand, report: Bool = false) {
         model.following = false
-        let (output, _) = session.handle(command)
-        let firstLine = output.split(separator: "\n").first.map(String.init)
-        model.message = report || output.hasPrefix("error: ") || output.hasPrefix("no ") ? firstLine : nil
+        let text: String
+        do {
+            let reply = try session.run(command)
+            text = report || reply.searchMissed ? reply.text : ""
+        } catch {
+            text = StepSession.errorText(error)
+        }
+        model.message = text.split(separator: "\n").first.map(String.init)
+    }
+
+    /// Runs a line typed at a prompt of the screen, as the step prompt would, and shows what
+    /// it printed.
+    private func run(typed line: String) {
+        do {
+            guard let command = try StepCommand.parse(line) else { return }
+            run(command, report: true)
+        } catch {
+            model.following = false
+            model.message = StepSession.errorText(error)
+        }
     }
 
     /// Follows the journal from `End` when its recorder may still append to it.

@@ -150,9 +150,7 @@ public struct JournalState: Sendable, Equatable {
     /// module-qualified type; `*` matches any run of characters.
     public func atoms(matching pattern: String) -> [AtomDeclaration] {
         let glob = Glob(pattern)
-        return liveAtoms.filter { atom in
-            [atom.displayName, atom.label, atom.type].contains(where: glob.matches)
-        }
+        return liveAtoms.filter(glob.matches)
     }
 
     /// Names that tell every live atom apart: the label, or `label[key]` where atoms of one
@@ -233,5 +231,11 @@ package struct Glob: Sendable {
             patternIndex += 1
         }
         return patternIndex == pattern.count
+    }
+
+    /// Whether the pattern names an atom: its display name (`label[key]`), its label or its
+    /// module-qualified type. The one rule every command selects atoms by.
+    package func matches(_ atom: AtomDeclaration) -> Bool {
+        matches(atom.displayName) || matches(atom.label) || matches(atom.type)
     }
 }

@@ -30,7 +30,7 @@ struct PromptPartsTests {
         #expect(completion.candidates(before: "", word: "c") == ["cost"])
         #expect(completion.candidates(before: "", word: "li").isEmpty)
         // attach's prompt adds its own command.
-        let attach = StepCompletion(atomNames: [], extraCommands: ["live"])
+        let attach = StepCompletion(atomNames: [], runningProgram: true)
         #expect(attach.candidates(before: "", word: "l") == ["last", "live", "log"])
     }
 
