@@ -95,9 +95,7 @@ package enum BlameCommand {
         let first = journal.reader.firstStep
         var state = try journal.state(at: first, decodingValuesOf: atoms)
         var changes: [Int: [Change]] = [:]
-        guard step > first else { return changes }
-        for seq in (first + 1)...step {
-            let record = try journal.apply(seq, to: &state, decodingValuesOf: atoms)
+        try journal.walk(&state, through: step, decodingValuesOf: atoms) { record, state in
             for atom in atoms where Self.changes(record, atom) {
                 changes[atom, default: []].append(change(atom, record, in: state))
             }

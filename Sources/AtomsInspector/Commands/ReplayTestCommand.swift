@@ -72,26 +72,26 @@ package enum ReplayTestCommand {
         for declaration in start.declarations.values { note(declaration) }
         noteForms(Array(start.values.values))
         noteEdges(Array(start.edges))
-        if reader.lastStep > reader.firstStep {
-            for seq in (reader.firstStep + 1)...reader.lastStep {
-                let envelope = try journal.transaction(seq, decodingValuesOf: [])
-                for declaration in envelope.declare ?? [] { note(declaration) }
-                noteEdges(envelope.edgesAdded ?? [])
-                let created = Set(envelope.created ?? [])
-                for value in envelope.values ?? [] where value.unchanged != true && !created.contains(value.id) {
-                    if let key = identities[value.id] { seen[key]?.changes += 1 }
+        // Envelopes only: declarations, liveness and the graph.
+        var walked = try journal.state(at: reader.firstStep, decodingValuesOf: [])
+        try journal.walk(&walked, through: reader.lastStep, decodingValuesOf: []) { envelope, _ throws(InspectorError) in
+            let seq = envelope.seq
+            for declaration in envelope.declare ?? [] { note(declaration) }
+            noteEdges(envelope.edgesAdded ?? [])
+            let created = Set(envelope.created ?? [])
+            for value in envelope.values ?? [] where value.unchanged != true && !created.contains(value.id) {
+                if let key = identities[value.id] { seen[key]?.changes += 1 }
+            }
+            let written: [Int] =
+                switch envelope.cause {
+                case "set", "modify", "reset": envelope.origin.map { [$0] } ?? []
+                case "restore": (envelope.values ?? []).map(\.id)
+                default: []
                 }
-                let written: [Int] =
-                    switch envelope.cause {
-                    case "set", "modify", "reset": envelope.origin.map { [$0] } ?? []
-                    case "restore": (envelope.values ?? []).map(\.id)
-                    default: []
-                    }
-                for id in written { if let key = identities[id] { seen[key]?.writes += 1 } }
-                let unread = Set((envelope.values ?? []).map(\.id).filter { identities[$0].flatMap { seen[$0]?.form } == nil })
-                if !unread.isEmpty {
-                    noteForms(try journal.transaction(seq, decodingValuesOf: unread).values ?? [])
-                }
+            for id in written { if let key = identities[id] { seen[key]?.writes += 1 } }
+            let unread = Set((envelope.values ?? []).map(\.id).filter { identities[$0].flatMap { seen[$0]?.form } == nil })
+            if !unread.isEmpty {
+                noteForms(try journal.transaction(seq, decodingValuesOf: unread).values ?? [])
             }
         }
         // What derives from an asynchronous phase depends on when its results arrived.

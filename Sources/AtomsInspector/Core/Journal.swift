@@ -121,10 +121,10 @@ package struct InspectedJournal: Sendable {
     ///
     /// - Complexity: One transaction envelope per step; values are not decoded.
     package func declarations(through step: Int) throws(InspectorError) -> [Int: AtomDeclaration] {
-        var declarations = try state(at: reader.firstStep, decodingValuesOf: []).declarations
-        guard step > reader.firstStep else { return declarations }
-        for seq in (reader.firstStep + 1)...step {
-            for declaration in try transaction(seq, decodingValuesOf: []).declare ?? [] {
+        var walked = try state(at: reader.firstStep, decodingValuesOf: [])
+        var declarations = walked.declarations
+        try walk(&walked, through: step, decodingValuesOf: []) { record, _ in
+            for declaration in record.declare ?? [] {
                 declarations[declaration.id] = declaration
             }
         }

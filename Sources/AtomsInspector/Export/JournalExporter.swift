@@ -51,16 +51,10 @@ struct JournalExporter {
             try writeAtom(declaration, step: start)
         }
         guard firstTransaction <= last else { return }
-        for seq in firstTransaction...last {
-            let record: TransactionRecord
-            do {
-                record = try reader.apply(seq, to: &state, decodingValuesOf: nil)
-            } catch {
-                throw InspectorError(error)
-            }
+        try journal.walk(&state, through: last, decodingValuesOf: nil) { record, state throws(InspectorError) in
             for declaration in record.declare ?? [] {
                 names[declaration.id] = nil
-                try writeAtom(declaration, step: seq)
+                try writeAtom(declaration, step: record.seq)
             }
             try writeTransaction(record, state: state)
             for entry in record.values ?? [] {

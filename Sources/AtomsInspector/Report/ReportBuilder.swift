@@ -64,35 +64,29 @@ struct ReportBuilder {
         var bytesSinceKeyframe = 0
         var stepsSinceKeyframe = 0
         var lastKeyframeSize = keyframes.count
-        if first < last {
-            for seq in (first + 1)...last {
-                let record = try journal.transaction(seq)
-                let old = state
-                do {
-                    try state.apply(record)
-                } catch {
-                    throw InspectorError(.dataError, path: journal.path, "step \(seq) does not fit the state before it: \(error.message) — the journal is damaged; report a range before it with --to")
-                }
-                let start = values.count
-                appendTransaction(record, before: old, after: state, micros: &previousMicros)
-                cost?.append(record, seq: seq, index: seq - first - 1)
-                if record.changesGraph || old.liveIDs.count != state.liveIDs.count {
-                    noteGraph(of: state)
-                }
-                bytesSinceKeyframe += values.count - start
-                stepsSinceKeyframe += 1
-                // A keyframe when replaying from the last one would cost more than reading one,
-                // or after many steps (the page replays at most a few thousand).
-                if seq < last, bytesSinceKeyframe >= max(2 * lastKeyframeSize, 64 << 10) || stepsSinceKeyframe >= 4096 {
-                    let before = keyframes.count
-                    appendKeyframe(state)
-                    lastKeyframeSize = keyframes.count - before
-                    bytesSinceKeyframe = 0
-                    stepsSinceKeyframe = 0
-                }
-                if values.count + keyframes.count + graphChanges.count + (cost?.byteCount ?? 0) > sizeLimit {
-                    throw tooLarge(reachedAt: seq)
-                }
+        var old = state
+        try journal.walk(&state, through: last, decodingValuesOf: nil) { record, state throws(InspectorError) in
+            let seq = record.seq
+            defer { old = state }
+            let start = values.count
+            appendTransaction(record, before: old, after: state, micros: &previousMicros)
+            cost?.append(record, seq: seq, index: seq - first - 1)
+            if record.changesGraph || old.liveIDs.count != state.liveIDs.count {
+                noteGraph(of: state)
+            }
+            bytesSinceKeyframe += values.count - start
+            stepsSinceKeyframe += 1
+            // A keyframe when replaying from the last one would cost more than reading one,
+            // or after many steps (the page replays at most a few thousand).
+            if seq < last, bytesSinceKeyframe >= max(2 * lastKeyframeSize, 64 << 10) || stepsSinceKeyframe >= 4096 {
+                let before = keyframes.count
+                appendKeyframe(state)
+                lastKeyframeSize = keyframes.count - before
+                bytesSinceKeyframe = 0
+                stepsSinceKeyframe = 0
+            }
+            if values.count + keyframes.count + graphChanges.count + (cost?.byteCount ?? 0) > sizeLimit {
+                throw tooLarge(reachedAt: seq)
             }
         }
         let drawn = svgs(graphs)

@@ -1,0 +1,29 @@
+import AtomsJournalReader
+
+extension InspectedJournal {
+    /// The one walk over a journal's steps in order: applies each transaction after
+    /// `state`'s step through `last` to `state`, and calls `body` with the transaction and the
+    /// state right after it.
+    ///
+    /// `blame --history`, `export`, `report`, `replay-test` and the list of every declaration
+    /// walk through here; the searches (`find`, `where`, the step prompt's and the debug
+    /// adapter's) walk with ``ExpressionScan``, which skips lines on their bytes.
+    ///
+    /// - Parameters:
+    ///   - state: Where to start, read with the same `atoms`; left at `last`.
+    ///   - atoms: The atoms whose values to decode: all when `nil`; none for an empty set
+    ///     (declarations, liveness and the graph only).
+    /// - Throws: ``InspectorError`` for a line that is malformed or does not fit the state
+    ///   (with its file and line), or what `body` throws.
+    /// - Complexity: One line per step; values only of `atoms`.
+    package func walk(
+        _ state: inout JournalState, through last: Int, decodingValuesOf atoms: Set<Int>?,
+        _ body: (_ record: TransactionRecord, _ state: JournalState) throws(InspectorError) -> Void
+    ) throws(InspectorError) {
+        guard state.step < last else { return }
+        for seq in (state.step + 1)...last {
+            let record = try apply(seq, to: &state, decodingValuesOf: atoms)
+            try body(record, state)
+        }
+    }
+}
