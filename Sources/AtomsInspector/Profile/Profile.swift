@@ -22,7 +22,8 @@ package struct Profile: Encodable, Equatable, Sendable {
         package var wasted = 0
     }
 
-    /// What one atom cost.
+    /// What one atom cost, across the numbers it had (an atom released and declared again
+    /// after a keyframe has a new one).
     package struct AtomCost: Encodable, Equatable, Sendable {
         /// The atom's display name (`label`, or `label[key]`).
         package var atom: String
@@ -90,7 +91,9 @@ package struct Profile: Encodable, Equatable, Sendable {
     package init(_ timed: TimedSteps, selecting selected: Set<Int>? = nil, slowest: Int = 10) {
         from = timed.steps.lowerBound
         to = timed.steps.upperBound
-        var costs: [Int: AtomCost] = [:]
+        // One atom across its numbers (released, then declared again under a new one).
+        var costs: [String: AtomCost] = [:]
+        func identity(_ id: Int) -> String { timed.declarations[id]?.identityKey ?? "#\(id)" }
         var transactions: [TransactionCost] = []
         for transaction in timed.transactions {
             let timing = transaction.timing
@@ -110,7 +113,7 @@ package struct Profile: Encodable, Equatable, Sendable {
                 let selfNs = evaluations.selfTime(of: index)
                 if slowestSelf.map({ selfNs > $0.ns }) ?? true { slowestSelf = (evaluation.atom, selfNs) }
                 guard selected?.contains(evaluation.atom) ?? true else { continue }
-                var cost = costs[evaluation.atom] ?? AtomCost(atom: timed.name(evaluation.atom))
+                var cost = costs[identity(evaluation.atom)] ?? AtomCost(atom: timed.name(evaluation.atom))
                 cost.evaluations += 1
                 // Nested evaluations of the same atom (a cycle cannot happen) count once in total.
                 cost.totalNs += evaluations.isNestedInSameAtom(index) ? 0 : evaluation.duration
@@ -118,14 +121,14 @@ package struct Profile: Encodable, Equatable, Sendable {
                 cost.maxNs = max(cost.maxNs, evaluation.duration)
                 let wasted = transaction.unchanged.contains(evaluation.atom)
                 cost.wasted += wasted ? 1 : 0
-                costs[evaluation.atom] = cost
+                costs[identity(evaluation.atom)] = cost
                 totals.evaluations += 1
                 totals.wasted += wasted ? 1 : 0
             }
             for notified in timing.notified where selected?.contains(notified.atom) ?? true {
-                var cost = costs[notified.atom] ?? AtomCost(atom: timed.name(notified.atom))
+                var cost = costs[identity(notified.atom)] ?? AtomCost(atom: timed.name(notified.atom))
                 cost.notifications += notified.count
-                costs[notified.atom] = cost
+                costs[identity(notified.atom)] = cost
             }
             for task in timing.tasks where selected?.contains(task.atom) ?? true {
                 tasks.append(TaskCost(atom: timed.name(task.atom), startNs: task.start, endNs: task.end, outcome: task.committed ? "result" : "dropped", step: transaction.step))

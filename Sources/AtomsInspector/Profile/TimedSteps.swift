@@ -67,12 +67,13 @@ package struct TimedSteps: Sendable {
         }
         var declarations = try journal.declarations(through: firstTransaction - 1)
         var transactions: [Transaction] = []
-        for step in firstTransaction...steps.upperBound {
-            let record = try journal.transaction(step, decodingValuesOf: [])
+        // Envelopes only: values are never decoded.
+        var walked = try journal.state(at: firstTransaction - 1, decodingValuesOf: [])
+        try journal.walk(&walked, through: steps.upperBound, decodingValuesOf: []) { record, _ in
             for atom in record.declare ?? [] { declarations[atom.id] = atom }
-            guard let timing = timings[step] else { continue }
+            guard let timing = timings[record.seq] else { return }
             let unchanged = Set((record.values ?? []).filter { $0.unchanged == true }.map(\.id))
-            transactions.append(Transaction(step: step, cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged, timing: timing))
+            transactions.append(Transaction(step: record.seq, cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged, timing: timing))
         }
         return TimedSteps(steps: steps, transactions: transactions, declarations: declarations)
     }
