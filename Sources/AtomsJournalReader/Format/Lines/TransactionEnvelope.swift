@@ -24,6 +24,8 @@ struct TransactionEnvelope {
     var time: Range<Int>
     /// The cause's bytes (it has no escapes).
     var cause: Range<Int>
+    /// The atom that started it (0 for none).
+    var origin: Int
     /// The number of its write site's location (0 for none).
     var at: Int
 
@@ -89,7 +91,7 @@ struct TransactionEnvelope {
             position += 1
         }
         let cause = causeStart..<position
-        guard next(UInt8(ascii: "\"")), next(UInt8(ascii: ",")), integer() != nil, next(UInt8(ascii: ",")),
+        guard next(UInt8(ascii: "\"")), next(UInt8(ascii: ",")), let origin = integer(), next(UInt8(ascii: ",")),
             let at = integer(), next(UInt8(ascii: ",")), next(UInt8(ascii: "["))
         else { return nil }
         if !next(UInt8(ascii: "]")) {
@@ -121,6 +123,6 @@ struct TransactionEnvelope {
         }
         // The line ends with the transaction's own bracket; graph changes go to the general reader.
         guard next(UInt8(ascii: "]")), position == end else { return nil }
-        return TransactionEnvelope(seq: seq, time: time, cause: cause, at: at)
+        return TransactionEnvelope(seq: seq, time: time, cause: cause, origin: origin, at: at)
     }
 }
