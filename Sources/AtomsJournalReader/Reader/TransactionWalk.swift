@@ -14,10 +14,12 @@ import Darwin
 /// `f`/`w`.
 ///
 /// A line in the common shape (``TransactionEnvelope``: only value entries, numbers and
-/// literals, no graph change) that writes only atoms the state does not keep the values of,
-/// all of them declared and live already, changes nothing in the state but its step: it is
-/// checked by the envelope scanner (which judges damage as ``TransactionLine`` does) and
-/// skipped without building a record. Every other line is decoded with ``LineScanner`` from
+/// literals, no graph change) that writes only atoms declared and live already changes
+/// nothing in the state but its step and the values of the atoms it keeps: it is checked by
+/// the envelope scanner (which judges damage as ``TransactionLine`` does) and skipped without
+/// building a record. The bytes of a kept atom's new value are held as they are
+/// (``pendingValue(of:)``, for deciding a condition on them) and decoded into the state only
+/// when something reads it (``settle(_:)``; every decoded line settles first). Every other line is decoded with ``LineScanner`` from
 /// the same buffer and applied as ``JournalReader/apply(_:to:decodingValuesOf:)`` does; an
 /// unusual line (a sequence break, a line missing) is left to that function, so every error is
 /// worded as before.
@@ -38,8 +40,20 @@ package final class TransactionWalk {
     /// Where the next line is read, while reading a segment in order.
     private var place: Place?
     private let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
+    private let ranges = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
+    /// The bytes of kept atoms' values written by lines skipped since the state was last
+    /// settled, one slot per atom.
+    private var pending: [PendingValue] = []
+    /// Whether the last line ``advance(_:)`` skipped wrote a value of a kept atom.
+    package private(set) var wroteKept = false
     /// The transaction ``advance(_:)`` applies next.
     package private(set) var nextStep: Int
+
+    private struct PendingValue {
+        let id: Int
+        var bytes: [UInt8] = []
+        var isSet = false
+    }
 
     private struct Place {
         let segment: any JournalSegment
@@ -64,6 +78,7 @@ package final class TransactionWalk {
 
     deinit {
         ids.deallocate()
+        ranges.deallocate()
     }
 
     /// Keeps the values of `atoms` from the next transaction on (the state must hold them).
@@ -80,6 +95,7 @@ package final class TransactionWalk {
     /// - Throws: ``JournalError`` as ``JournalReader/apply(_:to:decodingValuesOf:)``.
     package func advance(_ state: inout JournalState) throws(JournalError) -> TransactionRecord? {
         let seq = nextStep
+        wroteKept = false
         let record = try reader.checkingForChanges { () throws(JournalError) -> TransactionRecord? in
             guard seq <= reader.lastStep, var place = try placed(at: seq) else {
                 return try fallback(seq, &state)
@@ -101,6 +117,7 @@ package final class TransactionWalk {
                 switch kind {
                 case .transaction(seq):
                     try take(kind, at: line.offset, in: &place)
+                    try settle(&state)
                     let record = try decoded(at: line.offset, in: &place, into: &state)
                     place.offset = line.next
                     self.place = place
@@ -137,23 +154,73 @@ package final class TransactionWalk {
         return Place(segment: segment, lines: LineReader(file: segment.file), offset: offset, locations: locations, check: SequenceCheck(after: seq - 1))
     }
 
-    /// Whether the line is transaction `seq` in the common shape, writing only atoms declared,
-    /// live and not kept.
+    /// Whether the line is transaction `seq` in the common shape, writing only atoms declared
+    /// and live, and the kept ones among them whole; their values' bytes are then held.
     @inline(__always)
     private func skips(_ line: LineReader.Line, seq: Int, in place: Place) throws(JournalError) -> Bool {
         var count = 0
         let version = place.segment.header.version
-        let ids = self.ids
+        let (ids, ranges) = (self.ids, self.ranges)
         let flags = self.flags
         return place.lines.withBuffer { raw in
-            guard let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count), envelope.seq == seq else {
+            guard let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: ranges), envelope.seq == seq else {
                 return false
             }
+            var kept = false
             for index in 0..<count {
                 let id = ids[index]
-                guard id >= 0, id < flags.count, flags[id] == 3 else { return false }
+                guard id >= 0, id < flags.count else { return false }
+                switch flags[id] {
+                case 3: continue
+                // A kept atom written whole (`[id,"="]` is decoded: it needs the value before).
+                case 7 where !ranges[index].isEmpty: kept = true
+                default: return false
+                }
+            }
+            if kept {
+                for index in 0..<count where flags[ids[index]] == 7 {
+                    hold(ids[index], UnsafeRawBufferPointer(rebasing: raw[ranges[index]]))
+                }
+                wroteKept = true
             }
             return true
+        }
+    }
+
+    /// Holds the bytes of a kept atom's new value.
+    private func hold(_ id: Int, _ bytes: UnsafeRawBufferPointer) {
+        var slot = 0
+        while slot < pending.count, pending[slot].id != id { slot += 1 }
+        if slot == pending.count { pending.append(PendingValue(id: id)) }
+        pending[slot].bytes.removeAll(keepingCapacity: true)
+        pending[slot].bytes.append(contentsOf: bytes)
+        pending[slot].isSet = true
+    }
+
+    /// The bytes of `id`'s value written by a line skipped since the state was settled: a
+    /// number, `true`, `false` or `null` as the journal spells it; `nil` when the state holds
+    /// its value.
+    package func pendingValue(of id: Int) -> [UInt8]? {
+        for slot in pending where slot.id == id && slot.isSet {
+            return slot.bytes
+        }
+        return nil
+    }
+
+    /// Decodes the values held for skipped lines into `state`, as applying those lines would
+    /// have set them.
+    package func settle(_ state: inout JournalState) throws(JournalError) {
+        for index in pending.indices where pending[index].isSet {
+            pending[index].isSet = false
+            let value = pending[index].bytes.withUnsafeBytes { raw -> JSONValue? in
+                var scanner = JSONScanner(raw)
+                return try? scanner.value()
+            }
+            guard let value else {
+                // Unreachable: the envelope scanner checked these bytes by the same rules.
+                throw .malformedLine(path: reader.path, line: 0, reason: "a value held for a skipped line does not read back")
+            }
+            state.settle(ValueEntry(id: pending[index].id, v: value))
         }
     }
 
@@ -183,6 +250,7 @@ package final class TransactionWalk {
     /// Transaction `seq` read by the reader, which finds it and words what is wrong with it.
     private func fallback(_ seq: Int, _ state: inout JournalState) throws(JournalError) -> TransactionRecord {
         place = nil
+        try settle(&state)
         let record = try reader.apply(seq, to: &state, decodingValuesOf: atoms)
         learn(record)
         return record
