@@ -100,14 +100,14 @@ package enum BlameCommand {
         return nil
     }
 
+    /// Every change of the atoms through `step`: the one search (``ExpressionScan``) finds the
+    /// steps that write, create or release them, skipping the others on their bytes.
     private static func history(_ journal: InspectedJournal, of atoms: Set<Int>, through step: Int) throws(InspectorError) -> [Int: [Change]] {
-        let first = journal.reader.firstStep
-        var state = try journal.state(at: first, decodingValuesOf: atoms)
         var changes: [Int: [Change]] = [:]
-        guard step > first else { return changes }
-        for seq in (first + 1)...step {
-            let record = try journal.apply(seq, to: &state, decodingValuesOf: atoms)
-            for atom in atoms where Self.changes(record, atom) {
+        let scan = ExpressionScan(journal: journal, changesOf: atoms)
+        try scan.steps(from: journal.reader.firstStep + 1, through: step) { state, record, _ throws(InspectorError) in
+            guard let record else { return }
+            for atom in atoms.sorted() where Self.changes(record, atom) {
                 changes[atom, default: []].append(change(atom, record, in: state))
             }
         }

@@ -6,7 +6,7 @@ import AtomsJournalReader
 ///
 /// A comparison of such bytes with an integer literal is decided on the digits when they
 /// spell an integer; anything else is decoded and compared as ``BoundExpression`` compares
-/// (`SearchDifferentialTests` holds the two to the same steps).
+/// (`CompiledConditionTests` and `SearchDifferentialTests` hold the two to the same steps).
 struct CompiledCondition {
     private indirect enum Node {
         case literal(JSONValue, integer: Int?)
@@ -17,25 +17,8 @@ struct CompiledCondition {
         case compare(WhereExpression.Comparison, Node, Node)
     }
 
-    /// A value evaluated: decoded, or the bytes of a number or literal as written.
-    private enum Operand {
-        case value(JSONValue)
-        case bytes([UInt8])
-
-        var decoded: JSONValue {
-            switch self {
-            case .value(let value): return value
-            case .bytes(let bytes): return CompiledCondition.decode(bytes)
-            }
-        }
-
-        var isTrue: Bool {
-            switch self {
-            case .value(let value): return value == .bool(true)
-            case .bytes(let bytes): return bytes.elementsEqual("true".utf8)
-            }
-        }
-    }
+    /// Where an atom's value is read: the bytes a skipped line wrote, when it has them.
+    typealias Pending = (Int) -> UnsafeRawBufferPointer?
 
     private let root: Node
 
@@ -62,20 +45,38 @@ struct CompiledCondition {
 
     /// Whether the expression is `true`, each atom's value taken from `pending` when it has
     /// bytes there, else from `values`.
-    func holds(in values: [Int: ValueEntry], pending: (Int) -> [UInt8]?) -> Bool {
-        evaluate(root, values, pending).isTrue
+    func holds(in values: [Int: ValueEntry], pending: Pending) -> Bool {
+        Self.isTrue(root, values, pending)
     }
 
-    private func evaluate(_ node: Node, _ values: [Int: ValueEntry], _ pending: (Int) -> [UInt8]?) -> Operand {
+    private static func isTrue(_ node: Node, _ values: [Int: ValueEntry], _ pending: Pending) -> Bool {
+        switch node {
+        case .not(let operand):
+            return !isTrue(operand, values, pending)
+        case .and(let lhs, let rhs):
+            return isTrue(lhs, values, pending) && isTrue(rhs, values, pending)
+        case .or(let lhs, let rhs):
+            return isTrue(lhs, values, pending) || isTrue(rhs, values, pending)
+        case .compare(let comparison, let lhs, let rhs):
+            if let decided = compareOnDigits(comparison, lhs, rhs, pending) {
+                return decided
+            }
+            return BoundExpression.compare(comparison, value(lhs, values, pending), value(rhs, values, pending))
+        case .literal, .path:
+            return value(node, values, pending) == .bool(true)
+        }
+    }
+
+    /// An operand's value, decoded.
+    private static func value(_ node: Node, _ values: [Int: ValueEntry], _ pending: Pending) -> JSONValue {
         switch node {
         case .literal(let value, _):
-            return .value(value)
+            return value
         case .path(let ids, let components):
             for id in ids {
                 var value: JSONValue
                 if let bytes = pending(id) {
-                    guard !components.isEmpty else { return .bytes(bytes) }
-                    value = Self.decode(bytes)
+                    value = decode(bytes)
                 } else if let entry = values[id] {
                     value = BoundExpression.value(of: entry)
                 } else {
@@ -84,35 +85,32 @@ struct CompiledCondition {
                 for component in components {
                     value = BoundExpression.step(into: value, component)
                 }
-                return .value(value)
+                return value
             }
-            return .value(.null)
-        case .not(let operand):
-            return .value(.bool(!evaluate(operand, values, pending).isTrue))
-        case .and(let lhs, let rhs):
-            return .value(.bool(evaluate(lhs, values, pending).isTrue && evaluate(rhs, values, pending).isTrue))
-        case .or(let lhs, let rhs):
-            return .value(.bool(evaluate(lhs, values, pending).isTrue || evaluate(rhs, values, pending).isTrue))
-        case .compare(let comparison, let lhsNode, let rhsNode):
-            let (lhs, rhs) = (evaluate(lhsNode, values, pending), evaluate(rhsNode, values, pending))
-            if let decided = Self.compareIntegers(comparison, lhs, lhsNode, rhs, rhsNode) {
-                return .value(.bool(decided))
-            }
-            return .value(.bool(BoundExpression.compare(comparison, lhs.decoded, rhs.decoded)))
+            return .null
+        default:
+            return .bool(isTrue(node, values, pending))
         }
     }
 
-    /// A comparison of a value's bytes with an integer literal, on the digits: `nil` when
-    /// the bytes do not spell an integer.
-    private static func compareIntegers(_ comparison: WhereExpression.Comparison, _ lhs: Operand, _ lhsNode: Node, _ rhs: Operand, _ rhsNode: Node) -> Bool? {
+    /// A comparison of an atom's value, as the bytes a skipped line wrote, with an integer
+    /// literal, on the digits: `nil` when it is not that, or the bytes spell no integer.
+    private static func compareOnDigits(_ comparison: WhereExpression.Comparison, _ lhs: Node, _ rhs: Node, _ pending: Pending) -> Bool? {
+        func digits(_ node: Node) -> Int? {
+            guard case .path(let ids, let components) = node, components.isEmpty else { return nil }
+            for id in ids {
+                if let bytes = pending(id) { return integer(bytes) }
+            }
+            return nil
+        }
         let a: Int
         let b: Int
-        switch (lhs, lhsNode, rhs, rhsNode) {
-        case (.bytes(let bytes), _, _, .literal(_, let literal?)):
-            guard let value = bytes.withUnsafeBytes(integer) else { return nil }
+        switch (lhs, rhs) {
+        case (.path, .literal(_, let literal?)):
+            guard let value = digits(lhs) else { return nil }
             (a, b) = (value, literal)
-        case (_, .literal(_, let literal?), .bytes(let bytes), _):
-            guard let value = bytes.withUnsafeBytes(integer) else { return nil }
+        case (.literal(_, let literal?), .path):
+            guard let value = digits(rhs) else { return nil }
             (a, b) = (literal, value)
         default:
             return nil
@@ -145,10 +143,8 @@ struct CompiledCondition {
     }
 
     /// A number or literal's bytes as a value (checked by the envelope scanner).
-    static func decode(_ bytes: [UInt8]) -> JSONValue {
-        bytes.withUnsafeBytes { raw in
-            var scanner = JSONScanner(raw)
-            return (try? scanner.value()) ?? .null
-        }
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> JSONValue {
+        var scanner = JSONScanner(bytes)
+        return (try? scanner.value()) ?? .null
     }
 }

@@ -49,18 +49,41 @@ package final class TransactionWalk {
     /// The transaction ``advance(_:)`` applies next.
     package private(set) var nextStep: Int
 
+    /// A kept atom's value bytes, in memory the walk owns (a value is a number or a literal:
+    /// a few bytes, grown when longer).
+    // Unchecked: `storage` is allocated by `init` or `hold` and freed only by `hold` (when it
+    // grows) and `deinit`; `count` never exceeds `capacity`.
     private struct PendingValue {
         let id: Int
-        var bytes: [UInt8] = []
+        var storage: UnsafeMutableRawPointer
+        var capacity: Int
+        var count = 0
         var isSet = false
+
+        init(id: Int) {
+            self.id = id
+            capacity = 32
+            storage = .allocate(byteCount: capacity, alignment: 1)
+        }
+
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
     }
 
-    private struct Place {
+    /// A reference, so that reading on moves no copy of it in and out of the walk.
+    private final class Place {
         let segment: any JournalSegment
         var lines: LineReader
         var offset: Int
         var locations: [Int: String]
         var check: SequenceCheck
+
+        init(segment: any JournalSegment, lines: LineReader, offset: Int, locations: [Int: String], check: SequenceCheck) {
+            self.segment = segment
+            self.lines = lines
+            self.offset = offset
+            self.locations = locations
+            self.check = check
+        }
     }
 
     /// Flags above this atom number are not kept: such atoms' lines are always read in full.
@@ -79,6 +102,7 @@ package final class TransactionWalk {
     deinit {
         ids.deallocate()
         ranges.deallocate()
+        for slot in pending { slot.storage.deallocate() }
     }
 
     /// Keeps the values of `atoms` from the next transaction on (the state must hold them).
@@ -97,13 +121,13 @@ package final class TransactionWalk {
         let seq = nextStep
         wroteKept = false
         let record = try reader.checkingForChanges { () throws(JournalError) -> TransactionRecord? in
-            guard seq <= reader.lastStep, var place = try placed(at: seq) else {
+            guard seq <= reader.lastStep, let place = try placed(at: seq) else {
                 return try fallback(seq, &state)
             }
             while place.offset < place.segment.dataEnd {
                 let line = try place.lines.line(at: place.offset)
                 if try skips(line, seq: seq, in: place) {
-                    try take(.transaction(seq: seq), at: line.offset, in: &place)
+                    try take(.transaction(seq: seq), at: line.offset, in: place)
                     place.offset = line.next
                     state.skip(to: seq)
                     self.place = place
@@ -116,9 +140,9 @@ package final class TransactionWalk {
                 }
                 switch kind {
                 case .transaction(seq):
-                    try take(kind, at: line.offset, in: &place)
+                    try take(kind, at: line.offset, in: place)
                     try settle(&state)
-                    let record = try decoded(at: line.offset, in: &place, into: &state)
+                    let record = try decoded(at: line.offset, in: place, into: &state)
                     place.offset = line.next
                     self.place = place
                     if seq == place.segment.lastStep { try place.segment.checkToEnd() }
@@ -129,7 +153,7 @@ package final class TransactionWalk {
                     }
                     place.locations[location.id] = location.at
                 case .keyframe:
-                    try take(kind, at: line.offset, in: &place)
+                    try take(kind, at: line.offset, in: place)
                 default:
                     // A sequence break, an end line: worded by the reader.
                     return try fallback(seq, &state)
@@ -192,15 +216,20 @@ package final class TransactionWalk {
         var slot = 0
         while slot < pending.count, pending[slot].id != id { slot += 1 }
         if slot == pending.count { pending.append(PendingValue(id: id)) }
-        pending[slot].bytes.removeAll(keepingCapacity: true)
-        pending[slot].bytes.append(contentsOf: bytes)
+        if pending[slot].capacity < bytes.count {
+            pending[slot].storage.deallocate()
+            pending[slot].capacity = bytes.count
+            pending[slot].storage = .allocate(byteCount: bytes.count, alignment: 1)
+        }
+        if let base = bytes.baseAddress { pending[slot].storage.copyMemory(from: base, byteCount: bytes.count) }
+        pending[slot].count = bytes.count
         pending[slot].isSet = true
     }
 
     /// The bytes of `id`'s value written by a line skipped since the state was settled: a
     /// number, `true`, `false` or `null` as the journal spells it; `nil` when the state holds
-    /// its value.
-    package func pendingValue(of id: Int) -> [UInt8]? {
+    /// its value. The bytes stay valid until the next call to ``advance(_:)``.
+    package func pendingValue(of id: Int) -> UnsafeRawBufferPointer? {
         for slot in pending where slot.id == id && slot.isSet {
             return slot.bytes
         }
@@ -212,10 +241,8 @@ package final class TransactionWalk {
     package func settle(_ state: inout JournalState) throws(JournalError) {
         for index in pending.indices where pending[index].isSet {
             pending[index].isSet = false
-            let value = pending[index].bytes.withUnsafeBytes { raw -> JSONValue? in
-                var scanner = JSONScanner(raw)
-                return try? scanner.value()
-            }
+            var scanner = JSONScanner(pending[index].bytes)
+            let value = try? scanner.value()
             guard let value else {
                 // Unreachable: the envelope scanner checked these bytes by the same rules.
                 throw .malformedLine(path: reader.path, line: 0, reason: "a value held for a skipped line does not read back")
@@ -224,7 +251,7 @@ package final class TransactionWalk {
         }
     }
 
-    private func take(_ kind: LineKind, at offset: Int, in place: inout Place) throws(JournalError) {
+    private func take(_ kind: LineKind, at offset: Int, in place: Place) throws(JournalError) {
         do {
             try place.check.take(kind)
         } catch {
@@ -233,7 +260,7 @@ package final class TransactionWalk {
     }
 
     /// Reads the transaction at `offset` in full and applies it, as the reader does.
-    private func decoded(at offset: Int, in place: inout Place, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
+    private func decoded(at offset: Int, in place: Place, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
         let (locations, atoms) = (place.locations, self.atoms)
         let record = try readLine(&place.lines, at: offset, scanner: place.segment.scanner) { scanner, raw, range in
             try scanner.transaction(in: raw, range, locations: locations, decoding: atoms.contains)
