@@ -140,7 +140,10 @@ package enum LogCommand {
     /// with a newline, or the JSON array (no newline after it).
     package static func write(_ journal: InspectedJournal, options: Options, chunk: (UnsafeRawBufferPointer) -> Void) throws(InspectorError) {
         var out = LogBytes()
-        defer { out.drain(chunk) }
+        defer {
+            out.drain(chunk)
+            out.free()
+        }
         if options.json {
             var any = false
             out.append("[")

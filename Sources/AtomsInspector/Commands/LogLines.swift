@@ -7,9 +7,12 @@ struct LogNames {
     private let pattern: String?
     /// The atoms `--atom` selects (`nil` without it).
     private(set) var selected: Set<Int>?
-    /// Names by atom number, as text and as JSON strings, made when first printed.
-    private var textNames: [Int: [UInt8]] = [:]
-    private var jsonNames: [Int: [UInt8]] = [:]
+    /// Names by atom number, as text and as JSON strings, made when first printed: by index
+    /// for numbers below ``tableLimit`` (no hashing per atom printed), else by number.
+    private var textNames: [[UInt8]?] = []
+    private var jsonNames: [[UInt8]?] = []
+    private var otherNames: [Int: (text: [UInt8], json: [UInt8])] = [:]
+    private static let tableLimit = 1 << 16
 
     init(declarations: [Int: AtomDeclaration], pattern: String?) {
         naming = Naming(declarations: declarations)
@@ -23,8 +26,9 @@ struct LogNames {
         for atom in declared { declarations[atom.id] = atom }
         naming = Naming(declarations: declarations)
         selected = pattern.map(naming.matching)
-        textNames = [:]
-        jsonNames = [:]
+        textNames = []
+        jsonNames = []
+        otherNames = [:]
     }
 
     /// Whether `--atom` selects the atom (every atom without it).
@@ -34,18 +38,32 @@ struct LogNames {
 
     /// An atom's name as ``Naming/name(_:)`` gives it, as bytes.
     mutating func text(_ id: Int) -> [UInt8] {
-        if let known = textNames[id] { return known }
-        let bytes = Array(naming.name(id).utf8)
-        textNames[id] = bytes
-        return bytes
+        if id >= 0, id < textNames.count, let known = textNames[id] { return known }
+        return made(id).text
     }
 
     /// An atom's name as the JSON string `--json` prints.
     mutating func json(_ id: Int) -> [UInt8] {
-        if let known = jsonNames[id] { return known }
-        let bytes = Array(JSONOutput.encodeLine(naming.name(id)).utf8)
-        jsonNames[id] = bytes
-        return bytes
+        if id >= 0, id < jsonNames.count, let known = jsonNames[id] { return known }
+        return made(id).json
+    }
+
+    /// Makes an atom's name bytes and keeps them.
+    private mutating func made(_ id: Int) -> (text: [UInt8], json: [UInt8]) {
+        if let known = otherNames[id] { return known }
+        let name = naming.name(id)
+        let made = (Array(name.utf8), Array(JSONOutput.encodeLine(name).utf8))
+        guard id >= 0, id < Self.tableLimit else {
+            otherNames[id] = made
+            return made
+        }
+        if id >= textNames.count {
+            textNames += [[UInt8]?](repeating: nil, count: id + 1 - textNames.count)
+            jsonNames += [[UInt8]?](repeating: nil, count: id + 1 - jsonNames.count)
+        }
+        textNames[id] = made.0
+        jsonNames[id] = made.1
+        return made
     }
 
     /// The entry of a listed envelope (a line in the common shape creates and releases nothing).
@@ -65,7 +83,7 @@ struct LogNames {
 
 /// `log`'s output as bytes, built line by line from envelopes in place.
 struct LogBytes {
-    private(set) var buffer: [UInt8] = []
+    private var buffer = OutputBytes(capacity: LogBytes.blockSize + 4096)
     /// The last cause and location printed as JSON, and their JSON strings.
     private var cause: (bytes: [UInt8], json: [UInt8]) = ([], [])
     private var location: (id: Int, json: [UInt8]) = (0, [])
@@ -73,8 +91,9 @@ struct LogBytes {
     /// Bytes handed over at a time.
     static let blockSize = 64 << 10
 
-    init() {
-        buffer.reserveCapacity(Self.blockSize + 4096)
+    /// Frees the buffer (after the last ``drain(_:)``).
+    mutating func free() {
+        buffer.free()
     }
 
     /// Hands the bytes to `chunk` when a block is full.
@@ -84,28 +103,29 @@ struct LogBytes {
 
     /// Hands every byte to `chunk`.
     mutating func drain(_ chunk: (UnsafeRawBufferPointer) -> Void) {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { chunk($0) }
-        buffer.removeAll(keepingCapacity: true)
+        guard buffer.count > 0 else { return }
+        chunk(buffer.bytes)
+        buffer.count = 0
     }
 
     mutating func append(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { buffer.append(UnsafeRawBufferPointer($0)) }
     }
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
+        buffer.append(bytes)
     }
 
     private mutating func spaces(_ count: Int) {
-        for _ in 0..<max(0, count) { buffer.append(0x20) }
+        buffer.append(repeating: 0x20, count: count)
     }
 
     private mutating func paint(_ code: StaticString, _ style: Style, _ body: (inout LogBytes) -> Void) {
         guard style.isColored else { return body(&self) }
         buffer.append(0x1B)
         buffer.append(UInt8(ascii: "["))
-        code.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        code.withUTF8Buffer { buffer.append(UnsafeRawBufferPointer($0)) }
         buffer.append(UInt8(ascii: "m"))
         body(&self)
         append("\u{1B}[0m")
@@ -129,7 +149,7 @@ struct LogBytes {
             return raw.count - index
         }
         spaces(width - count)
-        withUnsafeBytes(of: &digits) { append(UnsafeRawBufferPointer(rebasing: $0[($0.count - count)...])) }
+        withUnsafeBytes(of: &digits) { buffer.append(UnsafeRawBufferPointer(rebasing: $0[($0.count - count)...])) }
     }
 
     /// The text line of an envelope, as ``LogCommand/text(of:style:)`` writes its entry
@@ -172,7 +192,7 @@ struct LogBytes {
         }
         for (index, id) in envelope.atoms.enumerated() {
             if index > 0 { append(", ") }
-            buffer.append(contentsOf: names.text(id))
+            buffer.append(names.text(id))
         }
         if let at = envelope.location {
             spaces(2)
@@ -221,7 +241,7 @@ struct LogBytes {
                     if !first { buffer.append(0x0A) }
                     first = false
                     if !line.isEmpty { spaces(2) }
-                    buffer.append(contentsOf: line)
+                    for byte in line { buffer.append(byte) }
                 }
             }
             return
@@ -232,27 +252,27 @@ struct LogBytes {
                 location = (envelope.locationID, Array(JSONOutput.encodeLine(at).utf8))
             }
             append("    \"at\" : ")
-            buffer.append(contentsOf: location.json)
+            buffer.append(location.json)
             append(",\n")
         }
         if !cause.bytes.elementsEqual(envelope.cause) {
             cause = (Array(envelope.cause), Array(JSONOutput.encodeLine(String(decoding: envelope.cause, as: UTF8.self)).utf8))
         }
         append("    \"cause\" : ")
-        buffer.append(contentsOf: cause.json)
+        buffer.append(cause.json)
         append(",\n    \"changed\" : [\n")
         if envelope.atoms.isEmpty {
             append("\n")
         }
         for (index, id) in envelope.atoms.enumerated() {
             append(index > 0 ? ",\n      " : "      ")
-            buffer.append(contentsOf: names.json(id))
+            buffer.append(names.json(id))
         }
         if !envelope.atoms.isEmpty { append("\n") }
         append("    ],\n    \"created\" : [\n\n    ],\n")
         if envelope.origin != 0 {
             append("    \"origin\" : ")
-            buffer.append(contentsOf: names.json(envelope.origin))
+            buffer.append(names.json(envelope.origin))
             append(",\n")
         }
         append("    \"released\" : [\n\n    ],\n    \"step\" : ")
@@ -272,5 +292,63 @@ struct LogBytes {
             return JSONOutput.encodeLine(value)
         }
         return description.hasSuffix(".0") ? String(description.dropLast(2)) : description
+    }
+}
+
+/// Bytes appended to memory of its own, freed by ``free()``: `log`'s output block, written a
+/// field at a time without the checks an array makes on each append.
+struct OutputBytes {
+    // Unchecked: `base` holds `capacity` bytes, of which `count` are written; every append
+    // grows it first; it is freed once, by `free()`.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    mutating func free() {
+        base.deallocate()
+        capacity = 0
+        count = 0
+    }
+
+    /// The bytes written.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        let grown = max(2 * capacity, count + more)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity = grown
+    }
+
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ raw: UnsafeRawBufferPointer) {
+        guard let source = raw.baseAddress, !raw.isEmpty else { return }
+        reserve(raw.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: raw.count)
+        count += raw.count
+    }
+
+    mutating func append(_ array: [UInt8]) {
+        array.withUnsafeBytes { append($0) }
+    }
+
+    mutating func append(repeating byte: UInt8, count repeated: Int) {
+        guard repeated > 0 else { return }
+        reserve(repeated)
+        (base + count).update(repeating: byte, count: repeated)
+        count += repeated
     }
 }

@@ -76,9 +76,16 @@ package final class TransactionWalk {
         var offset: Int
         var locations: [Int: String]
         var check: SequenceCheck
+        /// The segment's format version, data end and last step, read once.
+        let version: Int
+        let dataEnd: Int
+        let lastStep: Int
 
         init(segment: any JournalSegment, lines: LineReader, offset: Int, locations: [Int: String], check: SequenceCheck) {
             self.segment = segment
+            version = segment.header.version
+            dataEnd = segment.dataEnd
+            lastStep = segment.lastStep
             self.lines = lines
             self.offset = offset
             self.locations = locations
@@ -124,14 +131,14 @@ package final class TransactionWalk {
             guard seq <= reader.lastStep, let place = try placed(at: seq) else {
                 return try fallback(seq, &state)
             }
-            while place.offset < place.segment.dataEnd {
+            while place.offset < place.dataEnd {
                 let line = try place.lines.line(at: place.offset)
                 if try skips(line, seq: seq, in: place) {
                     try take(.transaction(seq: seq), at: line.offset, in: place)
                     place.offset = line.next
                     state.skip(to: seq)
                     self.place = place
-                    if seq == place.segment.lastStep { try place.segment.checkToEnd() }
+                    if seq == place.lastStep { try place.segment.checkToEnd() }
                     return nil
                 }
                 let scanner = place.segment.scanner
@@ -145,7 +152,7 @@ package final class TransactionWalk {
                     let record = try decoded(at: line.offset, in: place, into: &state)
                     place.offset = line.next
                     self.place = place
-                    if seq == place.segment.lastStep { try place.segment.checkToEnd() }
+                    if seq == place.lastStep { try place.segment.checkToEnd() }
                     return record
                 case .location:
                     let location = try readLine(&place.lines, at: line.offset, scanner: scanner) { scanner, raw, range in
@@ -169,7 +176,7 @@ package final class TransactionWalk {
     /// The place to read transaction `seq` from: where the last one ended, or found by the
     /// segment holding it; `nil` when no segment does.
     private func placed(at seq: Int) throws(JournalError) -> Place? {
-        if let place, seq <= place.segment.lastStep {
+        if let place, seq <= place.lastStep {
             self.place = nil
             return place
         }
@@ -183,7 +190,7 @@ package final class TransactionWalk {
     @inline(__always)
     private func skips(_ line: LineReader.Line, seq: Int, in place: Place) throws(JournalError) -> Bool {
         var count = 0
-        let version = place.segment.header.version
+        let version = place.version
         let (ids, ranges) = (self.ids, self.ranges)
         let flags = self.flags
         return place.lines.withBuffer { raw in
