@@ -108,6 +108,7 @@ struct LogBytes {
         buffer.count = 0
     }
 
+    /// Appends a string's UTF-8.
     mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { buffer.append(UnsafeRawBufferPointer($0)) }

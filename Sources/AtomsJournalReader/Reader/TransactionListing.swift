@@ -109,9 +109,10 @@ private struct ListingPass {
                 throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
             }
         }
-        func advance() throws(JournalError) {
+        // A segment's last transaction is read with every line after it, as reading on in
+        // order reads it: a damaged line there fails it before it is handed over.
+        func checkLast() throws(JournalError) {
             if seq == segment.lastStep { try segment.checkToEnd() }
-            seq += 1
         }
         do {
             try lines.forEachLine(in: offset..<segment.dataEnd) { raw, line in
@@ -132,11 +133,12 @@ private struct ListingPass {
                             origin: envelope.origin, locationID: envelope.at, location: lastLocation.text,
                             atoms: UnsafeBufferPointer(start: ids, count: count)
                         )
+                        try checkLast()
                         guard body(.envelope(listed)) else {
                             stopped = true
                             throw Stop()
                         }
-                        try advance()
+                        seq += 1
                         return
                     }
                 }
@@ -155,11 +157,12 @@ private struct ListingPass {
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
+                    try checkLast()
                     guard body(.record(record)) else {
                         stopped = true
                         throw Stop()
                     }
-                    try advance()
+                    seq += 1
                 case .location:
                     do {
                         let location = try scanner.location(in: raw, line.range)
