@@ -91,9 +91,19 @@ private struct ListingPass {
     /// its line is left to the reader), `nil` when `body` asked to stop.
     mutating func run(from start: Int, _ body: (ListedTransaction) -> Bool) throws(JournalError) -> Int? {
         let segment = self.segment
-        let (offset, found) = try segment.transactionLine(start)
-        var locations = found
+        var (offset, locations) = try segment.transactionLine(start)
         var check = SequenceCheck(after: start - 1)
+        if start == segment.firstStep + 1, segment.locationsAnywhere == nil {
+            // The first transaction: read in order from the first keyframe, as the reader
+            // reads it, so that every line before it is read.
+            let keyframe = try segment.keyframe(atOrBefore: segment.firstStep).offset
+            let declared = try segment.lines.read(lineAt: keyframe) { _, raw, range in try KeyframeLine.locations(in: raw, range) }
+            locations = [:]
+            for location in declared { locations[location.id] = location.at }
+            var reader = LineReader(file: segment.file)
+            offset = try reader.line(at: keyframe).next
+            check = SequenceCheck(after: segment.firstStep)
+        }
         var lines = LineReader(file: segment.file)
         let scanner = segment.scanner
         let version = segment.header.version
@@ -111,8 +121,8 @@ private struct ListingPass {
         }
         // A segment's last transaction is read with every line after it, as reading on in
         // order reads it: a damaged line there fails it before it is handed over.
-        func checkLast() throws(JournalError) {
-            if seq == segment.lastStep { try segment.checkToEnd() }
+        func checkLast(_ line: LineReader.Line) throws(JournalError) {
+            if seq == segment.lastStep { try Self.readOn(segment, from: line.next, locations: locations) }
         }
         do {
             try lines.forEachLine(in: offset..<segment.dataEnd) { raw, line in
@@ -133,7 +143,7 @@ private struct ListingPass {
                             origin: envelope.origin, locationID: envelope.at, location: lastLocation.text,
                             atoms: UnsafeBufferPointer(start: ids, count: count)
                         )
-                        try checkLast()
+                        try checkLast(line)
                         guard body(.envelope(listed)) else {
                             stopped = true
                             throw Stop()
@@ -148,16 +158,18 @@ private struct ListingPass {
                 } catch {
                     throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                 }
+                // Its place first, as reading in order takes it: a step out of sequence is
+                // named here.
+                try take(kind, at: line.offset)
                 switch kind {
-                case .transaction(seq):
-                    try take(kind, at: line.offset)
+                case .transaction:
                     let record: TransactionRecord
                     do {
                         record = try scanner.transaction(in: raw, line.range, locations: locations, decoding: { _ in false })
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
-                    try checkLast()
+                    try checkLast(line)
                     guard body(.record(record)) else {
                         stopped = true
                         throw Stop()
@@ -171,11 +183,8 @@ private struct ListingPass {
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
-                case .keyframe:
-                    try take(kind, at: line.offset)
-                default:
-                    // A sequence break, an end line: worded by the reader.
-                    throw Stop()
+                case .keyframe, .end, .unknown:
+                    break
                 }
             }
         } catch let error as JournalError {
@@ -183,6 +192,45 @@ private struct ListingPass {
         } catch {
             // `Stop`.
         }
+        if !stopped, seq <= through {
+            throw .malformedLine(path: segment.path, line: segment.lineNumber(at: segment.dataEnd), reason: "transaction \(seq) is missing")
+        }
         return stopped ? nil : seq
+    }
+
+    /// Reads the lines from `offset` to the segment's end as reading in order reads them after
+    /// its last transaction (`SeekableSegment`'s `readOn`): each line's place in the sequence,
+    /// each location line, and each transaction's envelope.
+    private static func readOn(_ segment: any JournalSegment, from start: Int, locations known: [Int: String]) throws(JournalError) {
+        var lines = LineReader(file: segment.file)
+        var check = SequenceCheck(after: segment.lastStep)
+        var locations = known
+        let scanner = segment.scanner
+        var offset = start
+        while offset < segment.dataEnd {
+            let kind = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
+                try scanner.kind(of: range, in: raw)
+            }
+            do throws(SequenceCheck.Violation) {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
+            }
+            switch kind {
+            case .transaction:
+                let known = locations
+                _ = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
+                    try scanner.transaction(in: raw, range, locations: known, decoding: { _ in false })
+                }
+            case .location:
+                let location = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
+                    try scanner.location(in: raw, range)
+                }
+                locations[location.id] = location.at
+            case .keyframe, .end, .unknown:
+                break
+            }
+            offset = try lines.line(at: offset).next
+        }
     }
 }
