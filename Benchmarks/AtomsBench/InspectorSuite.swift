@@ -37,6 +37,8 @@ enum InspectorSuite {
         var versionPeakRSSBytes: Int?
         /// The floor beside both: the peak RSS of `wc -l` on the same journal, run the same way.
         var wcPeakRSSBytes: Int?
+        /// The peak RSS of `atoms-inspect log` on the journal (its output discarded).
+        var logPeakRSSBytes: Int?
         /// Whole processes: `atoms-inspect show --at MID` and `atoms-inspect --version`
         /// (`nil` when atoms-inspect is not built next to this executable).
         var showProcessSeconds: Double?
@@ -84,6 +86,7 @@ enum InspectorSuite {
             figures.peakRSSOfAtomsInspect = true
             figures.versionPeakRSSBytes = try peakRSS(probe, [inspector, "--version"])
             figures.wcPeakRSSBytes = try? peakRSS(probe, ["/usr/bin/wc", "-l", path])
+            figures.logPeakRSSBytes = try? peakRSS(probe, [inspector, "log", path])
         } else {
             figures.peakRSSBytes = try peakRSS(ofInspecting: path, step: try JournalReader(path: path).lastStep)
         }
@@ -225,6 +228,50 @@ enum InspectorSuite {
             stats.append(seconds { _ = try? shell(inspector, ["stats", path]) })
         }
         return (median(finds), median(stats))
+    }
+
+    /// `find --where 'CounterAtom == N-10' --first` against `stats`, as whole processes of the
+    /// release `atoms-inspect`, on the journal `sample-counter` records from `transactions`
+    /// lines of `inc` (the atom changes at every step, so no line is skipped for not naming
+    /// it); interleaved, medians of 5. `nil` when atoms-inspect or sample-counter is not built
+    /// next to this executable.
+    static func findFirstOnIncrements(directory: URL, transactions: Int) throws -> (find: Double, stats: Double)? {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let (inspector, counter) = (folder.appendingPathComponent("atoms-inspect").path, folder.appendingPathComponent("sample-counter").path)
+        guard FileManager.default.isExecutableFile(atPath: inspector), FileManager.default.isExecutableFile(atPath: counter) else { return nil }
+        let path = directory.appendingPathComponent("increments.jsonl").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: counter)
+        process.arguments = ["--journal", path]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data(String(repeating: "inc\n", count: transactions).utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let expression = "CounterAtom == \(transactions - 10)"
+        var (finds, stats): ([Double], [Double]) = ([], [])
+        for _ in 0..<5 {
+            finds.append(seconds { _ = try? shell(inspector, ["find", path, "--where", expression, "--first"]) })
+            stats.append(seconds { _ = try? shell(inspector, ["stats", path]) })
+        }
+        return (median(finds), median(stats))
+    }
+
+    /// `atoms-inspect log` and `atoms-inspect stats` as whole processes against `wc -l` on the
+    /// same file (all three with their process starts), interleaved, medians of 5; `nil` when
+    /// atoms-inspect is not built next to this executable.
+    static func listingProcesses(path: String) -> (wc: Double, log: Double, stats: Double)? {
+        let inspector = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("atoms-inspect").path
+        guard FileManager.default.isExecutableFile(atPath: inspector) else { return nil }
+        var (wc, log, stats): ([Double], [Double], [Double]) = ([], [], [])
+        for _ in 0..<5 {
+            wc.append(seconds { _ = try? shell("/usr/bin/wc", ["-l", path]) })
+            log.append(seconds { _ = try? shell(inspector, ["log", path]) })
+            stats.append(seconds { _ = try? shell(inspector, ["stats", path]) })
+        }
+        return (median(wc), median(log), median(stats))
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -179,7 +179,7 @@ enum LargeStateSuite {
             try InspectorSuite.seconds {
                 // As the executable prints it: line by line.
                 var bytes = 0
-                try LogCommand.write(try InspectedJournal(path: path), options: .init()) { bytes += $0.utf8.count + 1 }
+                try LogCommand.write(try InspectedJournal(path: path), options: .init()) { bytes += $0.count }
             }
         })
         let stats = InspectorSuite.median(try (0..<3).map { _ in

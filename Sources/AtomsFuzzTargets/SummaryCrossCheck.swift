@@ -43,6 +43,12 @@ enum SummaryCrossCheck {
         default:
             break
         }
+        // `log`'s listing (envelopes in place) against the records read one by one.
+        let listed = ListedReads(reader, bound: transactionBound)
+        if listed.counts != reads.counts || listed.failure?.seq != reads.failure?.seq || listed.failure?.error != reads.failure?.error {
+            let failure = { (failure: (seq: Int, error: JournalError)?) in failure.map { "transaction \($0.seq): \($0.error)" } ?? "no failure" }
+            found.append(("listing-differs", "listed: \(listed.counts), \(failure(listed.failure)); read one by one: \(reads.counts), \(failure(reads.failure))"))
+        }
         return found
     }
 }
@@ -106,5 +112,43 @@ private struct EnvelopeReads {
             }
         }
         isComplete = last == reader.lastStep
+    }
+}
+
+/// The same transactions listed as `log` lists them (`JournalReader.forEachTransaction`: a
+/// line in the common shape as its envelope's bytes), tallied as ``EnvelopeReads`` tallies.
+private struct ListedReads {
+    var counts = Counts()
+    var failure: (seq: Int, error: JournalError)?
+
+    init(_ reader: JournalReader, bound: Int) {
+        let first = reader.firstStep + 1
+        let last = min(reader.lastStep, reader.firstStep + bound)
+        guard first <= last else { return }
+        var next = first
+        var counts = Counts()
+        func count(cause: String, t: Double, atoms: some Sequence<Int>) {
+            counts.causes[cause, default: 0] += 1
+            for id in atoms where id >= 0 && id < 1 << 24 {
+                counts.valueWrites[id, default: 0] += 1
+            }
+            if counts.firstTime == nil { counts.firstTime = t }
+            counts.lastTime = t
+            next += 1
+        }
+        do {
+            try reader.forEachTransaction(from: first, through: last) { listed in
+                switch listed {
+                case .envelope(let envelope):
+                    count(cause: String(decoding: envelope.cause, as: UTF8.self), t: Double(String(decoding: envelope.time, as: UTF8.self)) ?? .nan, atoms: envelope.atoms)
+                case .record(let record):
+                    count(cause: record.cause, t: record.t, atoms: (record.values ?? []).map(\.id))
+                }
+                return true
+            }
+        } catch {
+            failure = (next, error)
+        }
+        self.counts = counts
     }
 }

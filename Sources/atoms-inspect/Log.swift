@@ -48,14 +48,9 @@ struct Log: ParsableCommand {
             let journal = try openJournal(journal)
             let terminal = isatty(STDOUT_FILENO) != 0
             let options = LogCommand.Options(atom: atom, from: from, to: to, json: output.json, header: terminal && !output.json, style: .forOutput())
-            if output.json {
-                printOutput(try LogCommand.run(journal, options: options))
-            } else {
-                // Streamed: a long journal's log is never held in memory.
-                var out = BufferedOutput()
-                try LogCommand.write(journal, options: options) { out.write(line: $0) }
-                out.flush()
-            }
+            // Streamed: a long journal's log is never held in memory.
+            try LogCommand.write(journal, options: options) { writeOutput($0) }
+            if output.json { writeOutput("\n".utf8) }
         }
     }
 

@@ -91,12 +91,14 @@ package enum BlameCommand {
         return nil
     }
 
+    /// Every change of the atoms through `step`: the one search (``ExpressionScan``) finds the
+    /// steps that write, create or release them, skipping the others on their bytes.
     private static func history(_ journal: InspectedJournal, of atoms: Set<Int>, through step: Int) throws(InspectorError) -> [Int: [Change]] {
-        let first = journal.reader.firstStep
-        var state = try journal.state(at: first, decodingValuesOf: atoms)
         var changes: [Int: [Change]] = [:]
-        try journal.walk(&state, through: step, decodingValuesOf: atoms) { record, state in
-            for atom in atoms where Self.changes(record, atom) {
+        let scan = ExpressionScan(journal: journal, changesOf: atoms)
+        try scan.steps(from: journal.reader.firstStep + 1, through: step) { state, record, _ throws(InspectorError) in
+            guard let record else { return }
+            for atom in atoms.sorted() where Self.changes(record, atom) {
                 changes[atom, default: []].append(change(atom, record, in: state))
             }
         }

@@ -65,6 +65,20 @@ package enum LogCommand {
     /// Calls `body` with each entry in step order, as it is read: memory stays constant
     /// whatever the journal's length.
     package static func forEachEntry(_ journal: InspectedJournal, options: Options, _ body: (Entry) -> Void) throws(InspectorError) {
+        try forEachListed(journal, options: options) { listed, names in
+            switch listed {
+            case .envelope(let envelope): body(names.entry(of: envelope))
+            case .record(let record): body(entry(of: record, names: names.naming))
+            }
+        }
+    }
+
+    /// The transactions the options list, in step order, with the names current at each:
+    /// the one walk under the entries, the text and the JSON.
+    ///
+    /// - Complexity: One pass over the listed transactions' lines; a line in the common shape
+    ///   is handed over as its envelope's bytes, never as a record.
+    static func forEachListed(_ journal: InspectedJournal, options: Options, _ body: (ListedTransaction, inout LogNames) -> Void) throws(InspectorError) {
         let reader = journal.reader
         let steps = try journal.steps(from: options.from, to: options.to)
         let (first, last) = (steps.lowerBound, steps.upperBound)
@@ -78,44 +92,74 @@ package enum LogCommand {
         guard firstTransaction <= last else {
             return
         }
-        var declarations = try journal.state(at: firstTransaction - 1, decodingValuesOf: []).declarations
-        var names = Naming(declarations: declarations)
-        var selected = options.atom.map(names.matching)
-        for step in firstTransaction...last {
+        var names = LogNames(declarations: try journal.state(at: firstTransaction - 1, decodingValuesOf: []).declarations, pattern: options.atom)
+        do {
             // The envelope only: listing never parses a value.
-            let record = try journal.transaction(step, decodingValuesOf: [])
-            if let declared = record.declare, !declared.isEmpty {
-                for atom in declared { declarations[atom.id] = atom }
-                names = Naming(declarations: declarations)
-                selected = options.atom.map(names.matching)
+            try reader.forEachTransaction(from: firstTransaction, through: last) { listed in
+                switch listed {
+                case .envelope(let envelope):
+                    if names.selected != nil {
+                        guard envelope.atoms.contains(where: names.isSelected) else { return true }
+                    }
+                case .record(let record):
+                    if let declared = record.declare, !declared.isEmpty {
+                        names.declare(declared)
+                    }
+                    if names.selected != nil {
+                        let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
+                        guard touched.contains(where: names.isSelected) else { return true }
+                    }
+                }
+                body(listed, &names)
+                return true
             }
-            if let selected {
-                let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
-                guard touched.contains(where: selected.contains) else { continue }
-            }
-            body(entry(of: record, names: names))
+        } catch {
+            throw InspectorError(error)
         }
     }
 
     /// The output: text lines (exactly one per transaction, plus an optional header) or JSON.
     package static func run(_ journal: InspectedJournal, options: Options) throws(InspectorError) -> String {
-        if options.json {
-            return JSONOutput.encode(try entries(journal, options: options))
-        }
-        var lines: [String] = []
-        try write(journal, options: options) { lines.append($0) }
-        return lines.joined(separator: "\n")
+        var output: [UInt8] = []
+        try write(journal, options: options) { output.append(contentsOf: $0) }
+        // The text has no newline after its last line.
+        if !options.json, output.last == 0x0A { output.removeLast() }
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// The text output line by line, each handed to `line` as soon as it is built (for
-    /// printing a long journal without holding its log in memory). JSON is not streamed.
-    package static func write(_ journal: InspectedJournal, options: Options, line: (String) -> Void) throws(InspectorError) {
+    /// The output as bytes, handed to `chunk` in blocks of about 64 KB as it is built (for
+    /// printing a long journal without holding its log in memory): text lines, each ending
+    /// with a newline, or the JSON array (no newline after it).
+    package static func write(_ journal: InspectedJournal, options: Options, chunk: (UnsafeRawBufferPointer) -> Void) throws(InspectorError) {
+        var out = LogBytes()
+        defer {
+            out.drain(chunk)
+            out.free()
+        }
+        if options.json {
+            var any = false
+            out.append("[")
+            try forEachListed(journal, options: options) { listed, names in
+                out.append(any ? ",\n" : "\n")
+                any = true
+                out.appendJSON(listed, names: &names)
+                out.drainIfFull(chunk)
+            }
+            out.append(any ? "\n]" : "\n\n]")
+            return
+        }
         let style = options.style
         if options.header {
-            line(style.bold("step      time  cause         changed (created +, released -)  at"))
+            out.append(style.bold("step      time  cause         changed (created +, released -)  at"))
+            out.append("\n")
         }
-        try forEachEntry(journal, options: options) { entry in
-            line(text(of: entry, style: style))
+        try forEachListed(journal, options: options) { listed, names in
+            switch listed {
+            case .envelope(let envelope): out.appendText(envelope, names: &names, style: style)
+            case .record(let record): out.append(text(of: entry(of: record, names: names.naming), style: style))
+            }
+            out.append("\n")
+            out.drainIfFull(chunk)
         }
     }
 

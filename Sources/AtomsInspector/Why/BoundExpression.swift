@@ -101,21 +101,31 @@ package struct BoundExpression: Sendable {
         guard let binding = bindings[path], let entry = numbers[binding.identity]?.lazy.compactMap({ values[$0] }).first else {
             return .null
         }
-        var value: JSONValue
-        if entry.redacted == true {
-            value = .null
-        } else if let v = entry.v {
-            value = v
-        } else {
-            value = entry.dump.map(JSONValue.string) ?? .null
-        }
+        var value = Self.value(of: entry)
         for component in binding.components {
             value = Self.step(into: value, component)
         }
         return value
     }
 
-    private static func step(into value: JSONValue, _ component: ValuePath.Component) -> JSONValue {
+    /// An atom's value as a path reads it: its JSON, a dump's text, null when redacted.
+    static func value(of entry: ValueEntry) -> JSONValue {
+        if entry.redacted == true {
+            return .null
+        } else if let v = entry.v {
+            return v
+        } else {
+            return entry.dump.map(JSONValue.string) ?? .null
+        }
+    }
+
+    /// The numbers a path's atom has had (sorted), and the components inside its value.
+    func binding(of path: ValuePath) -> (ids: [Int], components: [ValuePath.Component]) {
+        guard let binding = bindings[path] else { return ([], []) }
+        return ((numbers[binding.identity] ?? []).sorted(), binding.components)
+    }
+
+    static func step(into value: JSONValue, _ component: ValuePath.Component) -> JSONValue {
         switch (component, value) {
         case (.member(let name), .object(let members)):
             if let member = members[name] { return member }

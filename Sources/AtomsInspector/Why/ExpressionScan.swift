@@ -4,7 +4,9 @@ import AtomsJournalReader
 /// atoms), decoding only the values of the atoms it reads: the one search under ``JournalSearch``
 /// and ``FindCommand``.
 ///
-/// Lines that write none of those atoms are skipped on their bytes (``TransactionWalk``).
+/// Lines in the common shape are skipped on their bytes (``TransactionWalk``); where one
+/// writes a named atom, the expression is decided on the value's bytes
+/// (``CompiledCondition``), and the state is brought up to date only at a step found.
 struct ExpressionScan {
     let journal: InspectedJournal
     /// What a step must do to be found.
@@ -42,9 +44,9 @@ struct ExpressionScan {
     ///   - limit: Stop after this many steps.
     ///   - progress: Called every few thousand steps; returning `false` stops the scan.
     /// - Returns: `false` when `progress` stopped the scan, `true` when it ran to its end.
-    /// - Complexity: One transaction envelope per step, read at byte speed; a line is decoded
-    ///   (and the expression evaluated) only where it writes, creates or releases one of the
-    ///   atoms, or is not in the common shape (``TransactionWalk``).
+    /// - Complexity: One transaction envelope per step, read at byte speed; the expression is
+    ///   evaluated only where a line writes, creates or releases one of the atoms; a line is
+    ///   decoded only where it is not in the common shape (``TransactionWalk``).
     @discardableResult
     func steps(
         from: Int, through: Int, holding: Bool = false, limit: Int = .max, progress: SearchProgress? = nil,
@@ -64,6 +66,7 @@ struct ExpressionScan {
             atoms = expression!.atomIDs
             state = try journal.state(at: start, decodingValuesOf: atoms)
         }
+        var condition = expression.map(CompiledCondition.init)
         var holds = expression?.holds(in: state.values) ?? false
         var count = 0
         if start == from, holds {
@@ -87,6 +90,7 @@ struct ExpressionScan {
                 let known = atoms
                 if expression!.learn(declared) {
                     atoms = expression!.atomIDs
+                    condition = CompiledCondition(expression!)
                     try takeValues(of: atoms.subtracting(known), at: seq, into: &state)
                     walk.decodeValues(of: atoms)
                 }
@@ -96,12 +100,20 @@ struct ExpressionScan {
                 let before = holds
                 if let record, Self.touches(record, atoms) {
                     holds = expression.holds(in: state.values)
+                } else if record == nil, walk.wroteKept, let condition {
+                    // Decided on the bytes the line wrote.
+                    holds = condition.holds(in: state.values, pending: walk.pendingValue)
                 }
                 matched = holds && (holding || !before)
             } else {
-                matched = record.map { Self.touches($0, atoms) } ?? false
+                matched = record.map { Self.touches($0, atoms) } ?? walk.wroteKept
             }
             if matched {
+                do {
+                    try walk.settle(&state)
+                } catch {
+                    throw InspectorError(error)
+                }
                 // A step skipped on its bytes is read now, for the caller.
                 let shown: TransactionRecord
                 if let record {

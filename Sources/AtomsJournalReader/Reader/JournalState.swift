@@ -104,6 +104,12 @@ public struct JournalState: Sendable, Equatable {
         step = seq
     }
 
+    /// Sets a kept atom's value written whole by a transaction ``skip(to:)`` passed
+    /// (``TransactionWalk/settle(_:)``), as applying it would have.
+    mutating func settle(_ entry: ValueEntry) {
+        values[entry.id] = entry
+    }
+
     /// The entry with its patch or delta applied to the atom's current value.
     private func resolved(_ entry: ValueEntry) throws(StateError) -> ValueEntry {
         if entry.unchanged == true {

@@ -14,10 +14,12 @@ import Darwin
 /// `f`/`w`.
 ///
 /// A line in the common shape (``TransactionEnvelope``: only value entries, numbers and
-/// literals, no graph change) that writes only atoms the state does not keep the values of,
-/// all of them declared and live already, changes nothing in the state but its step: it is
-/// checked by the envelope scanner (which judges damage as ``TransactionLine`` does) and
-/// skipped without building a record. Every other line is decoded with ``LineScanner`` from
+/// literals, no graph change) that writes only atoms declared and live already changes
+/// nothing in the state but its step and the values of the atoms it keeps: it is checked by
+/// the envelope scanner (which judges damage as ``TransactionLine`` does) and skipped without
+/// building a record. The bytes of a kept atom's new value are held as they are
+/// (``pendingValue(of:)``, for deciding a condition on them) and decoded into the state only
+/// when something reads it (``settle(_:)``; every decoded line settles first). Every other line is decoded with ``LineScanner`` from
 /// the same buffer and applied as ``JournalReader/apply(_:to:decodingValuesOf:)`` does; an
 /// unusual line (a sequence break, a line missing) is left to that function, so every error is
 /// worded as before.
@@ -38,15 +40,57 @@ package final class TransactionWalk {
     /// Where the next line is read, while reading a segment in order.
     private var place: Place?
     private let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
+    private let ranges = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
+    /// The bytes of kept atoms' values written by lines skipped since the state was last
+    /// settled, one slot per atom.
+    private var pending: [PendingValue] = []
+    /// Whether the last line ``advance(_:)`` skipped wrote a value of a kept atom.
+    package private(set) var wroteKept = false
     /// The transaction ``advance(_:)`` applies next.
     package private(set) var nextStep: Int
 
-    private struct Place {
+    /// A kept atom's value bytes, in memory the walk owns (a value is a number or a literal:
+    /// a few bytes, grown when longer).
+    // Unchecked: `storage` is allocated by `init` or `hold` and freed only by `hold` (when it
+    // grows) and `deinit`; `count` never exceeds `capacity`.
+    private struct PendingValue {
+        let id: Int
+        var storage: UnsafeMutableRawPointer
+        var capacity: Int
+        var count = 0
+        var isSet = false
+
+        init(id: Int) {
+            self.id = id
+            capacity = 32
+            storage = .allocate(byteCount: capacity, alignment: 1)
+        }
+
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+    }
+
+    /// A reference, so that reading on moves no copy of it in and out of the walk.
+    private final class Place {
         let segment: any JournalSegment
         var lines: LineReader
         var offset: Int
         var locations: [Int: String]
         var check: SequenceCheck
+        /// The segment's format version, data end and last step, read once.
+        let version: Int
+        let dataEnd: Int
+        let lastStep: Int
+
+        init(segment: any JournalSegment, lines: LineReader, offset: Int, locations: [Int: String], check: SequenceCheck) {
+            self.segment = segment
+            version = segment.header.version
+            dataEnd = segment.dataEnd
+            lastStep = segment.lastStep
+            self.lines = lines
+            self.offset = offset
+            self.locations = locations
+            self.check = check
+        }
     }
 
     /// Flags above this atom number are not kept: such atoms' lines are always read in full.
@@ -64,6 +108,8 @@ package final class TransactionWalk {
 
     deinit {
         ids.deallocate()
+        ranges.deallocate()
+        for slot in pending { slot.storage.deallocate() }
     }
 
     /// Keeps the values of `atoms` from the next transaction on (the state must hold them).
@@ -80,18 +126,19 @@ package final class TransactionWalk {
     /// - Throws: ``JournalError`` as ``JournalReader/apply(_:to:decodingValuesOf:)``.
     package func advance(_ state: inout JournalState) throws(JournalError) -> TransactionRecord? {
         let seq = nextStep
+        wroteKept = false
         let record = try reader.checkingForChanges { () throws(JournalError) -> TransactionRecord? in
-            guard seq <= reader.lastStep, var place = try placed(at: seq) else {
+            guard seq <= reader.lastStep, let place = try placed(at: seq) else {
                 return try fallback(seq, &state)
             }
-            while place.offset < place.segment.dataEnd {
+            while place.offset < place.dataEnd {
                 let line = try place.lines.line(at: place.offset)
                 if try skips(line, seq: seq, in: place) {
-                    try take(.transaction(seq: seq), at: line.offset, in: &place)
+                    try take(.transaction(seq: seq), at: line.offset, in: place)
                     place.offset = line.next
                     state.skip(to: seq)
                     self.place = place
-                    if seq == place.segment.lastStep { try place.segment.checkToEnd() }
+                    if seq == place.lastStep { try place.segment.checkToEnd() }
                     return nil
                 }
                 let scanner = place.segment.scanner
@@ -100,11 +147,12 @@ package final class TransactionWalk {
                 }
                 switch kind {
                 case .transaction(seq):
-                    try take(kind, at: line.offset, in: &place)
-                    let record = try decoded(at: line.offset, in: &place, into: &state)
+                    try take(kind, at: line.offset, in: place)
+                    try settle(&state)
+                    let record = try decoded(at: line.offset, in: place, into: &state)
                     place.offset = line.next
                     self.place = place
-                    if seq == place.segment.lastStep { try place.segment.checkToEnd() }
+                    if seq == place.lastStep { try place.segment.checkToEnd() }
                     return record
                 case .location:
                     let location = try readLine(&place.lines, at: line.offset, scanner: scanner) { scanner, raw, range in
@@ -112,7 +160,7 @@ package final class TransactionWalk {
                     }
                     place.locations[location.id] = location.at
                 case .keyframe:
-                    try take(kind, at: line.offset, in: &place)
+                    try take(kind, at: line.offset, in: place)
                 default:
                     // A sequence break, an end line: worded by the reader.
                     return try fallback(seq, &state)
@@ -128,7 +176,7 @@ package final class TransactionWalk {
     /// The place to read transaction `seq` from: where the last one ended, or found by the
     /// segment holding it; `nil` when no segment does.
     private func placed(at seq: Int) throws(JournalError) -> Place? {
-        if let place, seq <= place.segment.lastStep {
+        if let place, seq <= place.lastStep {
             self.place = nil
             return place
         }
@@ -137,27 +185,80 @@ package final class TransactionWalk {
         return Place(segment: segment, lines: LineReader(file: segment.file), offset: offset, locations: locations, check: SequenceCheck(after: seq - 1))
     }
 
-    /// Whether the line is transaction `seq` in the common shape, writing only atoms declared,
-    /// live and not kept.
+    /// Whether the line is transaction `seq` in the common shape, writing only atoms declared
+    /// and live, and the kept ones among them whole; their values' bytes are then held.
     @inline(__always)
     private func skips(_ line: LineReader.Line, seq: Int, in place: Place) throws(JournalError) -> Bool {
         var count = 0
-        let version = place.segment.header.version
-        let ids = self.ids
+        let version = place.version
+        let (ids, ranges) = (self.ids, self.ranges)
         let flags = self.flags
         return place.lines.withBuffer { raw in
-            guard let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count), envelope.seq == seq else {
+            guard let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: ranges), envelope.seq == seq else {
                 return false
             }
+            var kept = false
             for index in 0..<count {
                 let id = ids[index]
-                guard id >= 0, id < flags.count, flags[id] == 3 else { return false }
+                guard id >= 0, id < flags.count else { return false }
+                switch flags[id] {
+                case 3: continue
+                // A kept atom written whole (`[id,"="]` is decoded: it needs the value before).
+                case 7 where !ranges[index].isEmpty: kept = true
+                default: return false
+                }
+            }
+            if kept {
+                for index in 0..<count where flags[ids[index]] == 7 {
+                    hold(ids[index], UnsafeRawBufferPointer(rebasing: raw[ranges[index]]))
+                }
+                wroteKept = true
             }
             return true
         }
     }
 
-    private func take(_ kind: LineKind, at offset: Int, in place: inout Place) throws(JournalError) {
+    /// Holds the bytes of a kept atom's new value.
+    private func hold(_ id: Int, _ bytes: UnsafeRawBufferPointer) {
+        var slot = 0
+        while slot < pending.count, pending[slot].id != id { slot += 1 }
+        if slot == pending.count { pending.append(PendingValue(id: id)) }
+        if pending[slot].capacity < bytes.count {
+            pending[slot].storage.deallocate()
+            pending[slot].capacity = bytes.count
+            pending[slot].storage = .allocate(byteCount: bytes.count, alignment: 1)
+        }
+        if let base = bytes.baseAddress { pending[slot].storage.copyMemory(from: base, byteCount: bytes.count) }
+        pending[slot].count = bytes.count
+        pending[slot].isSet = true
+    }
+
+    /// The bytes of `id`'s value written by a line skipped since the state was settled: a
+    /// number, `true`, `false` or `null` as the journal spells it; `nil` when the state holds
+    /// its value. The bytes stay valid until the next call to ``advance(_:)``.
+    package func pendingValue(of id: Int) -> UnsafeRawBufferPointer? {
+        for slot in pending where slot.id == id && slot.isSet {
+            return slot.bytes
+        }
+        return nil
+    }
+
+    /// Decodes the values held for skipped lines into `state`, as applying those lines would
+    /// have set them.
+    package func settle(_ state: inout JournalState) throws(JournalError) {
+        for index in pending.indices where pending[index].isSet {
+            pending[index].isSet = false
+            var scanner = JSONScanner(pending[index].bytes)
+            let value = try? scanner.value()
+            guard let value else {
+                // Unreachable: the envelope scanner checked these bytes by the same rules.
+                throw .malformedLine(path: reader.path, line: 0, reason: "a value held for a skipped line does not read back")
+            }
+            state.settle(ValueEntry(id: pending[index].id, v: value))
+        }
+    }
+
+    private func take(_ kind: LineKind, at offset: Int, in place: Place) throws(JournalError) {
         do {
             try place.check.take(kind)
         } catch {
@@ -166,7 +267,7 @@ package final class TransactionWalk {
     }
 
     /// Reads the transaction at `offset` in full and applies it, as the reader does.
-    private func decoded(at offset: Int, in place: inout Place, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
+    private func decoded(at offset: Int, in place: Place, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
         let (locations, atoms) = (place.locations, self.atoms)
         let record = try readLine(&place.lines, at: offset, scanner: place.segment.scanner) { scanner, raw, range in
             try scanner.transaction(in: raw, range, locations: locations, decoding: atoms.contains)
@@ -183,6 +284,7 @@ package final class TransactionWalk {
     /// Transaction `seq` read by the reader, which finds it and words what is wrong with it.
     private func fallback(_ seq: Int, _ state: inout JournalState) throws(JournalError) -> TransactionRecord {
         place = nil
+        try settle(&state)
         let record = try reader.apply(seq, to: &state, decodingValuesOf: atoms)
         learn(record)
         return record

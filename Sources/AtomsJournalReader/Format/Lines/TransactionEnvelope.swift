@@ -24,6 +24,8 @@ struct TransactionEnvelope {
     var time: Range<Int>
     /// The cause's bytes (it has no escapes).
     var cause: Range<Int>
+    /// The atom that started it (0 for none).
+    var origin: Int
     /// The number of its write site's location (0 for none).
     var at: Int
 
@@ -31,9 +33,14 @@ struct TransactionEnvelope {
     static let idCapacity = 1024
 
     /// Reads the line `line` of `raw`; the atoms of its value entries go to `ids` (`count`
-    /// of them, at most ``idCapacity``). `nil` when the line is not in the common shape.
+    /// of them, at most ``idCapacity``), and, when `values` is given, the bytes of each
+    /// entry's value to it (an empty range for `[id,"="]`). `nil` when the line is not in the
+    /// common shape.
     @inline(__always)
-    static func read(_ raw: UnsafeRawBufferPointer, _ line: Range<Int>, version: Int, ids: UnsafeMutablePointer<Int>, count: inout Int) -> TransactionEnvelope? {
+    static func read(
+        _ raw: UnsafeRawBufferPointer, _ line: Range<Int>, version: Int, ids: UnsafeMutablePointer<Int>, count: inout Int,
+        values: UnsafeMutablePointer<Range<Int>>? = nil
+    ) -> TransactionEnvelope? {
         count = 0
         guard version >= 2, line.count > 2, let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let base = start
@@ -89,7 +96,7 @@ struct TransactionEnvelope {
             position += 1
         }
         let cause = causeStart..<position
-        guard next(UInt8(ascii: "\"")), next(UInt8(ascii: ",")), integer() != nil, next(UInt8(ascii: ",")),
+        guard next(UInt8(ascii: "\"")), next(UInt8(ascii: ",")), let origin = integer(), next(UInt8(ascii: ",")),
             let at = integer(), next(UInt8(ascii: ",")), next(UInt8(ascii: "["))
         else { return nil }
         if !next(UInt8(ascii: "]")) {
@@ -102,16 +109,20 @@ struct TransactionEnvelope {
                 guard base[position + 1] == UInt8(ascii: "\"") else { return nil }
                 position += 2
                 if kind == UInt8(ascii: "="), version >= 3 {
+                    values?[count - 1] = position..<position
                     guard next(UInt8(ascii: "]")) else { return nil }
                 } else if kind == UInt8(ascii: "v") {
                     // A number or a literal: containers and strings are left to the general reader.
                     guard next(UInt8(ascii: ",")) else { return nil }
                     guard position < end else { return nil }
                     let first = base[position]
+                    let valueStart = position
                     let isNumber = first &- 0x30 < 10 || first == UInt8(ascii: "-")
-                    guard isNumber ? plainNumber() != nil : (literal("true") || literal("false") || literal("null")), next(UInt8(ascii: "]")) else {
+                    guard isNumber ? plainNumber() != nil : (literal("true") || literal("false") || literal("null")) else {
                         return nil
                     }
+                    values?[count - 1] = valueStart..<position
+                    guard next(UInt8(ascii: "]")) else { return nil }
                 } else {
                     return nil
                 }
@@ -121,6 +132,6 @@ struct TransactionEnvelope {
         }
         // The line ends with the transaction's own bracket; graph changes go to the general reader.
         guard next(UInt8(ascii: "]")), position == end else { return nil }
-        return TransactionEnvelope(seq: seq, time: time, cause: cause, at: at)
+        return TransactionEnvelope(seq: seq, time: time, cause: cause, origin: origin, at: at)
     }
 }

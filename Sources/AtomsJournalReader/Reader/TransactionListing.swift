@@ -1,0 +1,236 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One transaction as a listing reads it: its envelope's bytes where the line is in the
+/// common shape (``TransactionEnvelope``), else the record ``JournalReader/transaction(_:decodingValuesOf:)``
+/// reads with no value decoded.
+package enum ListedTransaction {
+    /// A line in the common shape, seen in place: valid only during the call it is handed to.
+    case envelope(ListedEnvelope)
+    /// Any other line, read in full (values left undecoded).
+    case record(TransactionRecord)
+}
+
+/// The envelope of a transaction line in the common shape, as bytes of the read buffer: a
+/// `log` line is formatted from it without building a record.
+///
+/// Its buffers are valid only during the call it is handed to. A line in this shape has no
+/// graph change: nothing created or released, no declaration.
+package struct ListedEnvelope {
+    /// The step.
+    package let seq: Int
+    /// The time's text (milliseconds since recording started), a plain JSON number.
+    package let time: UnsafeRawBufferPointer
+    /// The cause's bytes: ASCII without quotes, escapes or control characters.
+    package let cause: UnsafeRawBufferPointer
+    /// The atom that started it (0 for none).
+    package let origin: Int
+    /// The number of the line's write site (0 for none).
+    package let locationID: Int
+    /// The text of its write site (`nil` for none).
+    package let location: String?
+    /// The atoms whose values it writes, in the line's order.
+    package let atoms: UnsafeBufferPointer<Int>
+}
+
+extension JournalReader {
+    /// Calls `body` with transactions `first…last` in order, each as its envelope's bytes when
+    /// its line is in the common shape, else as a record without values: the reading behind
+    /// `log`.
+    ///
+    /// Lines are read in order through one buffer, and checked as
+    /// ``transaction(_:decodingValuesOf:)`` checks them (their place in the sequence, the
+    /// envelope by ``JSONScanner``'s rules, the write site declared); anything unusual (a
+    /// sequence break, a line missing, a damaged line) is left to that function, so every
+    /// error reads as before.
+    ///
+    /// - Parameter body: Returns `false` to stop.
+    /// - Complexity: One pass over the lines of the steps listed; no allocation per line in
+    ///   the common shape.
+    /// - Throws: ``JournalError`` as ``transaction(_:decodingValuesOf:)``.
+    package func forEachTransaction(from first: Int, through last: Int, _ body: (ListedTransaction) -> Bool) throws(JournalError) {
+        try checkingForChanges { () throws(JournalError) in
+            let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
+            defer { ids.deallocate() }
+            var seq = max(first, firstStep + 1)
+            while seq <= last {
+                guard let segment = allSegments.last(where: { $0.firstStep < seq }), seq <= segment.lastStep else {
+                    // Worded by the reader.
+                    guard body(.record(try transaction(seq, decodingValuesOf: []))) else { return }
+                    seq += 1
+                    continue
+                }
+                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids)
+                let next = try walk.run(from: seq, body)
+                guard let next else { return }
+                if next == seq {
+                    // The pass stopped at a line it leaves to the reader.
+                    guard body(.record(try transaction(seq, decodingValuesOf: []))) else { return }
+                    seq += 1
+                } else {
+                    seq = next
+                }
+            }
+        }
+    }
+}
+
+/// One pass of ``JournalReader/forEachTransaction(from:through:_:)`` over one segment's lines.
+private struct ListingPass {
+    let segment: any JournalSegment
+    let through: Int
+    let ids: UnsafeMutablePointer<Int>
+
+    /// Thrown to leave ``LineReader/forEachLine(in:_:)`` early.
+    private struct Stop: Error {}
+
+    /// Lists transactions from `start` on; returns the next step to list (`start` itself when
+    /// its line is left to the reader), `nil` when `body` asked to stop.
+    mutating func run(from start: Int, _ body: (ListedTransaction) -> Bool) throws(JournalError) -> Int? {
+        let segment = self.segment
+        var (offset, locations) = try segment.transactionLine(start)
+        var check = SequenceCheck(after: start - 1)
+        if start == segment.firstStep + 1, segment.locationsAnywhere == nil {
+            // The first transaction: read in order from the first keyframe, as the reader
+            // reads it, so that every line before it is read.
+            let keyframe = try segment.keyframe(atOrBefore: segment.firstStep).offset
+            let declared = try segment.lines.read(lineAt: keyframe) { _, raw, range in try KeyframeLine.locations(in: raw, range) }
+            locations = [:]
+            for location in declared { locations[location.id] = location.at }
+            var reader = LineReader(file: segment.file)
+            offset = try reader.line(at: keyframe).next
+            check = SequenceCheck(after: segment.firstStep)
+        }
+        var lines = LineReader(file: segment.file)
+        let scanner = segment.scanner
+        let version = segment.header.version
+        let (ids, through) = (self.ids, self.through)
+        var seq = start
+        var stopped = false
+        // Consecutive transactions mostly come from one place: its text is looked up once.
+        var lastLocation: (id: Int, text: String?) = (0, nil)
+        func take(_ kind: LineKind, at offset: Int) throws(JournalError) {
+            do throws(SequenceCheck.Violation) {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
+            }
+        }
+        // A segment's last transaction is read with every line after it, as reading on in
+        // order reads it: a damaged line there fails it before it is handed over.
+        func checkLast(_ line: LineReader.Line) throws(JournalError) {
+            if seq == segment.lastStep { try Self.readOn(segment, from: line.next, locations: locations) }
+        }
+        do {
+            try lines.forEachLine(in: offset..<segment.dataEnd) { raw, line in
+                guard seq <= through else { throw Stop() }
+                var count = 0
+                if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count), envelope.seq == seq {
+                    if envelope.at != lastLocation.id {
+                        lastLocation = (envelope.at, locations[envelope.at])
+                    }
+                    // A write site never declared is worded by the general reader.
+                    if envelope.at == 0 || lastLocation.text != nil {
+                        try take(.transaction(seq: seq), at: line.offset)
+                        let base = raw.baseAddress!
+                        let listed = ListedEnvelope(
+                            seq: seq,
+                            time: UnsafeRawBufferPointer(start: base + envelope.time.lowerBound, count: envelope.time.count),
+                            cause: UnsafeRawBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count),
+                            origin: envelope.origin, locationID: envelope.at, location: lastLocation.text,
+                            atoms: UnsafeBufferPointer(start: ids, count: count)
+                        )
+                        try checkLast(line)
+                        guard body(.envelope(listed)) else {
+                            stopped = true
+                            throw Stop()
+                        }
+                        seq += 1
+                        return
+                    }
+                }
+                let kind: LineKind
+                do {
+                    kind = try scanner.kind(of: line.range, in: raw)
+                } catch {
+                    throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                }
+                // Its place first, as reading in order takes it: a step out of sequence is
+                // named here.
+                try take(kind, at: line.offset)
+                switch kind {
+                case .transaction:
+                    let record: TransactionRecord
+                    do {
+                        record = try scanner.transaction(in: raw, line.range, locations: locations, decoding: { _ in false })
+                    } catch {
+                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                    }
+                    try checkLast(line)
+                    guard body(.record(record)) else {
+                        stopped = true
+                        throw Stop()
+                    }
+                    seq += 1
+                case .location:
+                    do {
+                        let location = try scanner.location(in: raw, line.range)
+                        locations[location.id] = location.at
+                        if location.id == lastLocation.id { lastLocation = (0, nil) }
+                    } catch {
+                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                    }
+                case .keyframe, .end, .unknown:
+                    break
+                }
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            // `Stop`.
+        }
+        if !stopped, seq <= through {
+            throw .malformedLine(path: segment.path, line: segment.lineNumber(at: segment.dataEnd), reason: "transaction \(seq) is missing")
+        }
+        return stopped ? nil : seq
+    }
+
+    /// Reads the lines from `offset` to the segment's end as reading in order reads them after
+    /// its last transaction (`SeekableSegment`'s `readOn`): each line's place in the sequence,
+    /// each location line, and each transaction's envelope.
+    private static func readOn(_ segment: any JournalSegment, from start: Int, locations known: [Int: String]) throws(JournalError) {
+        var lines = LineReader(file: segment.file)
+        var check = SequenceCheck(after: segment.lastStep)
+        var locations = known
+        let scanner = segment.scanner
+        var offset = start
+        while offset < segment.dataEnd {
+            let kind = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
+                try scanner.kind(of: range, in: raw)
+            }
+            do throws(SequenceCheck.Violation) {
+                try check.take(kind)
+            } catch {
+                throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
+            }
+            switch kind {
+            case .transaction:
+                let known = locations
+                _ = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
+                    try scanner.transaction(in: raw, range, locations: known, decoding: { _ in false })
+                }
+            case .location:
+                let location = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
+                    try scanner.location(in: raw, range)
+                }
+                locations[location.id] = location.at
+            case .keyframe, .end, .unknown:
+                break
+            }
+            offset = try lines.line(at: offset).next
+        }
+    }
+}
