@@ -106,6 +106,7 @@ package struct DAPFrameReader {
     /// - Throws: ``DAPFramingError`` when the stream is not framed as the protocol says.
     package mutating func next() throws(DAPFramingError) -> [UInt8]? {
         var length: Int?
+        var headers = 0
         while true {
             guard let line = try headerLine() else {
                 if length == nil, start == buffer.count { return nil }
@@ -113,9 +114,13 @@ package struct DAPFrameReader {
             }
             if line.isEmpty {
                 // Blank lines before a header are tolerated (some clients send `\r\n` after a body).
-                guard let length else { continue }
+                guard let length else {
+                    if headers > 0 { throw .missingLength }
+                    continue
+                }
                 return try body(length)
             }
+            headers += 1
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
                 throw .malformedHeader(String(decoding: line, as: UTF8.self))
             }
@@ -131,9 +136,10 @@ package struct DAPFrameReader {
 
     /// The next header line without its line ending; `nil` at the end of the input.
     private mutating func headerLine() throws(DAPFramingError) -> ArraySlice<UInt8>? {
-        var searched = start
+        // Bytes after `start` already searched (``fill()`` moves `start` to 0).
+        var searched = 0
         while true {
-            if let newline = buffer[searched...].firstIndex(of: 0x0A) {
+            if let newline = buffer[(start + searched)...].firstIndex(of: 0x0A) {
                 var end = newline
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 let line = buffer[start..<end]
@@ -143,7 +149,7 @@ package struct DAPFrameReader {
             guard buffer.count - start <= Self.maximumHeader else {
                 throw .malformedHeader(String(decoding: buffer[start..<min(buffer.count, start + 80)], as: UTF8.self))
             }
-            searched = buffer.count
+            searched = buffer.count - start
             if try fill() == 0 { return nil }
         }
     }

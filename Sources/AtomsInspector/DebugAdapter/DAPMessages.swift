@@ -67,7 +67,8 @@ package struct DAPRequest: Sendable {
     static func reason(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "not JSON" }
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            // The arguments' own keys: `arguments.journal` is `journal`.
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.drop { $0 == "arguments" }
             return keys.isEmpty ? "the message" : keys.joined(separator: ".")
         }
         switch error {

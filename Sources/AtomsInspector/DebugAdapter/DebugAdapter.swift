@@ -46,7 +46,11 @@ package final class DebugAdapter {
         do {
             request = try DAPRequest(decoding: body)
         } catch {
-            return [.failure(seq: error.seq ?? 0, command: "unknown", error.message)]
+            // Without a sequence number there is no request to answer: the client is told.
+            guard let seq = error.seq else {
+                return [.event("output", DAPBody.Output(category: "important", output: "atoms-inspect dap: \(error.message)\n"))]
+            }
+            return [.failure(seq: seq, command: "unknown", error.message)]
         }
         var messages = notices()
         do {

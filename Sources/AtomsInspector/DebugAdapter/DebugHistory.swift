@@ -67,6 +67,8 @@ final class DebugHistory {
         guard step != position else { return }
         let (output, failed) = command("goto \(step)")
         if failed {
+            // The prompt's text has no file and line: a damaged line is read again for them.
+            _ = try journal.state(at: step)
             let message = output.split(separator: "\n").first { $0.hasPrefix("error: ") }.map { String($0.dropFirst(7)) } ?? output
             throw InspectorError(.usage, message)
         }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AtomsInspector
+
+/// `attach` to `sample-numpad --control`: moving back moves the running program; continue
+/// and disconnect return it to the present.
+@Suite(.timeLimit(.minutes(2)))
+struct DebugAdapterAttachTests {
+    @Test func steppingBackMovesTheProgramAndContinueReturnsIt() throws {
+        let directory = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = directory.path("run")
+        try FileManager.default.createDirectory(atPath: directory.path("run"), withIntermediateDirectories: true)
+        let numpad = try Subprocess.Running(
+            try #require(BuiltProducts.executable("sample-numpad")),
+            ["--journal", directory.path("j.jsonl"), "--control"],
+            environment: environment
+        )
+        #expect(numpad.wait { $1.contains("control endpoint") })
+        for digits in ["4", "8", "15"] { numpad.send(digits) }
+        #expect(numpad.wait { stdout, _ in stdout.contains("display 4,815\n") })
+
+        // Steps 1–2 watch the atoms, 3 types 4, 4 types 8, 5 and 6 type 1 and 5.
+        let client = try DAPClient(binary: try #require(BuiltProducts.executable("atoms-inspect")), directory: DebugAdapterSessionTests.repository, environment: environment)
+        _ = try client.body("initialize", ["adapterID": "atoms"])
+        let attached = try client.request("attach", ["pid": Int(numpad.pid)])
+        #expect(attached["success"] as? Bool == true, "\(attached["message"] ?? "")")
+        _ = try client.event("initialized")
+        _ = try client.body("configurationDone")
+        _ = try client.event("stopped")
+        #expect(try client.position() == 6, "the session starts at the present")
+
+        _ = try client.move("stepBack")
+        _ = try client.move("stepBack")
+        _ = try client.move("stepBack")
+        #expect(try client.position() == 3)
+        #expect(numpad.wait { stdout, _ in stdout.hasSuffix("display 4\n") }, "\(numpad.stdout)")
+        let input = try client.body("evaluate", ["expression": "InputAtom", "context": "watch"])
+        #expect(input["result"] as? String == "\"4\"")
+
+        let back = try client.move("continue")
+        #expect((back["text"] as? String)?.contains("the program is back in the present") == true)
+        #expect(numpad.wait { stdout, _ in stdout.hasSuffix("display 4\ndisplay 4,815\n") }, "\(numpad.stdout)")
+
+        // Back again, then disconnect: the program is left in the present.
+        _ = try client.body("evaluate", ["expression": "goto 4", "context": "repl"])
+        #expect(numpad.wait { stdout, _ in stdout.hasSuffix("display 48\n") }, "\(numpad.stdout)")
+        #expect(try client.disconnect() == 0)
+        #expect(numpad.wait { stdout, _ in stdout.hasSuffix("display 48\ndisplay 4,815\n") }, "\(numpad.stdout)")
+        try client.validateAgainstSchema()
+
+        numpad.closeInput()
+        #expect(try numpad.waitForExit() == 0)
+    }
+}
