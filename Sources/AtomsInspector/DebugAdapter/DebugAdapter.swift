@@ -413,11 +413,8 @@ package final class DebugAdapter {
         let arguments = try request.arguments(DAPBody.EvaluateArguments.self)
         if arguments.context == "repl" {
             let before = history.position
-            let (output, failed) = history.command(arguments.expression)
-            if failed {
-                throw InspectorError(.usage, output.replacing("error: ", with: ""))
-            }
-            let body = DAPBody.Evaluate(result: output, type: nil, variablesReference: 0)
+            let reply = try history.command(arguments.expression)
+            let body = DAPBody.Evaluate(result: reply?.text ?? "", type: nil, variablesReference: 0)
             guard history.position != before else { return [.response(to: request, body)] }
             variables.reset()
             return [.response(to: request, body), try stopped("goto", history)]

@@ -3,9 +3,9 @@ import AtomsJournalReader
 /// The history a debug session moves through: a journal (`launch`), or a running program's
 /// journal where moving also moves the program (`attach`).
 ///
-/// Every move and every console command goes through the step prompt's session
+/// Every move and every console line is a ``StepCommand`` that the step prompt's session runs
 /// (``StepSession``, or ``AttachSession`` over it), so the adapter moves as `step` and
-/// `attach` do.
+/// `attach` do and its console is their prompt.
 final class DebugHistory {
     private enum Backing {
         case journal(StepSession)
@@ -52,38 +52,37 @@ final class DebugHistory {
     var first: Int { journal.reader.firstStep }
     var last: Int { journal.reader.lastStep }
 
-    /// Runs one of the step prompt's commands (`attach`'s, for a program); returns its output.
-    func command(_ line: String) -> (output: String, failed: Bool) {
-        let output: String
+    /// Runs a command of the step vocabulary (`attach`'s, for a program).
+    ///
+    /// - Throws: ``InspectorError`` as ``StepSession/run(_:)``.
+    func run(_ command: StepCommand) throws(InspectorError) -> StepReply {
         switch backing {
-        case .journal(let session): output = session.handle(line).output
-        case .program(let attached): output = attached.handle(line).output
+        case .journal(let session): try session.run(command)
+        case .program(let attached): try attached.run(command)
         }
-        return (output, output.hasPrefix("error: ") || output.contains("\nerror: "))
+    }
+
+    /// Runs a line of the step prompt (the debug console); `nil` for a blank line.
+    ///
+    /// - Throws: ``InspectorError`` for a line that is not a command or a command that fails;
+    ///   `quit`, which only the editor's stop button (`disconnect`) does here.
+    func command(_ line: String) throws(InspectorError) -> StepReply? {
+        guard let command = try StepCommand.parse(line) else { return nil }
+        guard command != .quit else {
+            throw InspectorError(.usage, "quit does not end a debug session — stop it in the editor (disconnect)")
+        }
+        return try run(command)
     }
 
     /// Moves to `step` (and the program there).
     func move(to step: Int) throws(InspectorError) {
         guard step != position else { return }
-        let (output, failed) = command("goto \(step)")
-        if failed {
-            // The prompt's text has no file and line: a damaged line is read again for them.
-            _ = try journal.state(at: step)
-            let message = output.split(separator: "\n").first { $0.hasPrefix("error: ") }.map { String($0.dropFirst(7)) } ?? output
-            throw InspectorError(.usage, message)
-        }
+        _ = try run(.goTo(.number(step)))
     }
 
     /// Moves to the newest step; a program returns to the present.
     func moveToPresent() throws(InspectorError) {
-        switch backing {
-        case .journal:
-            let (output, failed) = command("last")
-            if failed { throw InspectorError(.usage, String(output.dropFirst(7))) }
-        case .program:
-            let (output, failed) = command("live")
-            if failed { throw InspectorError(.unavailable, output.replacing("error: ", with: "")) }
-        }
+        _ = try run(isProgram ? .live : .last)
     }
 
     /// What a program did since the last request (its own writes, the end of a trip to the
@@ -96,7 +95,7 @@ final class DebugHistory {
     /// Ends the session: a program goes back to the present and is left running.
     func end() {
         guard case .program(let attached) = backing else { return }
-        _ = attached.handle("live")
+        _ = try? attached.run(.live)
         attached.leave()
     }
 }
