@@ -136,6 +136,7 @@ let package = Package(
         .executableTarget(name: "fuzz-rules", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-step-commands", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-control-protocol", dependencies: ["AtomsFuzzTargets"]),
+        .executableTarget(name: "fuzz-dap", dependencies: ["AtomsFuzzTargets"]),
         .testTarget(name: "AtomsFuzzTargetsTests", dependencies: ["AtomsFuzzTargets"]),
 
         // Samples: small programs written the way a user writes atoms.
