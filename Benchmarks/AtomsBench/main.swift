@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay|dap …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
 // `atoms-bench --large-once untimed|off TOGGLES [recordable]`: one session of R2b, for callgrind;
 // `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
@@ -380,6 +380,31 @@ func runBenchmarks() {
             }
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: export suite failed: \(error)\n".utf8))
+        }
+    }
+    if selected("dap") {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-dap-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let todo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../samples/journals/todo.jsonl").standardized.path
+            let f = try DapSuite.run(todo: todo, directory: directory, transactions: quick ? 200_000 : 1_000_000, samples: quick ? 5 : 11)
+            if !json { print("atoms-inspect dap (issue 42): the adapter in process (as the executable, framing aside); \(f.transactions)-step generated counter journal (temp dir, deleted)") }
+            report("dap", "initialize-to-stopped", f.firstStopMilliseconds, "ms", target: "≤ 100 ms", meets: f.firstStopMilliseconds <= 100,
+                   text: "  initialize → launch → configurationDone → stopped on samples/journals/todo.jsonl (runs to its last step): median \(String(format: "%.2f", f.firstStopMilliseconds)) ms (target ≤ 100 ms)")
+            if let process = f.firstStopProcessMilliseconds {
+                report("dap", "initialize-to-stopped-process", process, "ms", target: "≤ 100 ms", meets: process <= 100,
+                       text: "    the same through an atoms-inspect dap process and its pipes, start to stopped: median \(String(format: "%.1f", process)) ms")
+            }
+            report("dap", "next-with-stack-and-variables", f.nextMilliseconds, "ms", target: "≤ 20 ms", meets: f.nextMilliseconds <= 20,
+                   text: "  next + stackTrace + scopes + variables at random steps: median \(String(format: "%.2f", f.nextMilliseconds)) ms (target ≤ 20 ms)")
+            report("dap", "stepBack-with-stack-and-variables", f.stepBackMilliseconds, "ms", target: "≤ 20 ms", meets: f.stepBackMilliseconds <= 20,
+                   text: "  stepBack + stackTrace + scopes + variables at random steps: median \(String(format: "%.2f", f.stepBackMilliseconds)) ms (target ≤ 20 ms)")
+            let ratio = f.continueSeconds / f.findSeconds
+            report("dap", "continue-to-data-breakpoint-over-find", ratio, "ratio", target: "≤ 2", meets: ratio <= 2,
+                   text: "  continue to a data breakpoint \(f.transactions / 100 * 90) steps ahead \(String(format: "%.3f", f.continueSeconds)) s; find --where --first, the same change \(String(format: "%.3f", f.findSeconds)) s; ratio \(String(format: "%.2f", ratio)) (target ≤ 2)")
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: dap suite failed: \(error)\n".utf8))
         }
     }
     if json {
