@@ -26,6 +26,8 @@ enum DapSuite {
         /// the same change: medians in seconds.
         var continueSeconds = 0.0
         var findSeconds = 0.0
+        /// The first `setBreakpoints` of a session: one pass indexing every step's write site.
+        var firstLineBreakpointsSeconds = 0.0
         var transactions = 0
     }
 
@@ -134,6 +136,12 @@ enum DapSuite {
             finds.append(try InspectorSuite.seconds {
                 _ = try FindCommand.find(try InspectedJournal(path: path), where: "BenchMarkAtom == 1", mode: .first)
             })
+        }
+        let indexed = Session()
+        indexed.send("initialize", #"{"adapterID":"bench"}"#)
+        indexed.send("launch", #"{"journal":"\#(path)","stopOnEntry":true}"#)
+        figures.firstLineBreakpointsSeconds = InspectorSuite.seconds {
+            indexed.send("setBreakpoints", #"{"source":{"path":"Bench/Generator.swift"},"breakpoints":[{"line":1}]}"#)
         }
         figures.continueSeconds = InspectorSuite.median(continues)
         figures.findSeconds = InspectorSuite.median(finds)

@@ -403,6 +403,8 @@ func runBenchmarks() {
             let ratio = f.continueSeconds / f.findSeconds
             report("dap", "continue-to-data-breakpoint-over-find", ratio, "ratio", target: "≤ 2", meets: ratio <= 2,
                    text: "  continue to a data breakpoint \(f.transactions / 100 * 90) steps ahead \(String(format: "%.3f", f.continueSeconds)) s; find --where --first, the same change \(String(format: "%.3f", f.findSeconds)) s; ratio \(String(format: "%.2f", ratio)) (target ≤ 2)")
+            report("dap", "first-set-breakpoints", f.firstLineBreakpointsSeconds, "s",
+                   text: "  the first setBreakpoints of a session (one pass indexing every step's write site) \(String(format: "%.3f", f.firstLineBreakpointsSeconds)) s")
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: dap suite failed: \(error)\n".utf8))
         }
