@@ -16,12 +16,29 @@ package enum DAPBody {
 
     /// `attach`: a running program's pid or control socket.
     package struct AttachArguments: Decodable, Sendable {
-        /// The program's process id.
+        /// The program's process id: a number, or its digits as a string (what VS Code's
+        /// `${command:pickProcess}` and Helix's templates give).
         package var pid: Int?
         /// The program's control socket.
         package var socket: String?
         /// As ``LaunchArguments/sourceRoot``.
         package var sourceRoot: String?
+
+        enum CodingKeys: String, CodingKey { case pid, socket, sourceRoot }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let text = try? container.decodeIfPresent(String.self, forKey: .pid) {
+                guard let number = Int(text) else {
+                    throw DecodingError.typeMismatch(Int.self, .init(codingPath: [CodingKeys.pid], debugDescription: "not a process id"))
+                }
+                pid = number
+            } else {
+                pid = try container.decodeIfPresent(Int.self, forKey: .pid)
+            }
+            socket = try container.decodeIfPresent(String.self, forKey: .socket)
+            sourceRoot = try container.decodeIfPresent(String.self, forKey: .sourceRoot)
+        }
     }
 
     /// `setBreakpoints`.

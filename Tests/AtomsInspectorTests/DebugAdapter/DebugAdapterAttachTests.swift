@@ -24,7 +24,8 @@ struct DebugAdapterAttachTests {
         // Steps 1–2 watch the atoms, 3 types 4, 4 types 8, 5 and 6 type 1 and 5.
         let client = try DAPClient(binary: try #require(BuiltProducts.executable("atoms-inspect")), directory: DebugAdapterSessionTests.repository, environment: environment)
         _ = try client.body("initialize", ["adapterID": "atoms"])
-        let attached = try client.request("attach", ["pid": Int(numpad.pid)])
+        // A pid as a string, as VS Code's ${command:pickProcess} gives it.
+        let attached = try client.request("attach", ["pid": String(numpad.pid)])
         #expect(attached["success"] as? Bool == true, "\(attached["message"] ?? "")")
         _ = try client.event("initialized")
         _ = try client.body("configurationDone")

@@ -63,6 +63,7 @@ struct DebugAdapterErrorTests {
         #expect(typed == "bad arguments for launch: journal is not a string — see the protocol's launch request", "\(typed)")
         #expect(try failure("launch", ["journal": "no/such.jsonl"]).hasPrefix(Self.repository + "/no/such.jsonl: "))
         #expect(try failure("attach", [:]).hasPrefix("attach needs the program"))
+        #expect(try failure("attach", ["pid": "twelve"]).hasPrefix("bad arguments for attach: pid is not an integer"))
         // Not JSON at all: answered, with the sequence number unknown.
         client.write(raw: DAPFrameWriter.frame(Array("not json".utf8)))
         let garbage = try client.next()
