@@ -78,6 +78,11 @@ package final class DebugAdapter {
 
     private func notices() -> [DAPOutgoing] {
         guard let history, history.isProgram else { return [] }
+        if history.takeProgramEnded() {
+            // The history ends with the program: the editor ends the session (disconnect).
+            let text = "\(history.name) closed its control endpoint or exited — the session ends\n"
+            return [.event("output", DAPBody.Output(category: "console", output: text)), .event("terminated")]
+        }
         let text = history.notices()
         guard !text.isEmpty else { return [] }
         return [.event("output", DAPBody.Output(category: "console", output: text + "\n"))]

@@ -19,9 +19,20 @@ final class DebugHistory {
         backing = .journal(try StepSession(journal: journal, at: .number(journal.reader.firstStep)))
     }
 
+    /// Set (on the connection's thread) when the program closes its endpoint or exits.
+    private let programEnded = ProgramEnded()
+
     /// A running program's, starting at the present.
     init(program: AttachSession) {
         backing = .program(program)
+        let ended = programEnded
+        program.whenProgramExits { ended.set() }
+    }
+
+    /// Whether an attached program has closed its endpoint or exited (once: later calls are
+    /// `false`).
+    func takeProgramEnded() -> Bool {
+        programEnded.take()
     }
 
     /// The step prompt's session.
@@ -97,5 +108,25 @@ final class DebugHistory {
         guard case .program(let attached) = backing else { return }
         _ = try? attached.run(.live)
         attached.leave()
+    }
+}
+
+/// A flag one thread sets and another takes.
+private final class ProgramEnded: @unchecked Sendable {
+    // Unchecked: the flag is read and written under the lock.
+    private let lock = ConditionLock()
+    private var isSet = false
+
+    func set() {
+        lock.lock()
+        isSet = true
+        lock.unlock()
+    }
+
+    func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { isSet = false }
+        return isSet
     }
 }

@@ -7,8 +7,8 @@ import TestSupport
 /// and disconnect return it to the present.
 @Suite(.timeLimit(.minutes(2)))
 struct DebugAdapterAttachTests {
-    @Test func steppingBackMovesTheProgramAndContinueReturnsIt() throws {
-        let directory = try TemporaryDirectory()
+    /// A numpad with its endpoint in a folder of its own (`XDG_RUNTIME_DIR`).
+    private func startNumpad(in directory: TemporaryDirectory) throws -> (Subprocess.Running, [String: String]) {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = directory.path("run")
         try FileManager.default.createDirectory(atPath: directory.path("run"), withIntermediateDirectories: true)
@@ -18,6 +18,12 @@ struct DebugAdapterAttachTests {
             environment: environment
         )
         #expect(numpad.wait { $1.contains("control endpoint") })
+        return (numpad, environment)
+    }
+
+    @Test func steppingBackMovesTheProgramAndContinueReturnsIt() throws {
+        let directory = try TemporaryDirectory()
+        let (numpad, environment) = try startNumpad(in: directory)
         for digits in ["4", "8", "15"] { numpad.send(digits) }
         #expect(numpad.wait { stdout, _ in stdout.contains("display 4,815\n") })
 
@@ -53,5 +59,21 @@ struct DebugAdapterAttachTests {
 
         numpad.closeInput()
         #expect(try numpad.waitForExit() == 0)
+    }
+
+    @Test func aProgramThatExitsEndsTheSessionWithTerminated() throws {
+        let directory = try TemporaryDirectory()
+        let (numpad, environment) = try startNumpad(in: directory)
+        let client = try DAPClient(binary: try #require(BuiltProducts.executable("atoms-inspect")), directory: DebugAdapterSessionTests.repository, environment: environment)
+        _ = try client.body("initialize", ["adapterID": "atoms"])
+        _ = try client.body("attach", ["socket": try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path("run/atoms-control")).first.map { directory.path("run/atoms-control/" + $0) })])
+        _ = try client.body("configurationDone")
+        _ = try client.event("stopped")
+        numpad.closeInput()
+        #expect(try numpad.waitForExit() == 0)
+        // Told without a request: the adapter looks for the program's news while idle.
+        _ = try client.event("terminated")
+        #expect(try client.disconnect() == 0)
+        try client.validateAgainstSchema()
     }
 }
