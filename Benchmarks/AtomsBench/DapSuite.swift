@@ -180,4 +180,131 @@ enum DapSuite {
             } * 1000
         })
     }
+
+    /// An `atoms-inspect dap` process driven over its pipes, as an editor drives it.
+    private final class ProcessSession {
+        private let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+        private var buffer = Data()
+        private var seq = 0
+
+        init(inspector: String) throws {
+            process.executableURL = URL(fileURLWithPath: inspector)
+            process.arguments = ["dap"]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+        }
+
+        /// The next message's JSON text.
+        private func next() throws -> String {
+            while true {
+                if let headerEnd = buffer.range(of: Data("\r\n\r\n".utf8)) {
+                    let header = String(decoding: buffer[buffer.startIndex..<headerEnd.lowerBound], as: UTF8.self)
+                    let length = Int(header.split(separator: ":").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+                    if buffer.distance(from: headerEnd.upperBound, to: buffer.endIndex) >= length {
+                        let body = buffer[headerEnd.upperBound..<buffer.index(headerEnd.upperBound, offsetBy: length)]
+                        let text = String(decoding: body, as: UTF8.self)
+                        buffer = Data(buffer[buffer.index(headerEnd.upperBound, offsetBy: length)...])
+                        return text
+                    }
+                }
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "atoms-inspect dap ended"]) }
+                buffer += chunk
+            }
+        }
+
+        /// Sends a request and reads to its response (and, with `stops`, to the `stopped` event).
+        @discardableResult
+        func send(_ command: String, _ arguments: String = "{}", stops: Bool = false) throws -> String {
+            seq += 1
+            let json = #"{"seq":\#(seq),"type":"request","command":"\#(command)","arguments":\#(arguments)}"#
+            input.fileHandleForWriting.write(Data("Content-Length: \(json.utf8.count)\r\n\r\n\(json)".utf8))
+            var response = ""
+            while !response.contains(#""request_seq":\#(seq),"#) {
+                response = try next()
+            }
+            guard response.contains(#""success":true"#) else {
+                throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "\(command) failed: \(response)"])
+            }
+            if stops {
+                while !(try next()).contains(#""event":"stopped""#) {}
+            }
+            return response
+        }
+
+        func inspect() throws {
+            try send("stackTrace", #"{"threadId":1}"#)
+            try send("scopes", #"{"frameId":0}"#)
+            try send("variables", #"{"variablesReference":2}"#)
+        }
+
+        func end() throws {
+            try send("disconnect")
+            process.waitUntilExit()
+        }
+    }
+
+    /// The figures through `inspector` (an `atoms-inspect` executable, e.g. a release build)
+    /// as processes over pipes: first stop, next/stepBack, and continue to the data breakpoint
+    /// against `atoms-inspect find --where --first`, on a journal generated here.
+    static func runProcesses(inspector: String, todo: String, directory: URL, transactions: Int, samples: Int) throws -> Figures {
+        var figures = Figures()
+        figures.transactions = transactions
+        figures.firstStopProcessMilliseconds = InspectorSuite.median(try (0..<samples).map { _ in
+            try InspectorSuite.seconds {
+                let session = try ProcessSession(inspector: inspector)
+                try session.send("initialize", #"{"adapterID":"bench"}"#)
+                try session.send("launch", #"{"journal":"\#(todo)"}"#)
+                try session.send("configurationDone", stops: true)
+                try session.end()
+            } * 1000
+        })
+        figures.firstStopMilliseconds = figures.firstStopProcessMilliseconds!
+        let path = directory.appendingPathComponent("dap-1m.jsonl").path
+        try generate(path: path, transactions: transactions)
+        let session = try ProcessSession(inspector: inspector)
+        try session.send("initialize", #"{"adapterID":"bench"}"#)
+        try session.send("launch", #"{"journal":"\#(path)","stopOnEntry":true}"#)
+        try session.send("configurationDone", stops: true)
+        var generator = SystemRandomNumberGenerator()
+        var nexts: [Double] = []
+        var backs: [Double] = []
+        for _ in 0..<samples * 4 {
+            let step = Int.random(in: 2..<(transactions - 1), using: &generator)
+            try session.send("evaluate", #"{"expression":"goto \#(step)","context":"repl"}"#, stops: true)
+            try session.inspect()
+            nexts.append(try InspectorSuite.seconds { try session.send("next", #"{"threadId":1}"#, stops: true); try session.inspect() } * 1000)
+            backs.append(try InspectorSuite.seconds { try session.send("stepBack", #"{"threadId":1}"#, stops: true); try session.inspect() } * 1000)
+        }
+        try session.end()
+        figures.nextMilliseconds = InspectorSuite.median(nexts)
+        figures.stepBackMilliseconds = InspectorSuite.median(backs)
+        let start = markStep(transactions) - transactions / 100 * 90
+        var continues: [Double] = []
+        var finds: [Double] = []
+        for _ in 0..<3 {
+            let session = try ProcessSession(inspector: inspector)
+            try session.send("initialize", #"{"adapterID":"bench"}"#)
+            try session.send("launch", #"{"journal":"\#(path)","stopOnEntry":true}"#)
+            try session.send("configurationDone", stops: true)
+            try session.send("evaluate", #"{"expression":"goto \#(start)","context":"repl"}"#, stops: true)
+            try session.send("setDataBreakpoints", #"{"breakpoints":[{"dataId":"BenchMarkAtom"}]}"#)
+            continues.append(try InspectorSuite.seconds { try session.send("continue", #"{"threadId":1}"#, stops: true) })
+            try session.end()
+            finds.append(InspectorSuite.seconds { _ = try? InspectorSuite.shell(inspector, ["find", path, "--where", "BenchMarkAtom == 1", "--first"]) })
+        }
+        figures.continueSeconds = InspectorSuite.median(continues)
+        figures.findSeconds = InspectorSuite.median(finds)
+        let indexed = try ProcessSession(inspector: inspector)
+        try indexed.send("initialize", #"{"adapterID":"bench"}"#)
+        try indexed.send("launch", #"{"journal":"\#(path)","stopOnEntry":true}"#)
+        figures.firstLineBreakpointsSeconds = try InspectorSuite.seconds {
+            try indexed.send("setBreakpoints", #"{"source":{"path":"Bench/Generator.swift"},"breakpoints":[{"line":1}]}"#)
+        }
+        try indexed.end()
+        return figures
+    }
 }

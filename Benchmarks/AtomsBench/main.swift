@@ -48,7 +48,7 @@ func runBenchmarks() {
     }
     let json = arguments.contains("--json")
     let quick = arguments.contains("--quick")
-    let filters = arguments.dropFirst().filter { !$0.hasPrefix("--") }
+    let filters = arguments.dropFirst().filter { !$0.hasPrefix("--") && !$0.hasPrefix("/") && !$0.hasPrefix(".") }
     func selected(_ suite: String) -> Bool {
         filters.isEmpty || filters.contains { suite.contains($0) || $0.contains(suite) }
     }
@@ -388,11 +388,17 @@ func runBenchmarks() {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let todo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../samples/journals/todo.jsonl").standardized.path
-            let f = try DapSuite.run(todo: todo, directory: directory, transactions: quick ? 200_000 : 1_000_000, samples: quick ? 5 : 11)
-            if !json { print("atoms-inspect dap (issue 42): the adapter in process (as the executable, framing aside); \(f.transactions)-step generated counter journal (temp dir, deleted)") }
+            let transactions = quick ? 200_000 : 1_000_000
+            // `--inspector PATH`: every figure through that atoms-inspect's processes (a
+            // release build driven by this one, when atoms-bench's own release build is out of
+            // reach).
+            let inspector = arguments.firstIndex(of: "--inspector").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+            let f = try inspector.map { try DapSuite.runProcesses(inspector: $0, todo: todo, directory: directory, transactions: transactions, samples: quick ? 5 : 11) }
+                ?? DapSuite.run(todo: todo, directory: directory, transactions: transactions, samples: quick ? 5 : 11)
+            if !json { print("atoms-inspect dap (issue 42): \(inspector.map { "through \($0) dap processes over pipes" } ?? "the adapter in process (as the executable, framing aside)"); \(f.transactions)-step generated counter journal (temp dir, deleted)") }
             report("dap", "initialize-to-stopped", f.firstStopMilliseconds, "ms", target: "≤ 100 ms", meets: f.firstStopMilliseconds <= 100,
                    text: "  initialize → launch → configurationDone → stopped on samples/journals/todo.jsonl (runs to its last step): median \(String(format: "%.2f", f.firstStopMilliseconds)) ms (target ≤ 100 ms)")
-            if let process = f.firstStopProcessMilliseconds {
+            if inspector == nil, let process = f.firstStopProcessMilliseconds {
                 report("dap", "initialize-to-stopped-process", process, "ms", target: "≤ 100 ms", meets: process <= 100,
                        text: "    the same through an atoms-inspect dap process and its pipes, start to stopped: median \(String(format: "%.1f", process)) ms")
             }

@@ -19,20 +19,15 @@ final class WriteSiteIndex {
         through = first
     }
 
-    /// Indexes the steps up to the journal's last.
+    /// Indexes the steps up to the journal's last, with the one walk over its steps
+    /// (``InspectedJournal/walk(_:through:decodingValuesOf:_:)``), decoding no values.
     func extend(_ journal: InspectedJournal) throws(InspectorError) {
         let last = journal.reader.lastStep
         guard through < last else { return }
-        for seq in max(through + 1, journal.reader.firstStep + 1)...last {
-            let record: TransactionRecord
-            do {
-                // The reader directly: a session's memo keeps states it comes back to.
-                record = try journal.reader.transaction(seq, decodingValuesOf: [])
-            } catch {
-                throw InspectorError(error)
-            }
+        var state = try journal.state(at: max(through, journal.reader.firstStep), decodingValuesOf: [])
+        try journal.walk(&state, through: last, decodingValuesOf: []) { record, _ throws(InspectorError) in
             if let site = record.at {
-                steps[site, default: []].append(seq)
+                steps[site, default: []].append(record.seq)
             }
         }
         through = last
