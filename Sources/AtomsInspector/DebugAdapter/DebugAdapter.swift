@@ -26,7 +26,6 @@ package final class DebugAdapter {
     private var variables = DebugVariables()
     private var stopOnEntry = false
     private var linesStartAt1 = true
-    private var configured = false
     /// Whether a `disconnect` was answered: the adapter ends (status 0).
     package private(set) var isFinished = false
 
@@ -120,7 +119,6 @@ package final class DebugAdapter {
         case "dataBreakpointInfo": return [.response(to: request, try dataBreakpointInfo(request.arguments(DAPBody.DataBreakpointInfoArguments.self), history))]
         case "setDataBreakpoints": return [.response(to: request, try setDataBreakpoints(request.arguments(DAPBody.SetDataBreakpointsArguments.self), history))]
         case "configurationDone":
-            configured = true
             if stopOnEntry || history.isProgram {
                 return [.response(to: request), try stopped("entry", history)]
             }
