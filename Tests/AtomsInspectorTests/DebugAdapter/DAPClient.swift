@@ -21,8 +21,13 @@ final class DAPClient {
     private(set) var received: [[UInt8]] = []
     private let finished: EndedStatus?
     private let process: Process?
+    /// The binary's pipes, kept for as long as the client: a `Pipe` closes its descriptors
+    /// when it goes, and a number closed early is soon another test's.
+    private let pipes: [Pipe]
     /// The adapter's stderr, for the binary.
     private let errors: Pipe?
+    /// Whether the adapter's input was closed (``closeInput()``).
+    private var inputClosed = false
 
     /// Seconds any one read waits.
     static let timeout: Int32 = 20_000
@@ -39,6 +44,7 @@ final class DAPClient {
         finished = gate
         process = nil
         errors = nil
+        pipes = []
         let (input, output) = (requests[0], responses[1])
         Thread.detachNewThread {
             let status = DebugAdapterServer.run(DebugAdapter(workingDirectory: directory), input: input, output: output) { _ in }
@@ -68,12 +74,16 @@ final class DAPClient {
         finished = nil
         self.process = process
         self.errors = errors
-        // Kept alive by the process object's pipes.
-        _ = (input, output)
+        pipes = [input, output, errors]
     }
 
     deinit {
         if let process, process.isRunning { process.terminate() }
+        // The in-process client's own ends; the binary's close with their pipes.
+        if pipes.isEmpty {
+            if !inputClosed { close(toAdapter) }
+            close(fromAdapter)
+        }
     }
 
     /// A frame reader whose reads fail after ``timeout`` without input.
@@ -96,7 +106,13 @@ final class DAPClient {
 
     /// Closes the adapter's input.
     func closeInput() {
-        close(toAdapter)
+        guard !inputClosed else { return }
+        inputClosed = true
+        if pipes.isEmpty {
+            close(toAdapter)
+        } else {
+            try? pipes[0].fileHandleForWriting.close()
+        }
     }
 
     /// Sends a request; returns its sequence number.
