@@ -110,8 +110,9 @@ let package = Package(
         .testTarget(
             name: "AtomsInspectorTests",
             dependencies: ["AtomsInspector", "AtomsJournalReader", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
-            // The report page's `node --test` tests, which ReportWebTests runs.
-            exclude: ["Report/Web"],
+            // The report page's `node --test` tests, which ReportWebTests runs; the Debug
+            // Adapter Protocol's schema and its validator, which the DebugAdapter tests run.
+            exclude: ["Report/Web", "DebugAdapter/Schema"],
             resources: [.copy("Golden")]
         ),
 
@@ -135,6 +136,7 @@ let package = Package(
         .executableTarget(name: "fuzz-rules", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-step-commands", dependencies: ["AtomsFuzzTargets"]),
         .executableTarget(name: "fuzz-control-protocol", dependencies: ["AtomsFuzzTargets"]),
+        .executableTarget(name: "fuzz-dap", dependencies: ["AtomsFuzzTargets"]),
         .testTarget(name: "AtomsFuzzTargetsTests", dependencies: ["AtomsFuzzTargets"]),
 
         // Samples: small programs written the way a user writes atoms.

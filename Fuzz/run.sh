@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a fuzz target with libFuzzer and AddressSanitizer and runs it.
 # Usage: Fuzz/run.sh TARGET [SECONDS] [libFuzzer options…]
-#   TARGET: journal-reader, journal-summary, rules, step-commands or control-protocol. SECONDS: how long to run
+#   TARGET: journal-reader, journal-summary, rules, step-commands, control-protocol or dap. SECONDS: how long to run
 #   (default 60).
 # New inputs go to .build-fuzz/corpus/TARGET (kept between runs); a crash is written to
 # .build-fuzz/crashes/TARGET/ and the script fails. Inputs on which two readers disagree go to
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 target=${1:?usage: Fuzz/run.sh TARGET [SECONDS] [libFuzzer options…]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
-[ -d "Fuzz/corpus/$target" ] || { echo "Fuzz/run.sh: no target '$target' (journal-reader, journal-summary, rules, step-commands, control-protocol)" >&2; exit 64; }
+[ -d "Fuzz/corpus/$target" ] || { echo "Fuzz/run.sh: no target '$target' (journal-reader, journal-summary, rules, step-commands, control-protocol, dap)" >&2; exit 64; }
 
 # The driver is looked up at run time (FuzzDriver), so the linker must export it.
 swift build -c release --build-path .build-fuzz \

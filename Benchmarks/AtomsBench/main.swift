@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay|dap …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
 // `atoms-bench --large-once untimed|off TOGGLES [recordable]`: one session of R2b, for callgrind;
 // `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
@@ -48,7 +48,7 @@ func runBenchmarks() {
     }
     let json = arguments.contains("--json")
     let quick = arguments.contains("--quick")
-    let filters = arguments.dropFirst().filter { !$0.hasPrefix("--") }
+    let filters = arguments.dropFirst().filter { !$0.hasPrefix("--") && !$0.hasPrefix("/") && !$0.hasPrefix(".") }
     func selected(_ suite: String) -> Bool {
         filters.isEmpty || filters.contains { suite.contains($0) || $0.contains(suite) }
     }
@@ -380,6 +380,39 @@ func runBenchmarks() {
             }
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: export suite failed: \(error)\n".utf8))
+        }
+    }
+    if selected("dap") {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-dap-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let todo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../samples/journals/todo.jsonl").standardized.path
+            let transactions = quick ? 200_000 : 1_000_000
+            // `--inspector PATH`: every figure through that atoms-inspect's processes (a
+            // release build driven by this one, when atoms-bench's own release build is out of
+            // reach).
+            let inspector = arguments.firstIndex(of: "--inspector").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+            let f = try inspector.map { try DapSuite.runProcesses(inspector: $0, todo: todo, directory: directory, transactions: transactions, samples: quick ? 5 : 11) }
+                ?? DapSuite.run(todo: todo, directory: directory, transactions: transactions, samples: quick ? 5 : 11)
+            if !json { print("atoms-inspect dap (issue 42): \(inspector.map { "through \($0) dap processes over pipes" } ?? "the adapter in process (as the executable, framing aside)"); \(f.transactions)-step generated counter journal (temp dir, deleted)") }
+            report("dap", "initialize-to-stopped", f.firstStopMilliseconds, "ms", target: "≤ 100 ms", meets: f.firstStopMilliseconds <= 100,
+                   text: "  initialize → launch → configurationDone → stopped on samples/journals/todo.jsonl (runs to its last step): median \(String(format: "%.2f", f.firstStopMilliseconds)) ms (target ≤ 100 ms)")
+            if inspector == nil, let process = f.firstStopProcessMilliseconds {
+                report("dap", "initialize-to-stopped-process", process, "ms", target: "≤ 100 ms", meets: process <= 100,
+                       text: "    the same through an atoms-inspect dap process and its pipes, start to stopped: median \(String(format: "%.1f", process)) ms")
+            }
+            report("dap", "next-with-stack-and-variables", f.nextMilliseconds, "ms", target: "≤ 20 ms", meets: f.nextMilliseconds <= 20,
+                   text: "  next + stackTrace + scopes + variables at random steps: median \(String(format: "%.2f", f.nextMilliseconds)) ms (target ≤ 20 ms)")
+            report("dap", "stepBack-with-stack-and-variables", f.stepBackMilliseconds, "ms", target: "≤ 20 ms", meets: f.stepBackMilliseconds <= 20,
+                   text: "  stepBack + stackTrace + scopes + variables at random steps: median \(String(format: "%.2f", f.stepBackMilliseconds)) ms (target ≤ 20 ms)")
+            let ratio = f.continueSeconds / f.findSeconds
+            report("dap", "continue-to-data-breakpoint-over-find", ratio, "ratio", target: "≤ 2", meets: ratio <= 2,
+                   text: "  continue to a data breakpoint \(f.transactions / 100 * 90) steps ahead \(String(format: "%.3f", f.continueSeconds)) s; find --where --first, the same change \(String(format: "%.3f", f.findSeconds)) s; ratio \(String(format: "%.2f", ratio)) (target ≤ 2)")
+            report("dap", "first-set-breakpoints", f.firstLineBreakpointsSeconds, "s",
+                   text: "  the first setBreakpoints of a session (one pass indexing every step's write site) \(String(format: "%.3f", f.firstLineBreakpointsSeconds)) s")
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: dap suite failed: \(error)\n".utf8))
         }
     }
     if json {

@@ -13,6 +13,7 @@ public enum FuzzTargets {
         "rules": rules,
         "step-commands": stepCommands,
         "control-protocol": controlProtocol,
+        "dap": debugAdapter,
     ]
 
     /// Opens the input as a journal, then reads the transactions and states at its first,

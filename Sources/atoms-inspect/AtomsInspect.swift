@@ -14,7 +14,7 @@ struct AtomsInspect: ParsableCommand {
             found no step, or compare found the journals diverge; \
             64 usage error (unknown option, bad step, unknown atom, a report over --max-size, attach with several \
             programs to choose from); 65 malformed journal, \
-            state file or rules file, or (profile) a journal recorded without timing; 66 missing or unreadable file; 69 Graphviz dot \
+            state file or rules file, broken Debug Adapter Protocol framing (dap), or (profile) a journal recorded without timing; 66 missing or unreadable file; 69 Graphviz dot \
             or DuckDB (export --format parquet) unavailable, or attach cannot reach the program; 73 output file cannot be created, or \
             export's output folder holds files (pass --force); 74 output cannot be written \
             (stdout closed or full, a write to an output file failed); 75 the journal changed \
@@ -29,6 +29,6 @@ struct AtomsInspect: ParsableCommand {
             completion script (see README.md).
             """,
         version: "1.0.0",
-        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, ReplayTest.self, Step.self, Attach.self, Restore.self, Check.self, Stats.self, Report.self, Export.self, Profile.self]
+        subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, ReplayTest.self, Step.self, Attach.self, Dap.self, Restore.self, Check.self, Stats.self, Report.self, Export.self, Profile.self]
     )
 }

@@ -10,7 +10,7 @@ struct CorpusReplayTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz")
 
-    @Test(arguments: ["journal-reader", "journal-summary", "rules", "step-commands", "control-protocol"])
+    @Test(arguments: ["journal-reader", "journal-summary", "rules", "step-commands", "control-protocol", "dap"])
     func seedsAndRegressionsRunThroughTheirTarget(target: String) throws {
         let run = try #require(FuzzTargets.all[target])
         var inputs = 0

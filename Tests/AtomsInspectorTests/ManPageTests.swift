@@ -48,7 +48,7 @@ struct ManPageTests {
         expectCovered(dump.command.abstract, "the abstract")
         expectCovered(dump.command.discussion, "the discussion (exit codes, rules syntax)")
         let subcommands = dump.command.subcommands ?? []
-        #expect(subcommands.map(\.commandName) == ["log", "show", "graph", "diff", "blame", "find", "compare", "replay-test", "step", "attach", "restore", "check", "stats", "report", "export", "profile", "help"])
+        #expect(subcommands.map(\.commandName) == ["log", "show", "graph", "diff", "blame", "find", "compare", "replay-test", "step", "attach", "dap", "restore", "check", "stats", "report", "export", "profile", "help"])
         for command in subcommands where command.commandName != "help" {
             #expect(man.contains(".It Em \(command.commandName)"), "man page lacks the \(command.commandName) command")
             expectCovered(command.abstract, "\(command.commandName)'s abstract")
