@@ -112,7 +112,7 @@ let package = Package(
             dependencies: ["AtomsInspector", "AtomsJournalReader", "AtomsJournal", "Atoms", "TestSupport", "BrowserSupport"],
             // The report page's `node --test` tests, which ReportWebTests runs; the Debug
             // Adapter Protocol's schema and its validator, which the DebugAdapter tests run.
-            exclude: ["Report/Web", "DebugAdapter/Schema"],
+            exclude: ["Report/Web", "DebugAdapter/Schema", "DebugAdapter/debugpy_client.py"],
             resources: [.copy("Golden")]
         ),
 
