@@ -163,7 +163,10 @@ struct InspectorCommandTests {
             context[ReturningAtom()] += 1
             context.unwatch(ReturningAtom())
             // Past a keyframe, which forgets the released atom: it comes back under a new number.
-            for _ in 0..<40 { context[FillerAtom()] += 1 }
+            // A keyframe follows once the lines since the last weigh twice as much as it, and
+            // a line's weight depends on its time's digits: about 40 writes cross that, so 120
+            // leave one keyframe among them however the times are written.
+            for _ in 0..<120 { context[FillerAtom()] += 1 }
         }
         try recorder.close()
         let journal = try InspectedJournal(path: path)

@@ -39,8 +39,10 @@ struct RestoreOrderTests {
         let before = context.snapshot()
         context.unwatch(RestoredTotalAtom())
         // Past a keyframe, which forgets the released members: the restore declares them
-        // again, numbered in the order it re-creates them.
-        for _ in 0..<40 { context[RestoredFillerAtom()] += 1 }
+        // again, numbered in the order it re-creates them. A keyframe follows once the lines
+        // weigh twice the last one, which depends on their times' digits: about 40 writes
+        // cross that, so 120 leave a keyframe among them in every run.
+        for _ in 0..<120 { context[RestoredFillerAtom()] += 1 }
         context.restore(before)
         try recorder.close()
         // Transaction lines, `[seq,t,"cause",…`, without their times.

@@ -34,7 +34,7 @@ struct ProfileIdentityTests {
             context[ComingBackAtom()] = round + 1
             context.unwatch(DoubledBackAtom())
             // Past a keyframe, which forgets the released atoms: they come back under new numbers.
-            for _ in 0..<12 { context[PaddingAtom()] += 1 }
+            for _ in 0..<60 { context[PaddingAtom()] += 1 }
         }
         try recorder.close()
         let journal = try InspectedJournal(path: path)
