@@ -26,6 +26,9 @@ static struct atoms_mapping_slot slots[ATOMS_MAPPING_SLOTS];
 static _Atomic int installed;
 // Read once at installation: `sysconf` is not async-signal-safe.
 static uintptr_t page_size;
+// The action before ours (the Swift runtime's crash reporter, or the default), for faults
+// that are not ours.
+static struct sigaction previous;
 
 static void atoms_mapping_on_bus_error(int signal_number, siginfo_t *info, void *context) {
     (void)context;
@@ -37,23 +40,22 @@ static void atoms_mapping_on_bus_error(int signal_number, siginfo_t *info, void 
             uintptr_t base = atomic_load_explicit(&slot->base, memory_order_relaxed);
             size_t length = atomic_load_explicit(&slot->length, memory_order_relaxed);
             if (address < base || address - base >= length) continue;
-            // mmap(2) is a plain system call here, safe in a handler in practice though POSIX
-            // does not list it. The page read again holds zeros; the reader sees the mark.
-            void *page = (void *)(address & ~(page_size - 1));
-            void *zero = mmap(page, (size_t)page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+            // The file ends before this page, so every later page of the range is gone too:
+            // zeros over all of them, one signal per cut rather than one per page. mmap(2) is a
+            // plain system call, safe in a handler in practice though POSIX does not list it.
+            // The reader sees the mark.
+            uintptr_t page = address & ~(page_size - 1);
+            uintptr_t end = (base + length + page_size - 1) & ~(page_size - 1);
+            void *zero = mmap((void *)page, (size_t)(end - page), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
             if (zero == MAP_FAILED) break;
             atomic_store_explicit(&slot->changed, 1, memory_order_release);
             return;
         }
     }
-    // Not ours: the default action, as if no handler were installed. Returning re-runs the
-    // faulting instruction, which now ends the process; a sent signal is sent again (it is
-    // blocked until the handler returns).
-    struct sigaction fallback;
-    memset(&fallback, 0, sizeof fallback);
-    fallback.sa_handler = SIG_DFL;
-    sigemptyset(&fallback.sa_mask);
-    sigaction(signal_number, &fallback, NULL);
+    // Not ours: the action before ours (the default, when there was none), as if ours had
+    // never been installed. Returning re-runs the faulting instruction, which faults again
+    // into that action; a sent signal is sent again (it is blocked until the handler returns).
+    sigaction(signal_number, &previous, NULL);
     if (info->si_code <= 0) raise(signal_number);
 }
 
@@ -64,9 +66,9 @@ int atoms_mapping_install_handler(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = atoms_mapping_on_bus_error;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    action.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
-    if (sigaction(SIGBUS, &action, NULL) != 0) return -1;
+    if (sigaction(SIGBUS, &action, &previous) != 0) return -1;
     atomic_store(&installed, 1);
     return 0;
 }

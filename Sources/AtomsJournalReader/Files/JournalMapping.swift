@@ -8,8 +8,8 @@ import Darwin
 /// Reading journals through a mapping of their files rather than copies out of the page cache.
 ///
 /// A mapped file that shrinks under its reader raises SIGBUS at the next touch of a page past
-/// its new end. The handler ``enable()`` installs maps a zero page there instead and marks the
-/// mapping as changed, so the read goes on and the reader reports
+/// its new end. The handler ``enable()`` installs maps zero pages there instead (to the
+/// mapping's end) and marks the mapping as changed, so the read goes on and the reader reports
 /// ``JournalError/changedWhileReading(path:)``, as it does reading with `pread`. A handler is
 /// the process's business, not a library's: only the `atoms-inspect` executable calls
 /// ``enable()``; everywhere else journals are read with `pread`.
@@ -23,7 +23,7 @@ package enum JournalMapping {
     }
 
     /// Whether files are mapped: only once the handler is installed.
-    static var isEnabled: Bool { atoms_mapping_handler_installed() != 0 }
+    package static var isEnabled: Bool { atoms_mapping_handler_installed() != 0 }
 }
 
 /// A regular file's first `count` bytes mapped read-only, registered with the SIGBUS handler.

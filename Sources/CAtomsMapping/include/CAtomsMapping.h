@@ -4,9 +4,10 @@
 #include <stddef.h>
 
 /// Installs the process-wide SIGBUS handler that makes reading a registered mapping safe when
-/// its file shrinks: a fault inside a registered range maps a zero page over the faulting page
-/// and marks the range as changed, so the read goes on (reading zeros) and the reader reports
-/// the file as changed. A fault anywhere else ends the process as SIGBUS always does.
+/// its file shrinks: a fault inside a registered range maps zero pages from the faulting page
+/// to the range's end and marks the range as changed, so the read goes on (reading zeros) and
+/// the reader reports the file as changed. A fault anywhere else goes to the action installed
+/// before (the Swift runtime's crash report, or the default: the process ends).
 /// Only an executable calls this (never a library). Returns 0 on success (or when already
 /// installed), -1 when `sigaction` fails.
 int atoms_mapping_install_handler(void);
