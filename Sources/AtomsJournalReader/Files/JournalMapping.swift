@@ -54,6 +54,32 @@ final class MappedBytes: @unchecked Sendable {
         munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
     }
 
+    /// Gives back the pages wholly inside `range` (file offsets) that a reader has passed:
+    /// their bytes stay in the page cache, but no longer count in the process's resident size,
+    /// so reading a journal in order keeps it as small as reading it with `pread`. Touched
+    /// again, they are mapped again.
+    func release(_ range: Range<Int>) {
+        let page = Self.pageSize
+        let lower = (range.lowerBound + page - 1) / page * page
+        let upper = range.upperBound / page * page
+        guard lower < upper else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress! + lower), upper - lower, Int32(MADV_DONTNEED))
+    }
+
+    /// Maps the pages of `range` in one call, rather than one fault at a time (Linux 5.14's
+    /// `MADV_POPULATE_READ`; elsewhere, or on an older kernel, a no-op).
+    func populate(_ range: Range<Int>) {
+        #if os(Linux)
+        let page = Self.pageSize
+        let lower = range.lowerBound / page * page
+        let upper = min(bytes.count, range.upperBound)
+        guard lower < upper else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress! + lower), upper - lower, 22)
+        #endif
+    }
+
+    private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+
     /// Whether a page was found gone (the file shrank) and zeros were read in its place.
     var hasChanged: Bool { atoms_mapping_changed(slot) != 0 }
 }

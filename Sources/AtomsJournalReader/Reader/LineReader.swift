@@ -28,6 +28,8 @@ struct LineReader {
     /// Bytes read when reading on in order, and when jumping elsewhere.
     private static let sequentialChunk = 256 << 10
     private static let randomChunk = 16 << 10
+    /// Mapped bytes read in order before the pages passed are given back.
+    private static let releasedChunk = 1 << 20
 
     init(file: JournalFile) {
         self.file = file
@@ -102,6 +104,10 @@ struct LineReader {
     /// refers to: lines held whole by the buffer cost no call to ``line(at:)``.
     mutating func forEachLine(in range: Range<Int>, _ body: (UnsafeRawBufferPointer, Line) throws -> Void) throws {
         var offset = range.lowerBound
+        // Mapped, the pages read are given back every megabyte (``MappedBytes/release(_:)``).
+        let mapping = file.mapping
+        var kept = offset
+        mapping?.populate(offset..<min(range.upperBound, offset + Self.releasedChunk))
         while offset < range.upperBound {
             let first = try line(at: offset)
             let (start, filled) = (self.start, self.filled)
@@ -110,6 +116,11 @@ struct LineReader {
                 while true {
                     try body(raw, line)
                     offset = line.next
+                    if let mapping, offset - kept >= Self.releasedChunk {
+                        mapping.release(kept..<offset)
+                        kept = offset
+                        mapping.populate(offset..<min(range.upperBound, offset + Self.releasedChunk))
+                    }
                     let from = offset - start
                     guard offset < range.upperBound, from < filled,
                         let found = memchr(raw.baseAddress! + from, 0x0A, filled - from)
