@@ -52,10 +52,7 @@ let package = Package(
 
         // The journal's format and its reader: lines, values, files, the state at a step. Needs
         // neither the runtime nor CustomDump, and no more of Foundation than FoundationEssentials.
-        // The table of mapped journal ranges and the SIGBUS handler that keeps reading them safe
-        // when a file shrinks; only atoms-inspect installs the handler.
-        .target(name: "CAtomsMapping"),
-        .target(name: "AtomsJournalReader", dependencies: ["AtomsDOT", "CAtomsMapping"]),
+        .target(name: "AtomsJournalReader", dependencies: ["AtomsDOT"]),
         // The journal: records a live store's transactions to a versioned JSON Lines file and
         // restores recorded values into a store; re-exports AtomsJournalReader.
         .target(

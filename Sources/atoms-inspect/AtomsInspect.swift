@@ -1,6 +1,5 @@
 import ArgumentParser
 import AtomsInspector
-import AtomsJournalReader
 
 @main
 struct AtomsInspect: ParsableCommand {
@@ -32,12 +31,4 @@ struct AtomsInspect: ParsableCommand {
         version: "1.0.0",
         subcommands: [Log.self, Show.self, Graph.self, Diff.self, Blame.self, Find.self, Compare.self, ReplayTest.self, Step.self, Attach.self, Restore.self, Check.self, Stats.self, Report.self, Export.self, Profile.self]
     )
-
-    /// Maps journals rather than copying them out of the page cache: this executable, unlike
-    /// the libraries apps link, may install the process-wide SIGBUS handler that keeps
-    /// mapped reads safe when a journal is cut under them (`JournalMapping`).
-    static func main() {
-        JournalMapping.enable()
-        main(nil)
-    }
 }

@@ -14,16 +14,14 @@ private func readStream(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
     read(descriptor, buffer, count)
 }
 
-/// A journal file opened for reading: mapped into memory where `atoms-inspect` installed its
-/// SIGBUS handler (``JournalMapping``), read with `pread(2)` into buffers its readers own
-/// (``LineReader``) everywhere else.
+/// A journal file opened for reading: read with `pread(2)` into buffers its readers own
+/// (``LineReader``), never mapped into memory.
 ///
-/// A mapped file that shrinks under its reader would kill the reader with SIGBUS the next time
-/// it touches a page past the new end, and journals are re-recorded at the same path all the
-/// time. Mapped, such a page reads as zeros and the mapping is marked as changed; read with
-/// `pread`, a read comes back short. Either way, and when the first bytes are no longer the
-/// ones read at opening (rewritten in place), the file is reported as
-/// ``JournalError/changedWhileReading(path:)``.
+/// A mapped file that shrinks under its reader kills the reader with SIGBUS the next time it
+/// touches a page past the new end, and journals are re-recorded at the same path all the
+/// time. Read with `pread`, a file truncated or rewritten while it is open is noticed instead
+/// (a read comes back short, or the first bytes are no longer the ones read at opening) and
+/// reported as ``JournalError/changedWhileReading(path:)``.
 ///
 /// The file is read no further than the size it had when it was opened: a journal still being
 /// recorded is read as it was then, and opened again to see more. Anything that is not a
@@ -37,8 +35,6 @@ final class JournalFile: Sendable {
     private let descriptor: Int32
     /// A stream's bytes, read at opening (`nil` for a regular file).
     private let contents: [UInt8]?
-    /// The file mapped, when mapping is enabled (``JournalMapping``).
-    let mapping: MappedBytes?
     /// The first bytes, as read at opening: a rewritten journal starts differently (its
     /// header holds the time its recording started).
     private let opening: [UInt8]
@@ -67,13 +63,11 @@ final class JournalFile: Sendable {
             self.descriptor = descriptor
             contents = nil
             count = Int(status.st_size)
-            mapping = MappedBytes(descriptor: descriptor, count: count)
         default:
             defer { close(descriptor) }
             let bytes = try Self.readToEnd(descriptor, path: path)
             self.descriptor = -1
             contents = bytes
-            mapping = nil
             count = bytes.count
         }
         var opening = [UInt8](repeating: 0, count: min(count, 256))
@@ -92,16 +86,10 @@ final class JournalFile: Sendable {
 
     /// Reads `length` bytes at `offset` (within ``count``) into `buffer`.
     ///
-    /// - Throws: ``JournalError/changedWhileReading(path:)`` when fewer bytes come back or
-    ///   the mapping lost pages (the file was truncated), ``JournalError/cannotRead(path:reason:)``
-    ///   when reading fails.
+    /// - Throws: ``JournalError/changedWhileReading(path:)`` when fewer bytes come back (the
+    ///   file was truncated), ``JournalError/cannotRead(path:reason:)`` when reading fails.
     func read(into buffer: UnsafeMutableRawPointer, at offset: Int, length: Int) throws(JournalError) {
         precondition(offset >= 0 && length >= 0 && offset + length <= count)
-        if let mapping {
-            buffer.copyMemory(from: mapping.bytes.baseAddress! + offset, byteCount: length)
-            if mapping.hasChanged { throw .changedWhileReading(path: path) }
-            return
-        }
         if let contents {
             contents.withUnsafeBytes { raw in
                 buffer.copyMemory(from: raw.baseAddress! + offset, byteCount: length)
@@ -122,12 +110,10 @@ final class JournalFile: Sendable {
         }
     }
 
-    /// Whether the file is no longer the one opened: shorter than it was (or found shorter
-    /// by a read of its mapping), or starting with other bytes (a new recording at the same
-    /// path, written over this one).
+    /// Whether the file is no longer the one opened: shorter than it was, or starting with
+    /// other bytes (a new recording at the same path, written over this one).
     var hasChanged: Bool {
         guard contents == nil else { return false }
-        if mapping?.hasChanged == true { return true }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return true }
         if Int(status.st_size) < count { return true }

@@ -9,14 +9,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads the lines of a ``JournalFile``: in place from its mapping when it is mapped, through
-/// a buffer of its own otherwise.
+/// Reads the lines of a ``JournalFile`` through a buffer of its own.
 ///
-/// Mapped, the buffer is the whole file and nothing is copied. Otherwise reading on from the
-/// last line costs no system call until the buffer is used up, then one read of 256 KB; a
-/// jump elsewhere (a binary search's probe) reads a few kilobytes around the line. A line
-/// longer than the buffer grows it. Offsets are the file's; a line's bytes are handed out as a
-/// range of the buffer, valid until the next call.
+/// Reading on from the last line costs no system call until the buffer is used up, then one
+/// read of a megabyte; a jump elsewhere (a binary search's probe) reads a few kilobytes
+/// around the line. A line longer than the buffer grows it. Offsets are the file's; a line's
+/// bytes are handed out as a range of the buffer, valid until the next call.
 struct LineReader {
     let file: JournalFile
     private var buffer: [UInt8] = []
@@ -28,32 +26,9 @@ struct LineReader {
     /// Bytes read when reading on in order, and when jumping elsewhere.
     private static let sequentialChunk = 256 << 10
     private static let randomChunk = 16 << 10
-    /// Mapped bytes read in order before the pages passed are given back.
-    private static let releasedChunk = 1 << 20
 
     init(file: JournalFile) {
         self.file = file
-        if file.mapping != nil { filled = file.count }
-    }
-
-    /// Runs `body` with the bytes the buffer holds: the file's mapping (``start`` is then 0
-    /// and ``filled`` the file's size), or the filled part of `buffer`.
-    private func withWindow<Result, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
-        if let mapping = file.mapping { return try body(mapping.bytes) }
-        let outcome: Swift.Result<Result, Failure> = buffer.withUnsafeBytes { raw in
-            do throws(Failure) {
-                return .success(try body(UnsafeRawBufferPointer(rebasing: raw[0..<filled])))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try outcome.get()
-    }
-
-    /// Throws when a page of the mapping read so far was found gone: zeros were read in its
-    /// place, so the line just found may not be the file's.
-    private func checkMapping() throws(JournalError) {
-        if let mapping = file.mapping, mapping.hasChanged { throw .changedWhileReading(path: file.path) }
     }
 
     /// The file's size, as opened.
@@ -82,11 +57,10 @@ struct LineReader {
         var length = offset >= start && offset <= start + filled ? Self.sequentialChunk : Self.randomChunk
         while true {
             if offset >= start, offset < start + filled {
-                let found: Int? = withWindow { raw in
+                let found: Int? = buffer.withUnsafeBytes { raw in
                     let from = offset - start
                     return memchr(raw.baseAddress! + from, 0x0A, filled - from).map { UnsafeRawPointer($0) - raw.baseAddress! }
                 }
-                try checkMapping()
                 if let found {
                     return Line(offset: offset, end: start + found, range: (offset - start)..<found, isTerminated: true)
                 }
@@ -104,40 +78,36 @@ struct LineReader {
     /// refers to: lines held whole by the buffer cost no call to ``line(at:)``.
     mutating func forEachLine(in range: Range<Int>, _ body: (UnsafeRawBufferPointer, Line) throws -> Void) throws {
         var offset = range.lowerBound
-        // Mapped, the pages read are given back every megabyte (``MappedBytes/release(_:)``).
-        let mapping = file.mapping
-        var kept = offset
-        mapping?.populate(offset..<min(range.upperBound, offset + Self.releasedChunk))
         while offset < range.upperBound {
             let first = try line(at: offset)
             let (start, filled) = (self.start, self.filled)
-            try withWindow { raw in
+            try buffer.withUnsafeBytes { whole in
+                let raw = UnsafeRawBufferPointer(rebasing: whole[0..<filled])
                 var line = first
                 while true {
                     try body(raw, line)
                     offset = line.next
-                    if let mapping, offset - kept >= Self.releasedChunk {
-                        mapping.release(kept..<offset)
-                        kept = offset
-                        mapping.populate(offset..<min(range.upperBound, offset + Self.releasedChunk))
-                    }
                     let from = offset - start
                     guard offset < range.upperBound, from < filled,
                         let found = memchr(raw.baseAddress! + from, 0x0A, filled - from)
                     else { return }
-                    try checkMapping()
                     let end = UnsafeRawPointer(found) - raw.baseAddress!
                     line = Line(offset: offset, end: start + end, range: from..<end, isTerminated: true)
                 }
             }
         }
-        // The last line's bytes were read after its check.
-        try checkMapping()
     }
 
     /// Runs `body` with the buffer the ranges of ``Line`` refer to.
     func withBuffer<Result, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
-        try withWindow(body)
+        let outcome: Swift.Result<Result, Failure> = buffer.withUnsafeBytes { raw in
+            do throws(Failure) {
+                return .success(try body(UnsafeRawBufferPointer(rebasing: raw[0..<filled])))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// The offset of the newline ending the line at `offset` (``count`` when it has none).
@@ -154,7 +124,7 @@ struct LineReader {
         var length = Self.randomChunk
         while true {
             if last >= start, last <= start + filled, last - start >= 0 {
-                let found: Int? = withWindow { raw in
+                let found: Int? = buffer.withUnsafeBytes { raw in
                     let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                     var position = last - start
                     while position > 0 {
