@@ -161,6 +161,28 @@ struct ChangingJournalTests {
         #expect(again.last == .ended)
     }
 
+    /// Through the binary: each command of a `step` session that needs what was cut from the
+    /// journal says the journal changed; the session answers from the state it holds.
+    @Test func everyCommandNeedingACutPartSaysTheJournalChanged() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("tally.jsonl")
+        try record(path, count: 3000)
+        let step = try LiveJournalTests.Child("atoms-inspect", ["step", path])
+        let deadline = Date().addingTimeInterval(20)
+        step.send("goto 10\n")
+        while !step.output.contains(where: { $0.contains("[10/") }), Date() < deadline { usleep(5_000) }
+        #expect(step.output.contains { $0.contains("[10/") }, "\(step.output)")
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(truncate(path, off_t(size / 3)) == 0)
+        step.send("goto 2900\nwhere TallyAtom == 2999\nblame TallyAtom\ns\nq\n")
+        step.closeInput()
+        #expect(step.wait(timeout: 20) == 0, "\(step.output)")
+        let changed = step.output.filter { $0.hasPrefix("error: the journal changed while it was being read") }
+        #expect(changed.count >= 2, "\(step.output)")
+        // `s` answers from the state the session holds (step 10).
+        #expect(step.output.contains { $0.hasPrefix("TallyAtom = ") }, "\(step.output)")
+    }
+
     /// Through the binary: `step` keeps its session when the journal is cut under it, and
     /// `show` run again and again while the file is cut and rewritten never dies by a signal.
     @Test func theBinaryNeverDiesWhenTheJournalChanges() throws {
@@ -203,11 +225,12 @@ struct ChangingJournalTests {
         writer.start()
         defer { stop.set() }
         var statuses: Set<Int32> = []
-        for _ in 0..<20 {
-            let run = try BuiltProducts.run("atoms-inspect", ["show", path, "--at", "last"])
+        for round in 0..<30 {
+            let arguments = [["show", path, "--at", "last"], ["log", path], ["stats", path]][round % 3]
+            let run = try BuiltProducts.run("atoms-inspect", arguments)
             statuses.insert(run.status)
             // 0: read whole; 65/66: caught empty or half written at opening; 75: changed while read.
-            #expect([0, 65, 66, 75].contains(run.status), "status \(run.status): \(run.stderr)")
+            #expect([0, 65, 66, 75].contains(run.status), "\(arguments[0]): status \(run.status): \(run.stderr)")
             #expect(!run.stderr.contains("Bus error") && !run.stderr.contains("Fatal error"))
         }
         stop.set()

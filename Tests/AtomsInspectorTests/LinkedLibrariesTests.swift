@@ -1,3 +1,4 @@
+import AtomsJournalReader
 import Foundation
 import Testing
 import TestSupport
@@ -15,6 +16,24 @@ struct LinkedLibrariesTests {
         #expect(linked.isEmpty, "atoms-inspect needs \(needed)")
     }
     #endif
+
+    /// The library reads journals and installs no SIGBUS handler: a signal handler is the
+    /// process's business, not that of a library apps link (issue 43, item 1).
+    @Test func theLibraryAloneInstallsNoBusErrorHandler() throws {
+        /// The handler (the first field, on Linux and Darwin alike) and the flags; the rest of
+        /// the mask is not written by every C library.
+        func busAction() -> [Int] {
+            var action = sigaction()
+            #expect(sigaction(SIGBUS, nil, &action) == 0)
+            let handler = withUnsafeBytes(of: &action) { $0.load(as: Int.self) }
+            return [handler, Int(action.sa_flags)]
+        }
+        let before = busAction()
+        let journal = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../samples/journals/counter.jsonl").standardized.path
+        let reader = try JournalReader(path: journal)
+        _ = try reader.transaction(reader.lastStep, decodingValuesOf: nil)
+        #expect(busAction() == before, "reading a journal changed the SIGBUS action")
+    }
 
     /// The `DT_NEEDED` entries of a 64-bit little-endian ELF file: the libraries it names.
     static func neededLibraries(of file: Data) throws -> [String] {
