@@ -73,6 +73,9 @@ struct StepPromptTerminalTests {
         let directory = try TemporaryDirectory()
         let session = try step(in: directory)
         try session.type("goto 9")
+        // As a person would: Ctrl-C once the line shows what was typed (a slow build, such as
+        // ThreadSanitizer's, may read the keys later than tmux sends them).
+        try session.waitFor("[0/260] goto 9")
         try session.send("C-c")
         try session.type("n")
         try session.send("Enter")
