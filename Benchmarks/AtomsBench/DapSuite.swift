@@ -18,6 +18,9 @@ enum DapSuite {
         /// (when it is built next to atoms-bench).
         var firstStopMilliseconds = 0.0
         var firstStopProcessMilliseconds: Double?
+        /// The floor in the same run: `atoms-inspect --version` as a process, median in
+        /// milliseconds (when an `atoms-inspect` is measured).
+        var versionProcessMilliseconds: Double?
         /// `next` (or `stepBack`) with stackTrace, scopes and the atoms' variables, at random
         /// steps of the 1M-step journal: medians in milliseconds.
         var nextMilliseconds = 0.0
@@ -36,29 +39,10 @@ enum DapSuite {
         transactions / 100 * 95
     }
 
-    /// Records `transactions` sets of 100 counters (as the inspector suite's journal) and one
-    /// set of ``BenchMarkAtom``, at ``markStep(_:)``.
+    /// The inspector suite's journal of `transactions` sets of 100 counters, with one set of
+    /// ``BenchMarkAtom`` at ``markStep(_:)`` in place of the total.
     static func generate(path: String, transactions: Int) throws {
-        let root = AtomRoot()
-        let recorder = try JournalRecorder(path: path, flush: .interval(milliseconds: 100), keyframeInterval: 256, program: "atoms-bench")
-        recorder.attach(to: root.store)
-        let context = root.viewContext(fileID: "Bench/Generator.swift", line: 1)
-        context.watch(BenchMarkAtom())
-        for id in 0..<100 {
-            context.watch(BenchCounterAtom(id: id))
-        }
-        var state: UInt64 = 0x5EED
-        var committed = root.store.committedTransactions
-        while committed < transactions {
-            if committed == markStep(transactions) - 1 {
-                context[BenchMarkAtom()] = 1
-            } else {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                context[BenchCounterAtom(id: Int(state >> 33) % 100)] += 1
-            }
-            committed += 1
-        }
-        try recorder.close()
+        try InspectorSuite.generate(path: path, transactions: transactions, marking: markStep(transactions))
     }
 
     /// One adapter session's messages, as the client sends them.
@@ -263,6 +247,9 @@ enum DapSuite {
             } * 1000
         })
         figures.firstStopMilliseconds = figures.firstStopProcessMilliseconds!
+        figures.versionProcessMilliseconds = InspectorSuite.median((0..<samples).map { _ in
+            InspectorSuite.seconds { _ = try? InspectorSuite.shell(inspector, ["--version"]) } * 1000
+        })
         let path = directory.appendingPathComponent("dap-1m.jsonl").path
         try generate(path: path, transactions: transactions)
         let session = try ProcessSession(inspector: inspector)

@@ -48,21 +48,30 @@ enum InspectorSuite {
     }
 
     /// Records the journal with the real recorder: 1,000,000 sets of 100 counters chosen by a
-    /// deterministic generator.
-    static func generate(path: String, transactions: Int) throws {
+    /// deterministic generator. With `mark`, the dap suite's journal: ``BenchMarkAtom`` is
+    /// watched instead of the total and set once, at step `mark`.
+    static func generate(path: String, transactions: Int, marking mark: Int? = nil) throws {
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, flush: .interval(milliseconds: 100), keyframeInterval: 256, program: "atoms-bench")
         recorder.attach(to: root.store)
         let context = root.viewContext(fileID: "Bench/Generator.swift", line: 1)
-        context.watch(BenchTotalAtom())
+        if mark == nil {
+            context.watch(BenchTotalAtom())
+        } else {
+            context.watch(BenchMarkAtom())
+        }
         for id in 0..<100 {
             context.watch(BenchCounterAtom(id: id))
         }
         var state: UInt64 = 0x5EED
         var committed = root.store.committedTransactions
         while committed < transactions {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            context[BenchCounterAtom(id: Int(state >> 33) % 100)] += 1
+            if let mark, committed == mark - 1 {
+                context[BenchMarkAtom()] = 1
+            } else {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                context[BenchCounterAtom(id: Int(state >> 33) % 100)] += 1
+            }
             committed += 1
         }
         try recorder.close()

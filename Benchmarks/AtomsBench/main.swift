@@ -397,7 +397,7 @@ func runBenchmarks() {
                 ?? DapSuite.run(todo: todo, directory: directory, transactions: transactions, samples: quick ? 5 : 11)
             if !json { print("atoms-inspect dap (issue 42): \(inspector.map { "through \($0) dap processes over pipes" } ?? "the adapter in process (as the executable, framing aside)"); \(f.transactions)-step generated counter journal (temp dir, deleted)") }
             report("dap", "initialize-to-stopped", f.firstStopMilliseconds, "ms", target: "≤ 100 ms", meets: f.firstStopMilliseconds <= 100,
-                   text: "  initialize → launch → configurationDone → stopped on samples/journals/todo.jsonl (runs to its last step): median \(String(format: "%.2f", f.firstStopMilliseconds)) ms (target ≤ 100 ms)")
+                   text: "  initialize → launch → configurationDone → stopped on samples/journals/todo.jsonl (runs to its last step): median \(String(format: "%.2f", f.firstStopMilliseconds)) ms (target ≤ 100 ms)" + (f.versionProcessMilliseconds.map { "; atoms-inspect --version as a process, the floor: \(String(format: "%.2f", $0)) ms" } ?? ""))
             if inspector == nil, let process = f.firstStopProcessMilliseconds {
                 report("dap", "initialize-to-stopped-process", process, "ms", target: "≤ 100 ms", meets: process <= 100,
                        text: "    the same through an atoms-inspect dap process and its pipes, start to stopped: median \(String(format: "%.1f", process)) ms")
