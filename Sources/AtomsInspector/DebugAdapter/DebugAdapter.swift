@@ -366,15 +366,21 @@ package final class DebugAdapter {
     }
 
     private func setFunctionBreakpoints(_ arguments: DAPBody.SetFunctionBreakpointsArguments, _ history: DebugHistory) throws -> DAPBody.Breakpoints {
+        let (kept, answered) = atomBreakpoints(arguments.breakpoints.map { ($0.name, $0.condition, .function(atom: $0.name)) }, history)
+        breakpoints.functions = kept
+        return answered
+    }
+
+    /// The breakpoints on atoms that were asked for, and the answers, in the order asked.
+    private func atomBreakpoints(_ wanted: [(atom: String, condition: String?, kind: DebugBreakpoints.Kind)], _ history: DebugHistory) -> ([DebugBreakpoints.Breakpoint], DAPBody.Breakpoints) {
         var kept: [DebugBreakpoints.Breakpoint] = []
         var answered: [DAPBody.Breakpoint] = []
-        for wanted in arguments.breakpoints {
-            let (breakpoint, answer) = atomBreakpoint(wanted.name, condition: wanted.condition, kind: .function(atom: wanted.name), history)
+        for (atom, condition, kind) in wanted {
+            let (breakpoint, answer) = atomBreakpoint(atom, condition: condition, kind: kind, history)
             if let breakpoint { kept.append(breakpoint) }
             answered.append(answer)
         }
-        breakpoints.functions = kept
-        return DAPBody.Breakpoints(breakpoints: answered)
+        return (kept, DAPBody.Breakpoints(breakpoints: answered))
     }
 
     private func dataBreakpointInfo(_ arguments: DAPBody.DataBreakpointInfoArguments, _ history: DebugHistory) throws -> DAPBody.DataBreakpointInfo {
@@ -387,15 +393,9 @@ package final class DebugAdapter {
     }
 
     private func setDataBreakpoints(_ arguments: DAPBody.SetDataBreakpointsArguments, _ history: DebugHistory) throws -> DAPBody.Breakpoints {
-        var kept: [DebugBreakpoints.Breakpoint] = []
-        var answered: [DAPBody.Breakpoint] = []
-        for wanted in arguments.breakpoints {
-            let (breakpoint, answer) = atomBreakpoint(wanted.dataId, condition: wanted.condition, kind: .data(atom: wanted.dataId), history)
-            if let breakpoint { kept.append(breakpoint) }
-            answered.append(answer)
-        }
+        let (kept, answered) = atomBreakpoints(arguments.breakpoints.map { ($0.dataId, $0.condition, .data(atom: $0.dataId)) }, history)
         breakpoints.data = kept
-        return DAPBody.Breakpoints(breakpoints: answered)
+        return answered
     }
 
     private func gotoTargets(_ arguments: DAPBody.GotoTargetsArguments, _ history: DebugHistory) throws -> DAPBody.GotoTargets {
