@@ -63,12 +63,16 @@ package final class StepSession {
         }
     }
 
-    /// How a prompt shows a command's error: `error: …`.
+    /// How a prompt shows a command's error: `error: …`, or `<file>:<line>: error: …` for an
+    /// error about one line of a file (a damaged transaction), as the command line says it.
     package static func errorText(_ error: InspectorError) -> String {
-        if error.status == .tryAgain {
-            return "error: " + error.message.replacing("open it again", with: "type reload to open it again")
+        let message = error.status == .tryAgain
+            ? error.message.replacing("open it again", with: "type reload to open it again")
+            : error.message
+        guard let path = error.path, let line = error.line else {
+            return "error: \(message)"
         }
-        return "error: \(error.message)"
+        return "\(path):\(line): error: \(message)"
     }
 
     /// Runs one command: moves and searches change the position; the others describe it.

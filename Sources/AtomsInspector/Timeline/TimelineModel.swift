@@ -38,7 +38,7 @@ package struct TimelineModel: Sendable, Equatable {
     /// Help, a value or a blame, shown over the panes.
     package var overlay: Overlay?
     /// A line for the user: a search's result, an error.
-    package var message: String?
+    package var message: Message?
     /// Whether `End` is following a journal still being recorded.
     package var following = false
 
@@ -81,5 +81,22 @@ package struct TimelineLayout: Sendable, Equatable {
     /// Whether the screen is big enough to draw the timeline.
     package var fits: Bool {
         columns >= Self.minimum.columns && rows >= Self.minimum.rows
+    }
+}
+
+extension TimelineModel {
+    /// A line for the user under the panes.
+    package struct Message: Equatable, Sendable {
+        package var text: String
+        /// Whether it says a command failed (shown in red).
+        package var isError: Bool
+
+        /// A line telling what happened.
+        package static func notice(_ text: String) -> Message { Message(text: text, isError: false) }
+
+        /// A command's error, as the step prompt shows it.
+        package static func error(_ error: InspectorError) -> Message {
+            Message(text: StepSession.errorText(error), isError: true)
+        }
     }
 }

@@ -119,7 +119,7 @@ package final class TimelineProgram {
         run(.last)
         model.following = !follower.isEnded
         if follower.isEnded {
-            model.message = "the recording has ended at step \(session.position)"
+            model.message = .notice("the recording has ended at step \(session.position)")
         }
         try refresh()
         return true
@@ -207,14 +207,13 @@ package final class TimelineProgram {
     /// of what it printed when `report`, when a search found nothing, or when it failed.
     private func run(_ command: StepCommand, report: Bool = false) {
         model.following = false
-        let text: String
         do {
             let reply = try session.run(command)
-            text = report || reply.searchMissed ? reply.text : ""
+            let text = report || reply.searchMissed ? reply.text : ""
+            model.message = text.split(separator: "\n").first.map { .notice(String($0)) }
         } catch {
-            text = StepSession.errorText(error)
+            model.message = .error(error)
         }
-        model.message = text.split(separator: "\n").first.map(String.init)
     }
 
     /// Runs a line typed at a prompt of the screen, as the step prompt would, and shows what
@@ -225,7 +224,7 @@ package final class TimelineProgram {
             run(command, report: true)
         } catch {
             model.following = false
-            model.message = StepSession.errorText(error)
+            model.message = .error(error)
         }
     }
 
@@ -244,7 +243,7 @@ package final class TimelineProgram {
             let text = blames.map { BlameCommand.render($0, journal: journal, style: .plain) }.joined(separator: "\n\n")
             model.overlay = .init(title: "blame \(atom.name) at step \(session.position)", lines: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         } catch {
-            model.message = "error: \(error.message)"
+            model.message = .error(error)
         }
     }
 

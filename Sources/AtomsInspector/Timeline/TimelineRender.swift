@@ -108,7 +108,7 @@ package enum TimelineRender {
         if model.following {
             return [Span("following the journal: new transactions appear as they are recorded (a step key stops)", .green)]
         }
-        return model.message.map { [Span($0, $0.hasPrefix("error: ") ? .red : .yellow)] } ?? []
+        return model.message.map { [Span($0.text, $0.isError ? .red : .yellow)] } ?? []
     }
 
     private static func keyLine(_ model: TimelineModel) -> [Span] {

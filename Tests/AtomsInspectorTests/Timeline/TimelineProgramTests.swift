@@ -78,10 +78,10 @@ struct TimelineProgramTests {
         #expect(timeline.model.prompt == .goTo)
         try type("last-3", into: timeline)
         #expect(timeline.model.frame.position == 257)
-        #expect(timeline.model.message?.hasPrefix("[257/260]") == true)
+        #expect(timeline.model.message?.text.hasPrefix("[257/260]") == true)
         _ = try timeline.handle(.character("g"))
         try type("nonsense", into: timeline)
-        #expect(timeline.model.message?.hasPrefix("error: ") == true)
+        #expect(timeline.model.message?.text.hasPrefix("error: ") == true && timeline.model.message?.isError == true)
         #expect(timeline.model.frame.position == 257)
     }
 
@@ -104,7 +104,7 @@ struct TimelineProgramTests {
         #expect(timeline.model.frame.position == repl.position)
         _ = try timeline.handle(.character("/"))
         try type("NoSuchAtom", into: timeline)
-        #expect(timeline.model.message?.hasPrefix("error: no atom matches 'NoSuchAtom'") == true)
+        #expect(timeline.model.message?.text.hasPrefix("error: no atom matches 'NoSuchAtom'") == true)
         // Esc leaves a prompt without running it; Backspace edits.
         _ = try timeline.handle(.character("g"))
         _ = try timeline.handle(.character("9"))
@@ -175,7 +175,7 @@ struct TimelineProgramTests {
         try handle.close()
         #expect(try timeline.tick())
         #expect(!timeline.model.following)
-        #expect(timeline.model.message == "the recording has ended at step 37")
+        #expect(timeline.model.message == .notice("the recording has ended at step 37"))
         try FileManager.default.removeItem(atPath: path)
         #expect(throws: InspectorError.self) { try timeline.tick() }
         do { _ = try timeline.tick() } catch { #expect(error.status == .noInput) }
