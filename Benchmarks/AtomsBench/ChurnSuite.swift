@@ -38,6 +38,8 @@ enum ChurnSuite {
         var bytes = 0
         /// The largest keyframe line among the journal's kept lines.
         var largestKeyframe = 0
+        /// The keyframe lines' bytes, newlines included.
+        var keyframeBytes = 0
         /// `VmHWM` of the run's process.
         var peakBytes = 0
     }
@@ -48,14 +50,15 @@ enum ChurnSuite {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let output = try InspectorSuite.shell(CommandLine.arguments[0], ["--churn-once", mode.rawValue, String(members), path])
         let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard fields.count == 5, let seconds = Double(fields[0]) else {
+        guard fields.count == 6, let seconds = Double(fields[0]) else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the churn run printed '\(String(decoding: output, as: UTF8.self))'"])
         }
-        return Run(seconds: seconds, transactions: Int(fields[1]) ?? 0, bytes: Int(fields[2]) ?? 0, largestKeyframe: Int(fields[3]) ?? 0, peakBytes: Int(fields[4]) ?? 0)
+        return Run(seconds: seconds, transactions: Int(fields[1]) ?? 0, bytes: Int(fields[2]) ?? 0, largestKeyframe: Int(fields[3]) ?? 0, keyframeBytes: Int(fields[4]) ?? 0, peakBytes: Int(fields[5]) ?? 0)
     }
 
     /// The child process of ``run(_:members:directory:)``: records one session, prints its
-    /// seconds, transactions, journal bytes, largest keyframe and peak memory, exits.
+    /// seconds, transactions, journal bytes, largest keyframe, keyframe bytes and peak memory,
+    /// exits.
     static func runOnce(mode: String, members: Int, path: String) {
         guard let mode = Mode(rawValue: mode) else {
             FileHandle.standardError.write(Data("atoms-bench: unknown churn mode '\(mode)'\n".utf8))
@@ -68,8 +71,8 @@ enum ChurnSuite {
             run.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             // Before reading the journal back, which takes memory of its own.
             run.peakBytes = peakResidentBytes()
-            (run.bytes, run.largestKeyframe) = try measureJournal(mode: mode, path: path)
-            print(String(format: "%.4f", run.seconds), run.transactions, run.bytes, run.largestKeyframe, run.peakBytes)
+            (run.bytes, run.largestKeyframe, run.keyframeBytes) = try measureJournal(mode: mode, path: path)
+            print(String(format: "%.4f", run.seconds), run.transactions, run.bytes, run.largestKeyframe, run.keyframeBytes, run.peakBytes)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             exit(1)
@@ -104,8 +107,8 @@ enum ChurnSuite {
         return root.store.committedTransactions
     }
 
-    /// The journal's bytes and its largest keyframe line.
-    private static func measureJournal(mode: Mode, path: String) throws -> (bytes: Int, largestKeyframe: Int) {
+    /// The journal's bytes, its largest keyframe line and its keyframe lines' bytes.
+    private static func measureJournal(mode: Mode, path: String) throws -> (bytes: Int, largestKeyframe: Int, keyframeBytes: Int) {
         let files: [String] = switch mode {
         case .off: []
         case .unbounded: [path]
@@ -113,15 +116,17 @@ enum ChurnSuite {
         }
         var bytes = 0
         var largest = 0
+        var keyframes = 0
         let prefix = Array(#"{"type":"keyframe""#.utf8)
         for file in files {
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             bytes += data.count
             for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) where line.starts(with: prefix) {
                 largest = max(largest, line.count)
+                keyframes += line.count + 1
             }
         }
-        return (bytes, largest)
+        return (bytes, largest, keyframes)
     }
 
     /// This process's `VmHWM` in bytes.

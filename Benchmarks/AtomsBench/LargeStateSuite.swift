@@ -130,6 +130,9 @@ enum LargeStateSuite {
         var timedFileBytes = 0
         var transactions = 0
         var fileBytes = 0
+        /// The keyframe lines' bytes in the Codable journal, newlines included, and their count.
+        var keyframeBytes = 0
+        var keyframes = 0
         var wcSeconds = 0.0
         var logSeconds = 0.0
         var statsSeconds = 0.0
@@ -155,6 +158,11 @@ enum LargeStateSuite {
         figures.recordableFileBytes = (try FileManager.default.attributesOfItem(atPath: path + ".recordable")[.size] as? Int) ?? 0
         figures.fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         figures.timedFileBytes = (try FileManager.default.attributesOfItem(atPath: path + ".timed")[.size] as? Int) ?? 0
+        let keyframePrefix = Array(#"{"type":"keyframe""#.utf8)
+        for line in try Data(contentsOf: URL(fileURLWithPath: path)).split(separator: 0x0A) where line.starts(with: keyframePrefix) {
+            figures.keyframeBytes += line.count + 1
+            figures.keyframes += 1
+        }
         let journal = try InspectedJournal(path: path)
         figures.transactions = journal.reader.transactionCount
         let measured = try inspect(path: path)

@@ -166,6 +166,9 @@ func runBenchmarks() {
             let perTransaction = Double(f.fileBytes) / Double(f.transactions)
             report("R3b", "bytes-per-transaction", perTransaction, "bytes", target: "≤ 400", meets: perTransaction <= 400,
                    text: "  R3b journal size \(f.fileBytes) bytes = \(String(format: "%.0f", perTransaction)) bytes per transaction (target ≤ 400)")
+            let keyframeShare = Double(f.keyframeBytes) / Double(max(f.fileBytes, 1))
+            report("R3b", "keyframe-share", keyframeShare, "ratio",
+                   text: "    of which \(f.keyframes) keyframes \(f.keyframeBytes) bytes = \(String(format: "%.1f", keyframeShare * 100))% of the journal, \(String(format: "%.1f", Double(f.keyframeBytes) / Double(max(f.transactions, 1)))) bytes per transaction")
             report("large", "log-over-wc-l", f.logSeconds / f.wcSeconds, "ratio",
                    text: "  log \(String(format: "%.3f", f.logSeconds)) s, stats \(String(format: "%.3f", f.statsSeconds)) s, show at the middle \(String(format: "%.3f", f.showSeconds)) s; wc -l (less a process start) \(String(format: "%.4f", f.wcSeconds)) s: log \(String(format: "%.1f", f.logSeconds / f.wcSeconds))×, stats \(String(format: "%.1f", f.statsSeconds / f.wcSeconds))× wc -l")
             figures.append(Figure(suite: "large", name: "stats-over-wc-l", value: f.statsSeconds / f.wcSeconds, unit: "ratio", target: nil, meetsTarget: nil))
@@ -295,6 +298,11 @@ func runBenchmarks() {
                 figures.append(Figure(suite: "churn", name: "\(mode.rawValue)-largest-keyframe", value: Double(run.largestKeyframe), unit: "bytes", target: nil, meetsTarget: nil))
                 if mode == .unbounded {
                     figures.append(Figure(suite: "churn", name: "unbounded-bytes-per-transaction", value: perTransaction, unit: "bytes", target: nil, meetsTarget: nil))
+                    // Issue 41's "bytes per step": a step is one member shown (its creation,
+                    // the previous member's release and the counter's tick).
+                    let perMember = Double(run.bytes) / Double(members)
+                    report("churn", "unbounded-bytes-per-member", perMember, "bytes", target: "≤ 400", meets: perMember <= 400,
+                           text: "    \(String(format: "%.1f", perMember)) bytes per member (target ≤ 400); keyframes \(run.keyframeBytes) bytes = \(String(format: "%.1f", 100 * Double(run.keyframeBytes) / Double(max(run.bytes, 1))))% of the journal, \(String(format: "%.1f", Double(run.keyframeBytes) / Double(max(run.transactions, 1)))) bytes per transaction")
                 } else {
                     figures.append(Figure(suite: "churn", name: "bounded-bytes-over-limit", value: Double(run.bytes) / Double(ChurnSuite.limit), unit: "ratio", target: "≤ 1.5", meetsTarget: Double(run.bytes) <= 1.5 * Double(ChurnSuite.limit)))
                 }

@@ -20,11 +20,13 @@ struct DamagedJournalTests {
     /// The damage done to one transaction line (a newline ends each).
     enum Damage: String, CaseIterable, Sendable {
         case valueNotJSON, timeNotANumber, unknownEntryKind, notUTF8, seqRepeated, seqSkipped, lineCutShort, emptyLine, locationUndeclared
+        /// A subscription whose subscriber's location number no line declares (format 4.2).
+        case subscriberLocationUndeclared
         // Kinds the journal-summary fuzz target found (docs/fuzz-findings-journal-summary.txt).
         case timeWithATrailingMinus, declarationWithoutLabel, labelNotUTF8, valueStringNotUTF8, valueStringWithAnUnknownEscape
 
         /// The damages to a line's contents (the others break the sequence or the line itself).
-        static let contents: [Damage] = [.valueNotJSON, .timeNotANumber, .unknownEntryKind, .notUTF8, .timeWithATrailingMinus, .declarationWithoutLabel, .labelNotUTF8, .valueStringNotUTF8, .valueStringWithAnUnknownEscape]
+        static let contents: [Damage] = [.valueNotJSON, .timeNotANumber, .unknownEntryKind, .notUTF8, .timeWithATrailingMinus, .declarationWithoutLabel, .labelNotUTF8, .valueStringNotUTF8, .valueStringWithAnUnknownEscape, .subscriberLocationUndeclared]
 
         func apply(to line: String, previous: String) -> [UInt8] {
             switch self {
@@ -48,6 +50,8 @@ struct DamagedJournalTests {
                 Array(line.replacingOccurrences(of: #"]]"#, with: #"],[98,"v","\#u{1}"]]"#).utf8).map { $0 == 1 ? 0xC3 : $0 }
             case .valueStringWithAnUnknownEscape:
                 Array(line.replacingOccurrences(of: #"]]"#, with: #"],[98,"v","a\qb"]]"#).utf8)
+            case .subscriberLocationUndeclared:
+                Array((line.dropLast() + #",{"subsAdded":[{"atom":1,"loc":99}]}]"#).utf8)
             case .locationUndeclared:
                 // The fifth element is the write site's location number.
                 Array(line.split(separator: ",", maxSplits: 5, omittingEmptySubsequences: false).enumerated()
@@ -87,6 +91,29 @@ struct DamagedJournalTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write("damaged.jsonl", Data(lines.flatMap { $0 + [0x0A] }))
         try expectEveryCommandRejects(path, line: index + 1, showing: false)
+    }
+
+    /// An undeclared subscriber location is worded alike by every command: the location a
+    /// write site would have been named by.
+    @Test func anUndeclaredSubscriberLocationReadsTheSameInEveryCommand() throws {
+        let (lines, index) = try damagedLines(.subscriberLocationUndeclared)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("damaged.jsonl", Data(lines.flatMap { $0 + [0x0A] }))
+        let journal = try InspectedJournal(path: path)
+        func message(_ body: () throws(InspectorError) -> Void) -> String? {
+            do throws(InspectorError) { try body(); return nil } catch { return error.description }
+        }
+        let expected = "atoms-inspect: \(path):\(index + 1): error: "
+        let messages = [
+            message { () throws(InspectorError) in _ = try StatsCommand.run(journal) },
+            message { () throws(InspectorError) in _ = try LogCommand.run(journal, options: .init()) },
+            message { () throws(InspectorError) in _ = try ReportCommand.run(journal, graphviz: nil) },
+        ]
+        for text in messages {
+            #expect(text?.hasPrefix(expected) == true, "\(text ?? "no error")")
+            #expect(text?.contains("refers to location 99, which no earlier line declares") == true, "\(text ?? "no error")")
+            #expect(text == messages[0], "one wording")
+        }
     }
 
     /// A damaged line, then a second recording pasted after it (its header lost, as when two

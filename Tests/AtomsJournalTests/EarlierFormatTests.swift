@@ -4,19 +4,21 @@ import Testing
 @testable import AtomsJournalReader
 
 /// Journals recorded by earlier versions of the recorder still read, with the values they
-/// recorded: the todo sample's scripted session as format 2 recorded it, against the same
-/// session recorded in the current format (`samples/journals/todo.jsonl`).
+/// recorded: the todo sample's scripted session as formats 2, 3 and 4.1 recorded it, against
+/// the same session recorded in the current format (`samples/journals/todo.jsonl`).
 struct EarlierFormatTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Format 2 (patches) and format 3 (deltas, no locations in keyframes): both open by
-    /// reading every line's start, and read the states the current format records.
-    @Test(arguments: [("format2-todo", 2), ("format3-todo", 3)])
+    /// Format 2 (patches) and format 3 (deltas, no locations in keyframes) open by reading
+    /// every line's start; format 4.1 spells subscribers' locations out in graph changes. Each
+    /// reads the states the current format records.
+    @Test(arguments: [("format2-todo", 2), ("format3-todo", 3), ("format4.1-todo", 4)])
     func anEarlierJournalReadsTheSameStatesAsTheCurrentFormat(fixture name: String, version: Int) throws {
         let fixture = try #require(Bundle.module.path(forResource: name, ofType: "jsonl", inDirectory: "Journals"))
         let old = try JournalReader(path: fixture)
         let current = try JournalReader(path: Self.repository.appendingPathComponent("samples/journals/todo.jsonl").path)
         #expect(old.header.version == version)
+        #expect(version < JournalFormat.majorVersion || old.header.minor < JournalFormat.minorVersion)
         #expect(current.header.version == JournalFormat.majorVersion)
         #expect(old.firstStep == current.firstStep && old.lastStep == current.lastStep)
 
@@ -35,5 +37,27 @@ struct EarlierFormatTests {
         }
         #expect(!items.isEmpty)
         #expect(items.allSatisfy { if case .object(let members) = $0 { members["text"] != nil } else { false } })
+    }
+
+    /// The same transactions, subscriptions included, from a 4.1 journal (subscribers'
+    /// locations spelled out) and the current one (by location number).
+    @Test func aFormat41JournalReadsTheSameTransactionsAsTheCurrentFormat() throws {
+        let fixture = try #require(Bundle.module.path(forResource: "format4.1-todo", ofType: "jsonl", inDirectory: "Journals"))
+        let old = try JournalReader(path: fixture)
+        let current = try JournalReader(path: Self.repository.appendingPathComponent("samples/journals/todo.jsonl").path)
+        #expect(old.header.minor == 1 && current.header.minor == JournalFormat.minorVersion)
+        let oldText = try String(contentsOfFile: fixture, encoding: .utf8)
+        let currentText = try String(contentsOfFile: current.path, encoding: .utf8)
+        #expect(oldText.contains(#""subsAdded":[{"atom":1,"at":"#) && !oldText.contains(#","loc":"#))
+        #expect(currentText.contains(#""subsAdded":[{"atom":1,"loc":"#))
+        var subscriptions = 0
+        for step in (old.firstStep + 1)...old.lastStep {
+            var read = try old.transaction(step)
+            var expected = try current.transaction(step)
+            (read.t, expected.t) = (0, 0)
+            #expect(read == expected, "transaction \(step)")
+            subscriptions += (read.subsAdded ?? []).count + (read.subsRemoved ?? []).count
+        }
+        #expect(subscriptions > 0)
     }
 }

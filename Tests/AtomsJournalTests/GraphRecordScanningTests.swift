@@ -54,8 +54,62 @@ struct GraphRecordScanningTests {
         #expect(changes.released == nil)
         #expect(changes.edgesAdded == [EdgeEntry(from: 1, to: 2)])
         #expect(changes.edgesRemoved == [EdgeEntry(from: 1, to: 3)])
-        #expect(changes.subsAdded == [SubscriptionEntry(atom: 2, at: "A.swift:3")])
+        #expect(changes.subsAdded == [TransactionLine.Subscription(atom: 2, location: .spelled("A.swift:3"))])
         #expect(changes.subsRemoved == [])
+    }
+
+    @Test func subscriptionsNameTheirLocationByNumberOrSpellItOut() throws {
+        let json = #"{"subsAdded":[{"atom":2,"loc":3},{"at":"B.swift:4","atom":5}],"subsRemoved":[{"loc":1,"atom":7,"later":0}]}"#
+        let changes = try scan(json) { scanner throws(JSONScanner.SyntaxError) in try TransactionLine.GraphChanges(scanning: &scanner) }
+        #expect(changes.subsAdded == [.init(atom: 2, location: .number(3)), .init(atom: 5, location: .spelled("B.swift:4"))])
+        #expect(changes.subsRemoved == [.init(atom: 7, location: .number(1))])
+        // Written back as read.
+        #expect(changes.subsAdded?.map(\.json) == [#"{"atom":2,"loc":3}"#, #"{"atom":5,"at":"B.swift:4"}"#])
+    }
+
+    @Test(arguments: [
+        (#"{"subsAdded":[{"atom":2}]}"#, #"a subscription has no "loc" (nor "at")"#),
+        (#"{"subsAdded":[{"atom":2,"loc":3,"at":"A.swift:1"}]}"#, #"a subscription has both "at" and "loc""#),
+        (#"{"subsRemoved":[{"loc":3}]}"#, #"a subscription has no "atom""#),
+        (#"{"subsRemoved":[{"atom":1,"loc":"3"}]}"#, "integer"),
+    ])
+    func malformedSubscriptionsAreErrors(json: String, reason: String) {
+        #expect {
+            try scan(json) { scanner throws(JSONScanner.SyntaxError) in try TransactionLine.GraphChanges(scanning: &scanner) }
+        } throws: { error in
+            (error as? JSONScanner.SyntaxError)?.message.contains(reason) == true
+        }
+    }
+
+    /// A subscriber's location number resolves as a write site's does: through the location
+    /// lines before it (or the keyframe's `locs`), and one never declared names the line.
+    @Test func subscriptionLocationNumbersResolveThroughLocationLines() throws {
+        let directory = try TemporaryDirectory()
+        let lines = """
+            {"format":"atoms-journal","version":4,"minor":2,"created":"x","keyframeInterval":64}
+            {"type":"keyframe","seq":0,"atoms":[],"values":[],"edges":[],"subs":[],"locs":[{"id":1,"at":"V.swift:9"}]}
+            {"type":"loc","id":2,"at":"W.swift:3"}
+            [1,0.5,"initialize",0,1,[[1,"v",1]],{"declare":[{"id":1,"label":"A","type":"m.A"}],"created":[1],"subsAdded":[{"atom":1,"loc":2},{"atom":1,"loc":1}]}]
+            [2,0.6,"release",1,2,[],{"released":[1],"subsRemoved":[{"atom":1,"loc":2},{"atom":1,"loc":1}]}]
+
+            """
+        let journal = try JournalReader(path: try directory.write("j.jsonl", lines))
+        let both = [SubscriptionEntry(atom: 1, at: "W.swift:3"), SubscriptionEntry(atom: 1, at: "V.swift:9")]
+        #expect(try journal.transaction(1).subsAdded == both)
+        #expect(try journal.state(at: 1).subscriptions == Set(both))
+        #expect(try journal.state(at: 2).subscriptions.isEmpty)
+
+        // Location 3 is declared nowhere: the line is damaged, for the reader and the summary.
+        let undeclared = #"[3,0.7,"initialize",0,1,[[2,"v",1]],{"declare":[{"id":2,"label":"B","type":"m.B"}],"created":[2],"subsAdded":[{"atom":2,"loc":3}]}]"#
+        let damaged = try directory.write("damaged.jsonl", lines + undeclared + "\n")
+        for read in [{ _ = try JournalReader(path: damaged).transaction(3) }, { _ = try JournalReader(path: damaged).summary() }] as [() throws -> Void] {
+            #expect {
+                try read()
+            } throws: { error in
+                guard case .malformedLine(_, 6, let reason) = error as? JournalError else { return false }
+                return reason.contains("refers to location 3, which no earlier line declares")
+            }
+        }
     }
 
     @Test func aTransactionWithABadGraphNamesItsLine() throws {

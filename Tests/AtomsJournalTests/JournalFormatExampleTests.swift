@@ -72,7 +72,7 @@ struct JournalFormatExampleTests {
             let scanner = LineScanner(version: JournalFormat.majorVersion)
             if example.hasPrefix(#"{"format":"atoms-journal""#) {
                 let header = try LineScanner.header(in: raw, whole, path: "example")
-                let line = JournalHeaderLine(created: header.created, keyframeInterval: header.keyframeInterval, program: header.program, limit: header.limit, timed: header.minor >= JournalFormat.timedMinorVersion, startStep: header.startStep ?? 0)
+                let line = JournalHeaderLine(created: header.created, keyframeInterval: header.keyframeInterval, program: header.program, limit: header.limit, timed: header.isTimed, startStep: header.startStep ?? 0)
                 return line.line(segment: header.segment)
             }
             if example.hasPrefix("[") {

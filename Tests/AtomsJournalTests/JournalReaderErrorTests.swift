@@ -7,8 +7,9 @@ import TestSupport
 
 @MainActor
 struct JournalReaderErrorTests {
-    /// The lines of a small recorded session: header, keyframe, the context's location line,
-    /// transaction 1 (the watch), the write site's location line, then transactions 2…n.
+    /// The lines of a small recorded session: header, keyframe, the location lines of the watch
+    /// and of its subscriber (the context), transaction 1 (the watch), the write site's
+    /// location line, then transactions 2…n.
     private func recordedLines(_ updates: Int = 5) -> [String] {
         let root = AtomRoot()
         let sink = InMemoryJournalSink()
@@ -80,14 +81,15 @@ struct JournalReaderErrorTests {
     @Test func corruptRecordAfterAValidPrefixIsReportedWhenRead() throws {
         var lines = recordedLines()
         // Still shaped like a transaction line (`[2,` … `]`), so indexing accepts it.
-        #expect(lines[5].hasPrefix("[2,"))
-        lines[5] = String(lines[5].prefix(8)) + "}}}broken]"
+        let second = try #require(lines.firstIndex { $0.hasPrefix("[2,") })
+        #expect(lines[second - 1].hasPrefix(#"{"type":"loc""#), "after the write site's location line")
+        lines[second] = String(lines[second].prefix(8)) + "}}}broken]"
         let (journal, _) = try open(lines.joined(separator: "\n") + "\n")
         #expect(throws: JournalError.self) { try journal.state(at: journal.lastStep) }
         do {
             _ = try journal.state(at: journal.lastStep)
         } catch {
-            #expect(error.description.contains("j.jsonl:6:"))
+            #expect(error.description.contains("j.jsonl:\(second + 1):"))
         }
     }
 
@@ -120,15 +122,16 @@ struct JournalReaderErrorTests {
 
     @Test func duplicatedAndMissingSequenceNumbers() throws {
         let lines = recordedLines()
+        let second = try #require(lines.firstIndex { $0.hasPrefix("[2,") })
         var duplicated = lines
-        duplicated.insert(lines[5], at: 6)
-        guard case .duplicateSequence(_, 7, 2) = try error(opening: duplicated.joined(separator: "\n") + "\n") else {
+        duplicated.insert(lines[second], at: second + 1)
+        guard case .duplicateSequence(_, second + 2, 2) = try error(opening: duplicated.joined(separator: "\n") + "\n") else {
             Issue.record("expected a duplicate")
             return
         }
         var missing = lines
-        missing.remove(at: 5)
-        guard case .missingSequence(_, 6, 2, 3) = try error(opening: missing.joined(separator: "\n") + "\n") else {
+        missing.remove(at: second)
+        guard case .missingSequence(_, second + 1, 2, 3) = try error(opening: missing.joined(separator: "\n") + "\n") else {
             Issue.record("expected a gap")
             return
         }

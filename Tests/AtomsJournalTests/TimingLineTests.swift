@@ -45,7 +45,7 @@ struct TimingLineTests {
         }
         try recorder.close()
         let reader = try JournalReader(path: path)
-        #expect(reader.header.minor == 1 && reader.recordsTimings)
+        #expect(reader.header.minor == JournalFormat.minorVersion && reader.header.timed == nil && reader.recordsTimings)
         #expect(reader.transactionCount == 6)
         let timings = try reader.timings(of: 1...6)
         #expect(timings.keys.sorted() == [1, 2, 3, 4, 5, 6])

@@ -52,7 +52,7 @@ package struct TimedSteps: Sendable {
     package static func read(_ journal: InspectedJournal, steps: ClosedRange<Int>) throws(InspectorError) -> TimedSteps {
         let reader = journal.reader
         guard reader.recordsTimings else {
-            let format = "\(reader.header.version).\(reader.header.minor)"
+            let format = reader.timingFormatText
             throw InspectorError(.dataError, path: journal.path, "the journal was recorded without timing (format \(format); timing lines start with 4.\(JournalFormat.timedMinorVersion)) — record the session again with this version's recorder to profile it")
         }
         let firstTransaction = max(steps.lowerBound, reader.firstStep + 1)

@@ -11,9 +11,9 @@ package struct JournalHeaderLine: Sendable {
     package let program: String?
     /// The size limit of a bounded journal, in bytes.
     package let limit: Int?
-    /// Whether the recorder writes timing lines: the minor version says so (4.1 with them,
-    /// 4.0 without), so a reader knows a journal without them from one whose transactions
-    /// cost nothing.
+    /// Whether the recorder writes timing lines: the header says so (`"timed":false` without
+    /// them; in 4.0 and 4.1 the minor version did), so a reader knows a journal without them
+    /// from one whose transactions cost nothing.
     package let timed: Bool
     /// The step recording started at (set when the first keyframe is written).
     package var startStep = 0
@@ -56,8 +56,10 @@ package struct JournalHeaderLine: Sendable {
         var line = JSONLine()
         line.field("format", JournalFormat.name)
         line.field("version", JournalFormat.majorVersion)
-        // Without timing lines a journal is what 4.0 wrote.
-        line.field("minor", timed ? JournalFormat.minorVersion : 0)
+        line.field("minor", JournalFormat.minorVersion)
+        if !timed {
+            line.field("timed", false)
+        }
         line.field("created", created)
         line.field("keyframeInterval", keyframeInterval)
         if let program {

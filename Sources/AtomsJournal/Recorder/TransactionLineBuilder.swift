@@ -202,6 +202,8 @@ struct TransactionLineBuilder: Sendable {
 
         var edges: (added: [EdgeEntry], removed: [EdgeEntry]) = ([], [])
         var subscriptions: (added: [SubscriptionEntry], removed: [SubscriptionEntry]) = ([], [])
+        // The subscribers' locations by their text, as the mirror's entries spell them.
+        var subscriberLocations: [String: SourceLocation] = [:]
         if let graph {
             let edgesAdded = graph.edgesAdded.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
             let edgesRemoved = graph.edgesRemoved.map { EdgeEntry(from: id($0.dependency), to: id($0.dependent)) }
@@ -209,10 +211,24 @@ struct TransactionLineBuilder: Sendable {
             let subscriptionsAdded = graph.subscriptionsAdded.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
             let subscriptionsRemoved = graph.subscriptionsRemoved.map { SubscriptionEntry(atom: id($0.atom), at: $0.location.description) }
             subscriptions = state.changeSubscriptions(added: subscriptionsAdded, removed: subscriptionsRemoved)
+            if !subscriptions.added.isEmpty || !subscriptions.removed.isEmpty {
+                for change in graph.subscriptionsAdded + graph.subscriptionsRemoved {
+                    subscriberLocations[change.location.description] = change.location
+                }
+            }
         }
 
-        // A new location's `loc` line comes before the transaction that first uses it.
+        // A new location's `loc` line comes before the transaction that first uses it: the
+        // write site's first, then the subscribers' (named by number, as write sites are).
         let location = locationID(transaction.location, lines: &output)
+        func subscriptionJSON(_ subscription: SubscriptionEntry) -> String {
+            // Every entry the mirror returns came from this transaction's lists; spelled out
+            // otherwise, which every reader reads too.
+            guard let known = subscriberLocations[subscription.at] else { return subscription.json }
+            return SubscriptionEntry.json(atom: subscription.atom, location: locationID(subscriber: known, lines: &output))
+        }
+        let subscriptionsAdded = subscriptions.added.map(subscriptionJSON)
+        let subscriptionsRemoved = subscriptions.removed.map(subscriptionJSON)
         let origin: Int
         switch transaction.origin {
         case .change(let index)?:
@@ -270,7 +286,7 @@ struct TransactionLineBuilder: Sendable {
         if let graph = TransactionLine.graphChanges(
             declare: declarations, created: created, released: released,
             edgesAdded: edges.added.map(\.json), edgesRemoved: edges.removed.map(\.json),
-            subsAdded: subscriptions.added.map(\.json), subsRemoved: subscriptions.removed.map(\.json)
+            subsAdded: subscriptionsAdded, subsRemoved: subscriptionsRemoved
         ) {
             line.append(UInt8(ascii: ","))
             line.append(contentsOf: graph.utf8)
@@ -293,21 +309,35 @@ struct TransactionLineBuilder: Sendable {
         }
     }
 
-    /// The number of a source location, appending its `loc` line (with its newline) to
-    /// `lines` the first time.
+    /// The number of a write site's source location, appending its `loc` line (with its
+    /// newline) to `lines` the first time.
     private mutating func locationID(_ location: SourceLocation?, lines: inout [UInt8]) -> Int {
         guard let location else { return 0 }
         // Consecutive transactions usually come from the same place: skip hashing then.
         if let last = lastLocation, last.location == location {
             return last.id
         }
+        let id = number(of: location, lines: &lines)
+        lastLocation = (location, id)
+        return id
+    }
+
+    /// The number of a subscriber's location, in the write sites' numbering, appending its
+    /// `loc` line the first time (it leaves the write sites' last location as it was).
+    private mutating func locationID(subscriber location: SourceLocation, lines: inout [UInt8]) -> Int {
+        if let last = lastLocation, last.location == location {
+            return last.id
+        }
+        return number(of: location, lines: &lines)
+    }
+
+    /// The location's number, numbering it and appending its `loc` line when it is new.
+    private mutating func number(of location: SourceLocation, lines: inout [UInt8]) -> Int {
         if let known = locationIDs[location] {
-            lastLocation = (location, known)
             return known
         }
         let id = locationIDs.count + 1
         locationIDs[location] = id
-        lastLocation = (location, id)
         lines.append(contentsOf: LocationRecord.line(id: id, at: location.description).utf8)
         lines.append(0x0A)
         return id

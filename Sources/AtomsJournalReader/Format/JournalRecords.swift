@@ -12,6 +12,9 @@ public struct JournalHeader: Codable, Sendable, Equatable {
     public var version: Int
     /// The minor format version.
     public var minor: Int
+    /// Format 4.2 on: `false` when the recorder wrote no timing lines (absent when it did).
+    /// In 4.0 and 4.1 the minor version says it: 4.1 journals are timed, 4.0 ones are not.
+    public var timed: Bool?
     /// When recording started (ISO 8601, UTC).
     public var created: String
     /// A keyframe follows every this many transactions.
@@ -27,6 +30,16 @@ public struct JournalHeader: Codable, Sendable, Equatable {
     /// (the first segment's keyframe), so a reader can tell how many transactions the size
     /// limit dropped.
     public var startStep: Int?
+
+    /// Whether the journal has timing lines: 4.1 journals do, 4.0 ones do not, and from 4.2
+    /// the header says so (`timed` is `false` without them).
+    package var isTimed: Bool {
+        guard version == JournalFormat.majorVersion else { return version > JournalFormat.majorVersion }
+        if minor >= JournalFormat.timedFieldMinorVersion {
+            return timed != false
+        }
+        return minor >= JournalFormat.timedMinorVersion
+    }
 }
 
 /// An atom, declared when it first appears (and again, under a new number, when it comes back

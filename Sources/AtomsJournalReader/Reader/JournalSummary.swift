@@ -161,8 +161,13 @@ struct EnvelopeTally {
             let unresolved = part.references.filter { !declared.contains($0.key) }.map(\.value).min()
             if let unresolved, unresolved < (part.failure?.offset ?? .max) {
                 let line = segment.lineNumber(at: unresolved)
+                // The line's first location undeclared there, in the order every reader
+                // resolves them: one first referred to on this line and not by an earlier part.
+                let references = part.references
                 let reason = try segment.lines.read(lineAt: unresolved) { scanner, raw, range in
-                    "refers to location \(try scanner.transactionEnvelope(in: raw, range).at), which no earlier line declares"
+                    let numbers = try scanner.transactionEnvelope(in: raw, range).locations
+                    let first = numbers.first { !declared.contains($0) && references[$0] == unresolved } ?? 0
+                    return "refers to location \(first), which no earlier line declares"
                 }
                 throw JournalError.malformedLine(path: segment.path, line: line, reason: reason)
             }
@@ -308,7 +313,7 @@ struct EnvelopeTally {
                             // Not in the common shape: the general reader, which checks it the same way.
                             let envelope = try scanner.transactionEnvelope(in: raw, line.range)
                             count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
-                            refer(envelope.at, at: line.offset)
+                            for location in envelope.locations { refer(location, at: line.offset) }
                             lastTransaction = line.offset
                         } else if kind == .location {
                             part.locations.insert(try scanner.location(in: raw, line.range).id)

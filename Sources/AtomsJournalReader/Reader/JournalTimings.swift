@@ -1,10 +1,15 @@
 extension JournalReader {
-    /// Whether the journal's recorder timed its transactions (format 4.1 and later): a
-    /// journal of an earlier format has no timing lines at all, which is not the same as a
+    /// Whether the journal's recorder timed its transactions (format 4.1, and 4.2 on unless
+    /// its header says `"timed":false`): a journal without timing lines is not the same as a
     /// journal whose transactions cost nothing.
     package var recordsTimings: Bool {
-        header.version > JournalFormat.majorVersion
-            || (header.version == JournalFormat.majorVersion && header.minor >= JournalFormat.timedMinorVersion)
+        header.isTimed
+    }
+
+    /// The format as messages about timing name it: `4.0`, or `4.2, timing off` for a
+    /// journal whose header says it has no timing lines.
+    package var timingFormatText: String {
+        "\(header.version).\(header.minor)" + (header.timed == false ? ", timing off" : "")
     }
 
     /// The timing lines of transactions `steps`, by transaction, read in one pass over every

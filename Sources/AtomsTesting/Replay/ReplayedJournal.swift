@@ -76,18 +76,21 @@ enum ReplayedJournal {
         if step > reader.firstStep {
             for seq in (reader.firstStep + 1)...step {
                 let record = try reader.apply(seq, to: &state, decodingValuesOf: nil)
-                var location = 0
-                if let at = record.at {
-                    if let known = locations[at] {
-                        location = known
-                    } else {
-                        location = locations.count + 1
-                        locations[at] = location
-                        append(LocationRecord.line(id: location, at: at))
-                    }
+                // A location's line comes before the first transaction that uses it: its
+                // write site first, then its subscribers' (as the recorder writes them).
+                func number(_ at: String) -> Int {
+                    if let known = locations[at] { return known }
+                    let number = locations.count + 1
+                    locations[at] = number
+                    append(LocationRecord.line(id: number, at: at))
+                    return number
+                }
+                let location = record.at.map(number) ?? 0
+                for subscription in (record.subsAdded ?? []) + (record.subsRemoved ?? []) {
+                    _ = number(subscription.at)
                 }
                 time = String(record.t)
-                var line = transactionLine(record, state: state, today: seq == step ? today : [:], location: location)
+                var line = transactionLine(record, state: state, today: seq == step ? today : [:], location: location, locations: locations)
                 line.append(UInt8(ascii: "\n"))
                 output += line
             }
@@ -97,8 +100,8 @@ enum ReplayedJournal {
     }
 
     /// A transaction line with every value whole (today's where given), and the recorded
-    /// graph changes.
-    private static func transactionLine(_ record: TransactionRecord, state: JournalState, today: [Int: ValueEntry], location: Int) -> [UInt8] {
+    /// graph changes, subscribers' locations by their numbers in `locations`.
+    private static func transactionLine(_ record: TransactionRecord, state: JournalState, today: [Int: ValueEntry], location: Int, locations: [String: Int]) -> [UInt8] {
         var line: [UInt8] = []
         TransactionLine.appendEnvelope(seq: record.seq, time: Array(String(record.t).utf8), cause: record.cause, origin: record.origin ?? 0, at: location, to: &line)
         let recorded = record.values ?? []
@@ -116,7 +119,8 @@ enum ReplayedJournal {
         let graph = TransactionLine.graphChanges(
             declare: (record.declare ?? []).map(\.json), created: record.created ?? [], released: record.released ?? [],
             edgesAdded: (record.edgesAdded ?? []).map(\.json), edgesRemoved: (record.edgesRemoved ?? []).map(\.json),
-            subsAdded: (record.subsAdded ?? []).map(\.json), subsRemoved: (record.subsRemoved ?? []).map(\.json)
+            subsAdded: (record.subsAdded ?? []).map { subscription($0, locations) },
+            subsRemoved: (record.subsRemoved ?? []).map { subscription($0, locations) }
         )
         if let graph {
             line.append(UInt8(ascii: ","))
@@ -124,6 +128,12 @@ enum ReplayedJournal {
         }
         line.append(UInt8(ascii: "]"))
         return line
+    }
+
+    /// `{"atom":…,"loc":…}`; spelled out for a location without a number (never: `lines`
+    /// numbers every subscriber's location before the line).
+    private static func subscription(_ entry: SubscriptionEntry, _ locations: [String: Int]) -> String {
+        locations[entry.at].map { SubscriptionEntry.json(atom: entry.atom, location: $0) } ?? entry.json
     }
 
     /// `[id,"v",json]` for a plain JSON value, a keyed entry for anything else.

@@ -93,13 +93,17 @@ struct ProfileTests {
         let format3 = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../AtomsJournalTests/Journals/format3-todo.jsonl").standardized.path
         let directory = try TemporaryDirectory()
-        // A format 4.0 journal: this recorder's output without its timing lines.
-        let recorded = try String(contentsOfFile: RecordedSessions.small(in: directory), encoding: .utf8)
-        let format40 = directory.path("format40.jsonl")
-        let lines = recorded.split(separator: "\n").filter { !$0.hasPrefix(#"{"type":"timing""#) }
-            .map { $0.replacingOccurrences(of: #""minor":1"#, with: #""minor":0"#) }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: format40, atomically: true, encoding: .utf8)
-        for path in [format3, format40] {
+        // This recorder's output with timing off (its header says `"timed":false`), and a
+        // format 4.0 journal (its lines as they were before subscribers' locations had numbers).
+        let untimed = try RecordedSessions.long(in: directory, operations: 8, timing: false)
+        #expect(try String(contentsOfFile: untimed, encoding: .utf8).hasPrefix(#"{"format":"atoms-journal","version":4,"minor":\#(JournalFormat.minorVersion),"timed":false,"#))
+        let format40 = try directory.write("format40.jsonl", """
+            {"format":"atoms-journal","version":4,"minor":0,"created":"x","keyframeInterval":64}
+            {"type":"keyframe","seq":0,"atoms":[],"values":[],"edges":[],"subs":[],"locs":[{"id":1,"at":"App/Main.swift:9"}]}
+            [1,0.5,"initialize",0,1,[[1,"v",1]],{"declare":[{"id":1,"label":"A","type":"m.A"}],"created":[1],"subsAdded":[{"atom":1,"at":"App/Main.swift:9"}]}]
+
+            """)
+        for path in [format3, untimed, format40] {
             let journal = try InspectedJournal(path: path)
             let error = try #require(throws: InspectorError.self) { try ProfileCommand.run(journal, options: .init()) }
             #expect(error.status == .dataError)

@@ -65,7 +65,7 @@ struct StepCostTests {
         let untimedPath = try RecordedSessions.long(in: directory, operations: 8, timing: false)
         let untimed = try StepSession(journal: InspectedJournal(path: untimedPath), at: .number(3))
         let output = untimed.handle("cost").output
-        #expect(output.hasPrefix("no cost: \(untimedPath) was recorded without timing (format 4.0)"))
+        #expect(output.hasPrefix("no cost: \(untimedPath) was recorded without timing (format 4.\(JournalFormat.minorVersion), timing off)"))
         #expect(StepSession.help.contains("cost "))
     }
 }

@@ -159,6 +159,11 @@ struct LiveKeyframeTests {
                 expectLiveOnly(keyframe, expectedLive: session.expectedLive[keyframe.seq])
                 #expect(keyframe.atoms.count <= 5)
             }
+            // Subscriptions in graph changes name their locations by number (declared in the
+            // segment's keyframe or a location line in it), never spelled out.
+            let transactions = try String(contentsOfFile: segment.path, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("[") }
+            #expect(transactions.contains { $0.contains(#""subsRemoved":[{"atom":"#) && $0.contains(#","loc":"#) })
+            #expect(!transactions.contains { $0.contains(#""at":"#) })
             // Read alone, from its own first keyframe: every step as walked from there.
             let alone = try JournalReader(path: segment.path)
             let steps = Set(try alone.keyframeSteps.flatMap { [$0, $0 + 1] } + [alone.lastStep]).filter { (alone.firstStep...alone.lastStep).contains($0) }

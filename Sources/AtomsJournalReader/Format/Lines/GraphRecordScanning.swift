@@ -81,6 +81,29 @@ extension JSONScanner {
         return SubscriptionEntry(atom: try required(atom, "atom", in: "a subscription"), at: try required(at, "at", in: "a subscription"))
     }
 
+    /// Reads a subscription of a transaction's graph changes: its location by number
+    /// (`{"atom":…,"loc":…}`, format 4.2 on) or spelled out (`{"atom":…,"at":…}`, as earlier
+    /// formats and keyframes write it). Exactly one of the two.
+    mutating func subscriptionChange() throws(SyntaxError) -> TransactionLine.Subscription {
+        var atom: Int?, at: String?, location: Int?
+        try forEachMember { name, scanner throws(SyntaxError) in
+            switch name {
+            case "atom": atom = try scanner.integer()
+            case "at": at = try scanner.string()
+            case "loc": location = try scanner.integer()
+            default: try scanner.skipValue()
+            }
+        }
+        let what = "a subscription"
+        let atomID = try required(atom, "atom", in: what)
+        switch (at, location) {
+        case (let at?, nil): return TransactionLine.Subscription(atom: atomID, location: .spelled(at))
+        case (nil, let location?): return TransactionLine.Subscription(atom: atomID, location: .number(location))
+        case (nil, nil): throw error("\(what) has no \"loc\" (nor \"at\")")
+        case (_?, _?): throw error("\(what) has both \"at\" and \"loc\"")
+        }
+    }
+
     /// Reads a location declaration object.
     mutating func locationDeclaration() throws(SyntaxError) -> LocationDeclaration {
         var id: Int?, at: String?
@@ -111,8 +134,8 @@ extension TransactionLine.GraphChanges {
             case "released": changes.released = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.integer() }
             case "edgesAdded": changes.edgesAdded = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.edgeEntry() }
             case "edgesRemoved": changes.edgesRemoved = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.edgeEntry() }
-            case "subsAdded": changes.subsAdded = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.subscriptionEntry() }
-            case "subsRemoved": changes.subsRemoved = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.subscriptionEntry() }
+            case "subsAdded": changes.subsAdded = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.subscriptionChange() }
+            case "subsRemoved": changes.subsRemoved = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.subscriptionChange() }
             default: try scanner.skipValue()
             }
         }

@@ -121,14 +121,16 @@ package struct LineScanner {
 
     /// A transaction's envelope: its step, time, cause and the atoms it wrote (location
     /// numbers are not resolved, values not decoded).
-    /// `at` is the location's number (0 for none, and in format 1, which writes it inline).
-    func transactionEnvelope(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> (seq: Int, t: Double, cause: String, atoms: [Int], at: Int) {
+    /// `locations` are the location numbers it refers to, in the order they are resolved
+    /// (``TransactionLine/locationReferences``: the write site, then the subscriptions'; none
+    /// in format 1, which writes them inline).
+    func transactionEnvelope(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> (seq: Int, t: Double, cause: String, atoms: [Int], locations: [Int]) {
         guard version >= 2 else {
             let record = try transaction(in: raw, range, locations: [:], decoding: { _ in false })
-            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id), 0)
+            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id), [])
         }
         let line = try TransactionLine(bytes: raw, range: range, version: version)
-        return (line.seq, line.t, line.cause, line.values.map(\.id), line.at)
+        return (line.seq, line.t, line.cause, line.values.map(\.id), line.locationReferences)
     }
 
     /// A transaction line as a format 1 record, with its location looked up in `locations`;

@@ -191,6 +191,16 @@ extension TransactionLine {
     }
 }
 
+extension TransactionLine.Subscription {
+    /// The subscription as it was written: by location number or spelled out.
+    var json: String {
+        switch location {
+        case .number(let number): SubscriptionEntry.json(atom: atom, location: number)
+        case .spelled(let at): SubscriptionEntry(atom: atom, at: at).json
+        }
+    }
+}
+
 extension EdgeEntry {
     /// The edge as the recorder writes it: `{"from":…,"to":…}`.
     package var json: String {
@@ -204,9 +214,15 @@ extension EdgeEntry {
 }
 
 extension SubscriptionEntry {
-    /// The subscription as the recorder writes it: `{"atom":…,"at":…}`.
+    /// The subscription as a keyframe lists it: `{"atom":…,"at":…}`.
     package var json: String {
         "{\"atom\":\(atom),\"at\":\(JSONLine.quoted(at))}"
+    }
+
+    /// A subscription as a transaction's graph changes name it (format 4.2 on):
+    /// `{"atom":…,"loc":…}`, the subscriber's location by the number of its location line.
+    package static func json(atom: Int, location: Int) -> String {
+        "{\"atom\":\(atom),\"loc\":\(location)}"
     }
 
     /// The order a keyframe lists subscriptions in: by atom, then location.

@@ -51,8 +51,34 @@ package struct TransactionLine {
         var released: [Int]?
         var edgesAdded: [EdgeEntry]?
         var edgesRemoved: [EdgeEntry]?
-        var subsAdded: [SubscriptionEntry]?
-        var subsRemoved: [SubscriptionEntry]?
+        var subsAdded: [Subscription]?
+        var subsRemoved: [Subscription]?
+    }
+
+    /// A subscription as a transaction's graph changes name it: the subscriber's location by
+    /// number (format 4.2 on, declared by a location line as write sites are) or spelled out
+    /// (earlier formats). ``record(bytes:locations:decoding:)`` resolves the number.
+    struct Subscription: Equatable {
+        enum Location: Equatable {
+            /// `"loc":N`.
+            case number(Int)
+            /// `"at":"fileID:line"`.
+            case spelled(String)
+        }
+
+        var atom: Int
+        var location: Location
+    }
+
+    /// The location numbers the line refers to, in the order they are checked: its write
+    /// site, then each added and each removed subscription's. Every reader resolves them in
+    /// this order, so the first one undeclared is the one an error names.
+    var locationReferences: [Int] {
+        var numbers = at == 0 ? [] : [at]
+        for subscription in (graph?.subsAdded ?? []) + (graph?.subsRemoved ?? []) {
+            if case .number(let number) = subscription.location { numbers.append(number) }
+        }
+        return numbers
     }
 
     /// Scans a whole line.
@@ -152,16 +178,27 @@ package struct TransactionLine {
         return Value(id: id, kind: kind, range: payload)
     }
 
-    /// The transaction as a format 1 record, with `at` looked up in `locations`. Only the
+    /// The transaction as a format 1 record, with its write site and its subscriptions'
+    /// locations looked up in `locations` (``locationReferences``, in that order). Only the
     /// values of atoms `decoding` accepts are decoded; the others carry only their `id`.
     func record(bytes: UnsafeRawBufferPointer, locations: [Int: String], decoding: (Int) -> Bool) throws -> TransactionRecord {
-        var location: String?
-        if at != 0 {
-            guard let known = locations[at] else {
-                throw LineScanner.Problem("refers to location \(at), which no earlier line declares")
+        func resolve(_ number: Int) throws -> String {
+            guard let known = locations[number] else {
+                throw LineScanner.Problem("refers to location \(number), which no earlier line declares")
             }
-            location = known
+            return known
         }
+        let location = at == 0 ? nil : try resolve(at)
+        func resolved(_ subscriptions: [Subscription]?) throws -> [SubscriptionEntry]? {
+            try subscriptions?.map { subscription in
+                switch subscription.location {
+                case .number(let number): SubscriptionEntry(atom: subscription.atom, at: try resolve(number))
+                case .spelled(let at): SubscriptionEntry(atom: subscription.atom, at: at)
+                }
+            }
+        }
+        let subsAdded = try resolved(graph?.subsAdded)
+        let subsRemoved = try resolved(graph?.subsRemoved)
         var entries: [ValueEntry] = []
         entries.reserveCapacity(values.count)
         for value in values {
@@ -177,7 +214,7 @@ package struct TransactionLine {
             type: "tx", seq: seq, t: t, cause: cause, origin: origin == 0 ? nil : origin, at: location,
             declare: graph?.declare, values: entries.isEmpty ? nil : entries, created: graph?.created,
             released: graph?.released, edgesAdded: graph?.edgesAdded, edgesRemoved: graph?.edgesRemoved,
-            subsAdded: graph?.subsAdded, subsRemoved: graph?.subsRemoved
+            subsAdded: subsAdded, subsRemoved: subsRemoved
         )
     }
 }
