@@ -272,8 +272,8 @@ struct OpenTransaction {
     }
 
     /// The package's view of the transaction, for the journal recorder.
-    func committed(sequence: Int) -> CommittedTransaction {
-        CommittedTransaction(sequence: sequence, cause: cause, origin: origin, location: location, changes: changes ?? TransactionChanges())
+    func committed(sequence: Int, started: UInt64) -> CommittedTransaction {
+        CommittedTransaction(sequence: sequence, started: started, cause: cause, origin: origin, location: location, changes: changes ?? TransactionChanges())
     }
 }
 

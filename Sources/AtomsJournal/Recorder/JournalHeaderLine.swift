@@ -11,7 +11,7 @@ package struct JournalHeaderLine: Sendable {
     package let program: String?
     /// The size limit of a bounded journal, in bytes.
     package let limit: Int?
-    /// Whether the recorder writes timing lines: the minor version says so (4.1 with them,
+    /// Whether the recorder writes timing lines: the minor version says so (4.2 with them,
     /// 4.0 without), so a reader knows a journal without them from one whose transactions
     /// cost nothing.
     package let timed: Bool

@@ -15,10 +15,13 @@ public enum JournalFormat {
     public static let firstSeekableVersion = 4
     /// The minor version this library writes. Minor versions only add optional fields and
     /// line types; readers ignore fields and line types they do not know. 4.1 added timing
-    /// lines.
-    public static let minorVersion = 1
+    /// lines; 4.2 made them compact (a few small integers relative to their transaction).
+    public static let minorVersion = 2
     /// The first minor version of format 4 whose recorders write timing lines.
     package static let timedMinorVersion = 1
+    /// The first minor version of format 4 whose timing lines are compact
+    /// (`CompactTimingLine`).
+    package static let compactTimingMinorVersion = 2
     /// The steps a journal may hold: from 0 to 2^53 − 1, exact as JSON numbers in any reader,
     /// and far enough from `Int.max` that step arithmetic (`last-K`, `next N`) cannot overflow.
     public static let stepRange = 0...((1 << 53) - 1)

@@ -96,8 +96,8 @@ struct ProfileTests {
         // A format 4.0 journal: this recorder's output without its timing lines.
         let recorded = try String(contentsOfFile: RecordedSessions.small(in: directory), encoding: .utf8)
         let format40 = directory.path("format40.jsonl")
-        let lines = recorded.split(separator: "\n").filter { !$0.hasPrefix(#"{"type":"timing""#) }
-            .map { $0.replacingOccurrences(of: #""minor":1"#, with: #""minor":0"#) }
+        let lines = recorded.split(separator: "\n").filter { !$0.hasPrefix(#"{"type":"t""#) }
+            .map { $0.replacingOccurrences(of: #""minor":2"#, with: #""minor":0"#) }
         try (lines.joined(separator: "\n") + "\n").write(toFile: format40, atomically: true, encoding: .utf8)
         for path in [format3, format40] {
             let journal = try InspectedJournal(path: path)
