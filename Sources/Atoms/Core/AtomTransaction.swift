@@ -253,7 +253,7 @@ struct OpenTransaction {
 
     /// The public record; identities are computed here, only when someone observes.
     func record(sequence: Int) -> AtomTransaction {
-        let view = committed(sequence: sequence)
+        let view = committed(sequence: sequence, started: 0)
         let changesGraph = view.changesGraph
         return AtomTransaction(
             sequence: sequence,
