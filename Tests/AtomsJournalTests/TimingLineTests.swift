@@ -93,6 +93,35 @@ struct TimingLineTests {
         #expect(try reader.state(at: 6).values.count == 1)
     }
 
+    @Test func timingAddsItsLinesAndChangesNoOtherByte() throws {
+        func recorded(timing: Bool) throws -> [String] {
+            let root = AtomRoot()
+            let sink = InMemoryJournalSink()
+            let recorder = JournalRecorder(sink: sink, keyframeInterval: 3)
+            recorder.recordsTiming = timing
+            recorder.attach(to: root.store)
+            let context = root.viewContext(fileID: "App/View.swift", line: 2)
+            _ = context.watch(TimedDoubledAtom(), fileID: "App/View.swift", line: 3)
+            for value in 1...10 {
+                context.set(value, for: TimedCounterAtom(), at: SourceLocation(fileID: "App/Main.swift", line: 9))
+            }
+            try recorder.close()
+            return sink.lines
+        }
+        let timed = try recorded(timing: true)
+        let untimed = try recorded(timing: false)
+        func masked(_ lines: [String]) -> [String] {
+            lines.filter { !$0.hasPrefix(#"{"type":"t""#) || $0.hasPrefix(#"{"type":"timing""#) }.map { line in
+                line.replacingOccurrences(of: #"^\[(\d+),[-0-9.e+]+,"#, with: "[$1,T,", options: .regularExpression)
+                    .replacingOccurrences(of: #""created":"[^"]*""#, with: #""created":"T""#, options: .regularExpression)
+                    .replacingOccurrences(of: #""t":[0-9.]+"#, with: #""t":T"#, options: .regularExpression)
+                    .replacingOccurrences(of: #""minor":2"#, with: #""minor":0"#)
+            }
+        }
+        #expect(timed.count == untimed.count + 11, "a timing line per transaction")
+        #expect(masked(timed) == masked(untimed), "the same lines, but for their times and the minor version")
+    }
+
     @Test func aRecorderThatOptsOutWritesNoTimingLines() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("untimed.jsonl")
@@ -112,4 +141,8 @@ struct TimingLineTests {
 
 private struct TimedCounterAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }
+}
+
+private struct TimedDoubledAtom: ValueAtom, Hashable {
+    func value(context: Context) -> Int { context.watch(TimedCounterAtom()) * 2 }
 }
