@@ -24,6 +24,8 @@ extension StoreEngine {
         // a release's `onTermination`, an observer, an effect) waits: it then commits as a
         // transaction of its own, in order, neither merged into this one nor seen out of order.
         transactionState.startCommitting()
+        // Read once: the timer is used several times below.
+        let timer = self.timer
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
             timer?.discard()

@@ -35,7 +35,7 @@ package final class TransactionTiming {
     /// When its subscribers were told: the end of the transaction.
     @exclusivity(unchecked) package internal(set) var end: UInt64 = 0
     /// The events, in the order they happened, as ``TimingWord`` records.
-    @exclusivity(unchecked) package internal(set) var words: [UInt64] = []
+    @exclusivity(unchecked) package internal(set) var words = WordBuffer()
     /// The identities of the atoms declared in `words`, in order.
     @exclusivity(unchecked) package internal(set) var atoms: [AtomIdentity] = []
     /// The locations declared in `words`, in order.
@@ -95,7 +95,7 @@ package final class TransactionTiming {
     /// Appends the finished timing to `words` (a ``TimingWord/transaction`` record, then the
     /// events) and its declared atoms and locations to theirs. Done here, in the module that
     /// owns the fields, so that reading them needs no dynamic exclusivity check.
-    package func append(to words: inout [UInt64], atoms: inout [AtomIdentity], locations: inout [SourceLocation]) {
+    package func append(to words: inout WordBuffer, atoms: inout [AtomIdentity], locations: inout [SourceLocation]) {
         words.append(TimingWord.transaction)
         words.append(UInt64(sequence))
         words.append(start == 0 ? commitStart : start)
@@ -104,7 +104,7 @@ package final class TransactionTiming {
         words.append(effectsEnd)
         words.append(end)
         words.append(UInt64(self.words.count))
-        if !self.words.isEmpty { words.append(contentsOf: self.words) }
+        if !self.words.isEmpty { words.append(contentsOf: self.words.words) }
         if !self.atoms.isEmpty { atoms.append(contentsOf: self.atoms) }
         if !self.locations.isEmpty { locations.append(contentsOf: self.locations) }
     }
@@ -118,7 +118,7 @@ package final class TransactionTiming {
         effectsEnd = 0
         end = 0
         mark = 0
-        if !words.isEmpty { words.removeAll(keepingCapacity: true) }
+        words.removeAll()
         if !atoms.isEmpty { atoms.removeAll(keepingCapacity: true) }
         if !locations.isEmpty { locations.removeAll(keepingCapacity: true) }
     }
@@ -287,35 +287,21 @@ final class TransactionTimer {
     /// (and every declaration, which the timer will not make again) wait for the next one.
     func discard() {
         let timing = current
-        var index = 0
-        let words = timing.words
-        var keptAtoms = 0
-        var keptLocations = 0
-        var atomIndex = 0
-        var locationIndex = 0
-        timing.words.removeAll(keepingCapacity: true)
-        while index < words.count {
-            let kind = words[index]
+        var read = 0
+        var write = 0
+        let total = timing.words.count
+        while read < total {
+            let kind = timing.words[read]
             let length = TimingWord.length(of: kind)
-            switch kind {
-            case TimingWord.task, TimingWord.atom, TimingWord.location:
-                timing.words.append(contentsOf: words[index..<index + length])
-                if kind == TimingWord.atom {
-                    timing.atoms[keptAtoms] = timing.atoms[atomIndex]
-                    keptAtoms += 1
-                } else if kind == TimingWord.location {
-                    timing.locations[keptLocations] = timing.locations[locationIndex]
-                    keptLocations += 1
+            if kind == TimingWord.task || kind == TimingWord.atom || kind == TimingWord.location {
+                for offset in 0..<length {
+                    timing.words[write + offset] = timing.words[read + offset]
                 }
-            default:
-                break
+                write += length
             }
-            if kind == TimingWord.atom { atomIndex += 1 }
-            if kind == TimingWord.location { locationIndex += 1 }
-            index += length
+            read += length
         }
-        timing.atoms.removeLast(timing.atoms.count - keptAtoms)
-        timing.locations.removeLast(timing.locations.count - keptLocations)
+        timing.words.truncate(to: write)
         timing.start = 0
     }
 
@@ -336,8 +322,8 @@ final class TransactionTimer {
     /// reuse.
     func finished(_ timing: TransactionTiming) {
         timing.end = timing.mark
-        for observer in observers {
-            observer(timing)
+        for index in observers.indices {
+            observers[index](timing)
         }
         timing.reset()
         spare.append(timing)

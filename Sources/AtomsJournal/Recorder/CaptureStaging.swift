@@ -18,7 +18,7 @@ final class CaptureStaging: @unchecked Sendable {
     @exclusivity(unchecked) var slots: [any RecordedSlot] = []
     /// The timings of the queued items (``TimingWord`` records), and the atoms and
     /// locations they declare.
-    @exclusivity(unchecked) var timingWords: [UInt64] = []
+    @exclusivity(unchecked) var timingWords = WordBuffer()
     @exclusivity(unchecked) var timingAtoms: [AtomIdentity] = []
     @exclusivity(unchecked) var timingLocations: [SourceLocation] = []
     /// Values the line builder let go of, to be released on the app's thread at its next
@@ -34,7 +34,7 @@ final class CaptureStaging: @unchecked Sendable {
         swap(&items, &batch.items)
         swap(&changes, &batch.changes)
         swap(&slots, &batch.slots)
-        swap(&timingWords, &batch.timingWords)
+        timingWords.exchange(with: &batch.timingWords)
         if !timingAtoms.isEmpty || !batch.timingAtoms.isEmpty { swap(&timingAtoms, &batch.timingAtoms) }
         if !timingLocations.isEmpty || !batch.timingLocations.isEmpty { swap(&timingLocations, &batch.timingLocations) }
         for slot in batch.slots {
@@ -51,7 +51,7 @@ final class CaptureStaging: @unchecked Sendable {
         items.removeAll(keepingCapacity: true)
         changes.removeAll(keepingCapacity: true)
         slots.removeAll(keepingCapacity: true)
-        timingWords.removeAll(keepingCapacity: true)
+        timingWords.removeAll()
         if !timingAtoms.isEmpty { timingAtoms.removeAll(keepingCapacity: true) }
         if !timingLocations.isEmpty { timingLocations.removeAll(keepingCapacity: true) }
     }

@@ -4,8 +4,8 @@ import Atoms
 /// identities and locations they declare, waiting on the main actor to go to the recorder's
 /// thread with the next transaction (or at `flush()` and `close()`). Its lists keep their
 /// capacity: a timed transaction allocates nothing here once they have grown.
-struct CapturedTimings {
-    private(set) var words: [UInt64] = []
+struct CapturedTimings: ~Copyable {
+    private(set) var words = WordBuffer()
     private(set) var atoms: [AtomIdentity] = []
     private(set) var locations: [SourceLocation] = []
 
@@ -22,8 +22,8 @@ struct CapturedTimings {
     /// and returns where they are there.
     mutating func stage(into staging: CaptureStaging) -> StagedTimings {
         let staged = StagedTimings(words: staging.timingWords.count..<staging.timingWords.count + words.count, atoms: staging.timingAtoms.count, locations: staging.timingLocations.count)
-        staging.timingWords.append(contentsOf: words)
-        words.removeAll(keepingCapacity: true)
+        staging.timingWords.append(contentsOf: words.words)
+        words.removeAll()
         if !atoms.isEmpty {
             staging.timingAtoms.append(contentsOf: atoms)
             atoms.removeAll(keepingCapacity: true)

@@ -154,7 +154,7 @@ struct TransactionLineBuilder: Sendable {
         while index + 8 <= timings.words.upperBound {
             let count = Int(batch.timingWords[index + 7])
             let before = output.count
-            timing.appendLine(words: batch.timingWords, at: index, in: batch, builder: &self, to: &output)
+            timing.appendLine(words: batch.timingWords.words, at: index, in: batch, builder: &self, to: &output)
             segmentBytes += output.count - before
             index += 8 + count
         }
@@ -422,7 +422,7 @@ private struct TimingBuilder {
     var locationIndex = 0
 
     /// Appends the line for the timing whose `transaction` record is at `words[index]`.
-    mutating func appendLine(words: [UInt64], at index: Int, in batch: CaptureStaging, builder: inout TransactionLineBuilder, to output: inout [UInt8]) {
+    mutating func appendLine(words: UnsafeBufferPointer<UInt64>, at index: Int, in batch: CaptureStaging, builder: inout TransactionLineBuilder, to output: inout [UInt8]) {
         let seq = Int(words[index + 1])
         let start = words[index + 2]
         let commitStart = words[index + 3]
