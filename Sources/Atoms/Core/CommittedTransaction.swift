@@ -26,6 +26,7 @@ package struct CommittedTransaction: ~Copyable {
     private let originNode: AnyAtomNode?
     private let changes: TransactionChanges
 
+    @inline(__always)
     init(sequence: Int, started: UInt64, cause: AtomTransaction.Cause, origin: AnyAtomNode?, location: SourceLocation?, changes: TransactionChanges) {
         self.sequence = sequence
         self.started = started
