@@ -35,8 +35,7 @@ enum RecordingSuite {
         for repetition in 0..<repetitions {
             off.append(session(journal: nil).total)
             let path = directory.appendingPathComponent("r\(repetition).jsonl").path
-            // Without timing lines (a recorder that opted out), as the figures of earlier rounds
-            // were measured; the timed session below is the default.
+            // As a recorder records by default: without timing lines.
             let recorded = session(journal: path)
             on.append(recorded.total)
             onMainThread.append(recorded.beforeFlush)
