@@ -35,7 +35,8 @@ enum RecordingSuite {
         for repetition in 0..<repetitions {
             off.append(session(journal: nil).total)
             let path = directory.appendingPathComponent("r\(repetition).jsonl").path
-            // As a recorder records by default: without timing lines.
+            // Without timing lines (a recorder that opted out), as the figures of earlier rounds
+            // were measured; the timed session below is the default.
             let recorded = session(journal: path)
             on.append(recorded.total)
             onMainThread.append(recorded.beforeFlush)

@@ -67,7 +67,7 @@ struct TimingLineTests {
         let path = directory.path("timed.jsonl")
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, keyframeInterval: 2)
-        recorder.recordsTiming = true
+        #expect(recorder.recordsTiming, "on by default")
         recorder.attach(to: root.store)
         let context = root.viewContext()
         _ = context.watch(TimedCounterAtom())

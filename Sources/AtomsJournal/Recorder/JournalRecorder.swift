@@ -43,11 +43,10 @@ public final class JournalRecorder {
     /// `atoms-inspect profile`, `cost` and the report's cost lane read (docs/PROFILE.md). Set
     /// it before ``attach(to:)``.
     ///
-    /// Off by default: a timing is a few clock readings and integers on the app's thread
-    /// (about a quarter of a small write's instructions) and a timing line of about 40 bytes
-    /// (docs/PERFORMANCE.md). Without it the journal has no timing lines and cannot be
-    /// profiled.
-    public var recordsTiming = false
+    /// On by default: a timing is a few clock readings and integers on the app's thread and
+    /// a timing line of about 40 bytes (docs/PERFORMANCE.md). Set it to `false` to opt out;
+    /// the journal then has no timing lines and cannot be profiled.
+    public var recordsTiming = true
     @exclusivity(unchecked) private var isClosed = false
     /// The timings of the transactions finished since the last capture, handed over with the
     /// next transaction (one queue item, one lock for both), or at ``flush()`` or
