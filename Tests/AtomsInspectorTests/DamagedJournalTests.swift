@@ -79,8 +79,10 @@ struct DamagedJournalTests {
     private func damagedLines(_ damage: Damage) throws -> (lines: [[UInt8]], index: Int) {
         let lines = try recordedLines()
         let index = try #require(lines.indices.first { $0 > lines.count / 2 && lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) })
+        // The previous transaction's line (a timing line may sit between the two).
+        let previous = try #require(lines[..<index].last { $0.hasPrefix("[") })
         let damaged = lines.enumerated().map { number, line in
-            number == index ? damage.apply(to: line, previous: lines[number - 1]) : Array(line.utf8)
+            number == index ? damage.apply(to: line, previous: previous) : Array(line.utf8)
         }
         return (damaged, index)
     }

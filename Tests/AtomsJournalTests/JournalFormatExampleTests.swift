@@ -109,6 +109,10 @@ struct JournalFormatExampleTests {
                 var written: [UInt8] = []
                 try TimingLine(bytes: raw, range: whole).append(to: &written)
                 return String(decoding: written.dropLast(), as: UTF8.self)
+            case #""t""#?:
+                var written: [UInt8] = []
+                try CompactTimingLine(bytes: raw, range: whole).append(to: &written)
+                return String(decoding: written.dropLast(), as: UTF8.self)
             case #""tx""#?:
                 // Version 1: read into the same record a version 4 line gives; written as version 4.
                 let record = try LineScanner(version: 1).transaction(in: raw, whole, locations: [:], decoding: { _ in true })

@@ -8,8 +8,9 @@ import Foundation
 /// `flush` writes what the journal holds and prints `flushed N` (the last step on disk);
 /// `--journal-limit SIZE` keeps the journal within a size (`64KB`, `4MB`, …) as a folder of
 /// segments; `--flight-recorder SIZE` keeps the last SIZE of journal in memory instead, written
-/// on `SIGUSR1` (and to `--journal PATH` at a clean exit); `--timing` records each
-/// transaction's costs too, for `atoms-inspect profile`;
+/// on `SIGUSR1` (and to `--journal PATH` at a clean exit); each transaction's costs are
+/// recorded too, for `atoms-inspect profile` (as a recorder does by default), unless
+/// `--no-timing` is given (`--timing`, the default, is still accepted);
 /// `--control` opens the recorder's control endpoint for `atoms-inspect attach`
 /// (samples that read stdin off the main thread, with ``runAsync(state:handle:)``).
 @MainActor
@@ -34,7 +35,8 @@ public final class SampleSession {
         var keyframeInterval = JournalFormat.defaultKeyframeInterval
         var limit: Int?
         var flightRecorder: Int?
-        var timing = false
+        var timing = true
+        var timingFlag = false
         var control = false
         var remaining = arguments[...]
         func value(for option: String) -> String {
@@ -47,7 +49,8 @@ public final class SampleSession {
             switch argument {
             case "--journal": journalPath = value(for: argument)
             case "--restore": restorePath = value(for: argument)
-            case "--timing": timing = true
+            case "--timing": (timing, timingFlag) = (true, true)
+            case "--no-timing": (timing, timingFlag) = (false, true)
             case "--control": control = true
             case "--keyframe-interval":
                 guard let interval = Int(value(for: argument)), interval > 0 else {
@@ -68,7 +71,7 @@ public final class SampleSession {
                 flightRecorder = bytes
             case "-h", "--help":
                 print("""
-                    usage: \(name) [--journal PATH [--journal-limit SIZE] [--timing]] [--flight-recorder SIZE] [--restore STATE_FILE] [--keyframe-interval N] [--control] < commands
+                    usage: \(name) [--journal PATH [--journal-limit SIZE] [--no-timing]] [--flight-recorder SIZE] [--restore STATE_FILE] [--keyframe-interval N] [--control] < commands
                       --flight-recorder SIZE  keep the last SIZE of journal in memory (4M, 512K, 65536), written
                                               only when asked: kill -USR1 <pid> writes <name>.<pid>.<N>.jsonl into
                                               the folder of --journal PATH (or the current one), and a clean exit
@@ -84,8 +87,8 @@ public final class SampleSession {
         if limit != nil && flightRecorder != nil {
             Self.usage(name, "--journal-limit and --flight-recorder both bound the journal: give one")
         }
-        if timing && journalPath == nil && flightRecorder == nil {
-            Self.usage(name, "--timing needs --journal PATH or --flight-recorder SIZE")
+        if timingFlag && journalPath == nil && flightRecorder == nil {
+            Self.usage(name, "--timing and --no-timing need --journal PATH or --flight-recorder SIZE")
         }
         if control && (journalPath == nil || flightRecorder != nil) {
             Self.usage(name, "--control needs --journal PATH without --flight-recorder (attach steps through the journal file)")

@@ -253,7 +253,7 @@ struct OpenTransaction {
 
     /// The public record; identities are computed here, only when someone observes.
     func record(sequence: Int) -> AtomTransaction {
-        let view = committed(sequence: sequence)
+        let view = committed(sequence: sequence, started: 0)
         let changesGraph = view.changesGraph
         return AtomTransaction(
             sequence: sequence,
@@ -272,8 +272,11 @@ struct OpenTransaction {
     }
 
     /// The package's view of the transaction, for the journal recorder.
-    func committed(sequence: Int) -> CommittedTransaction {
-        CommittedTransaction(sequence: sequence, cause: cause, origin: origin, location: location, changes: changes ?? TransactionChanges())
+    // Inlined: made out of line, the view is built through value witnesses (about 250
+    // instructions of the commit path, measured with callgrind).
+    @inline(__always)
+    func committed(sequence: Int, started: UInt64) -> CommittedTransaction {
+        CommittedTransaction(sequence: sequence, started: started, cause: cause, origin: origin, location: location, changes: changes ?? TransactionChanges())
     }
 }
 

@@ -16,6 +16,9 @@ import Foundation
 package struct CommittedTransaction: ~Copyable {
     /// As ``AtomTransaction/sequence``.
     package let sequence: Int
+    /// When it began, a raw ``MonotonicClock`` stamp, while the store times its transactions
+    /// (``AtomStore/observeTimings(_:)``); 0 otherwise.
+    package let started: UInt64
     /// As ``AtomTransaction/cause``.
     package let cause: AtomTransaction.Cause
     /// As ``AtomTransaction/location``.
@@ -23,8 +26,10 @@ package struct CommittedTransaction: ~Copyable {
     private let originNode: AnyAtomNode?
     private let changes: TransactionChanges
 
-    init(sequence: Int, cause: AtomTransaction.Cause, origin: AnyAtomNode?, location: SourceLocation?, changes: TransactionChanges) {
+    @inline(__always)
+    init(sequence: Int, started: UInt64, cause: AtomTransaction.Cause, origin: AnyAtomNode?, location: SourceLocation?, changes: TransactionChanges) {
         self.sequence = sequence
+        self.started = started
         self.cause = cause
         self.originNode = origin
         self.location = location

@@ -94,7 +94,7 @@ extension StoreEngine {
             count += 1
         }
         if count > 0, let timer {
-            timer.current.notified(node, count: count)
+            timer.notified(node, count: count)
         }
     }
 }

@@ -24,6 +24,8 @@ extension StoreEngine {
         // a release's `onTermination`, an observer, an effect) waits: it then commits as a
         // transaction of its own, in order, neither merged into this one nor seen out of order.
         transactionState.startCommitting()
+        // Read once: the timer is used several times below.
+        let timer = self.timer
         releaseUnwatchedNodes()
         guard transaction.hasChanges else {
             timer?.discard()
@@ -36,7 +38,7 @@ extension StoreEngine {
         let sequence = transactionState.nextSequence()
         let timing = timer?.committing(sequence: sequence)
         if !observers.commitObservers.isEmpty {
-            let committed = transaction.committed(sequence: sequence)
+            let committed = transaction.committed(sequence: sequence, started: timing?.start ?? 0)
             for observer in observers.commitObservers {
                 observer(committed)
             }
@@ -66,18 +68,18 @@ extension StoreEngine {
             let wasRunningEffects = transactionState.setRunningEffects(true)
             for effect in effects {
                 effect.run()
-                timing?.ranEffect(of: effect.node)
+                if let timer, let timing { timer.ranEffect(of: effect.node, in: timing) }
             }
             _ = transactionState.setRunningEffects(wasRunningEffects)
         }
         if subscribers.count == 1 {
-            notify(subscribers[0], timing: timing)
+            notify(subscribers[0], timer: timer, timing: timing)
         } else if !subscribers.isEmpty {
             // In the order subscribers were created, each once.
             var previous = 0
             for subscriber in subscribers.sorted(by: { $0.id < $1.id }) where subscriber.id != previous {
                 previous = subscriber.id
-                notify(subscriber, timing: timing)
+                notify(subscriber, timer: timer, timing: timing)
             }
         }
         if let timer, let timing {
@@ -88,9 +90,9 @@ extension StoreEngine {
     }
 
     /// Tells a subscriber that atoms it watches changed, timing it when `timing` is given.
-    private func notify(_ subscriber: SubscriberState, timing: TransactionTiming?) {
+    private func notify(_ subscriber: SubscriberState, timer: TransactionTimer?, timing: TransactionTiming?) {
         subscriber.onUpdate()
-        timing?.notifiedSubscriber(at: subscriber.location)
+        if let timer, let timing { timer.notified(subscriber, in: timing) }
     }
 
     /// Runs the writes deferred while a commit or computation was in progress, each as its own

@@ -11,6 +11,8 @@ final class SubscriberState {
     let location: SourceLocation
     /// Nodes this subscriber watches.
     @exclusivity(unchecked) var nodes: Set<NodeID> = []
+    /// The number the store's timer gave `location` (0 until it is first timed).
+    @exclusivity(unchecked) var timingLocation = 0
     /// Called after a transaction in which a watched atom changed.
     var onUpdate: @MainActor () -> Void
 

@@ -13,7 +13,7 @@ enum StepCost {
     static func text(_ journal: InspectedJournal, at step: Int, declarations: [Int: AtomDeclaration], style: Style) throws(InspectorError) -> String {
         let reader = journal.reader
         guard reader.recordsTimings else {
-            return "no cost: \(journal.path) was recorded without timing (format \(reader.timingFormatText)) — record the session again with timing on (JournalRecorder.recordsTiming, the samples' --timing) to see what each transaction cost"
+            return "no cost: \(journal.path) was recorded without timing (format \(reader.timingFormatText)) — record the session again with timing on (the default: leave JournalRecorder.recordsTiming on, run the samples without --no-timing) to see what each transaction cost"
         }
         guard step > reader.firstStep else {
             return "no cost at step \(step): no transaction led here — move forward (next) to see what a transaction cost"

@@ -53,7 +53,7 @@ package struct TimedSteps: Sendable {
         let reader = journal.reader
         guard reader.recordsTimings else {
             let format = reader.timingFormatText
-            throw InspectorError(.dataError, path: journal.path, "the journal was recorded without timing (format \(format); timing lines start with 4.\(JournalFormat.timedMinorVersion)) — record the session again with this version's recorder to profile it")
+            throw InspectorError(.dataError, path: journal.path, "the journal was recorded without timing (format \(format); timing lines start with 4.\(JournalFormat.timedMinorVersion)) — record the session again with timing on (the default; the app set JournalRecorder.recordsTiming = false, or the sample ran with --no-timing) to profile it")
         }
         let firstTransaction = max(steps.lowerBound, reader.firstStep + 1)
         guard firstTransaction <= steps.upperBound else {

@@ -1016,7 +1016,7 @@ extension ReportWeb {
     const $ = (id) => document.getElementById(id);
     if (!cost) {
       $("cost-lane").remove();
-      $("cost-summary").textContent = "This journal was recorded without timing: no cost lane. Record the session with timing on (JournalRecorder.recordsTiming, the samples' --timing) to see what each transaction cost.";
+      $("cost-summary").textContent = "This journal was recorded without timing: no cost lane. Record the session with timing on (the default: leave JournalRecorder.recordsTiming on, run the samples without --no-timing) to see what each transaction cost.";
       $("cost-panel").dataset.timed = "false";
       return { hasLane: false, draw() {}, render() {} };
     }

@@ -1,3 +1,5 @@
+import Atoms
+
 /// What the main actor captured and the recorder's thread has not taken yet: the queued items,
 /// their value changes in one flat list (a transaction refers to its range), and the slots
 /// holding values for them. Touched only under the pipeline's lock.
@@ -14,6 +16,11 @@ final class CaptureStaging: @unchecked Sendable {
     /// The slots of the staged changes, each once: they keep the slots alive until the
     /// changes are recorded.
     @exclusivity(unchecked) var slots: [any RecordedSlot] = []
+    /// The timings of the queued items (``TimingWord`` records), and the atoms and
+    /// locations they declare.
+    @exclusivity(unchecked) var timingWords = WordBuffer()
+    @exclusivity(unchecked) var timingAtoms: [AtomIdentity] = []
+    @exclusivity(unchecked) var timingLocations: [SourceLocation] = []
     /// Values the line builder let go of, to be released on the app's thread at its next
     /// capture.
     @exclusivity(unchecked) var graveyard: [Any] = []
@@ -27,6 +34,9 @@ final class CaptureStaging: @unchecked Sendable {
         swap(&items, &batch.items)
         swap(&changes, &batch.changes)
         swap(&slots, &batch.slots)
+        timingWords.exchange(with: &batch.timingWords)
+        if !timingAtoms.isEmpty || !batch.timingAtoms.isEmpty { swap(&timingAtoms, &batch.timingAtoms) }
+        if !timingLocations.isEmpty || !batch.timingLocations.isEmpty { swap(&timingLocations, &batch.timingLocations) }
         for slot in batch.slots {
             slot.handOver()
         }
@@ -41,6 +51,9 @@ final class CaptureStaging: @unchecked Sendable {
         items.removeAll(keepingCapacity: true)
         changes.removeAll(keepingCapacity: true)
         slots.removeAll(keepingCapacity: true)
+        timingWords.removeAll()
+        if !timingAtoms.isEmpty { timingAtoms.removeAll(keepingCapacity: true) }
+        if !timingLocations.isEmpty { timingLocations.removeAll(keepingCapacity: true) }
     }
 }
 

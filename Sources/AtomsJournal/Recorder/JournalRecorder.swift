@@ -40,17 +40,19 @@ public final class JournalRecorder {
     private var isAttached = false
     /// Whether each transaction's cost is recorded too: a timing line after it, with its atom
     /// evaluations, observers, effects, subscribers and asynchronous tasks, which
-    /// `atoms-inspect profile` reads (docs/PROFILE.md). Set it before ``attach(to:)``.
+    /// `atoms-inspect profile`, `cost` and the report's cost lane read (docs/PROFILE.md). Set
+    /// it before ``attach(to:)``.
     ///
-    /// Off by default: timing adds about half a microsecond of the app thread's time and about
-    /// 190 bytes of journal per transaction (docs/PERFORMANCE.md), too much to leave on for
-    /// small transactions.
-    public var recordsTiming = false
+    /// On by default: a timing is a few clock readings and integers on the app's thread and
+    /// a timing line of about 40 bytes (docs/PERFORMANCE.md). Set it to `false` to opt out;
+    /// the journal then has no timing lines and cannot be profiled.
+    public var recordsTiming = true
     @exclusivity(unchecked) private var isClosed = false
-    /// The timing of the last transaction, handed over with the next one (one queue item for
-    /// both), or at ``flush()`` or ``close()``: a timing line is written after its
-    /// transaction's line, before the next transaction's.
-    @exclusivity(unchecked) private var pendingTiming: CapturedTiming?
+    /// The timings of the transactions finished since the last capture, handed over with the
+    /// next transaction (one queue item, one lock for both), or at ``flush()`` or
+    /// ``close()``: a timing line is written after its transaction's line, before the next
+    /// transaction's.
+    @exclusivity(unchecked) private var pendingTimings = CapturedTimings()
     /// The store recorded, for the control endpoint (the store keeps the recorder alive).
     private(set) weak var store: AtomStore?
     /// The control endpoint, while listening: see `listen(at:)`.
@@ -191,13 +193,8 @@ public final class JournalRecorder {
         // The clock starts with the recording.
         guard recordsTiming else { return }
         store.observeTimings { timing in
-            guard !self.isClosed, let pipeline = self.pipeline else { return }
-            // A timing still waiting (the transaction a subscriber started, timed before the
-            // one that told the subscriber) goes alone.
-            if let waiting = self.pendingTiming {
-                pipeline.append(waiting)
-            }
-            self.pendingTiming = CapturedTiming(timing, origin: clockStart)
+            guard !self.isClosed else { return }
+            self.pendingTimings.append(timing)
         }
     }
 
@@ -240,9 +237,8 @@ public final class JournalRecorder {
 
     /// Queues the last transaction's timing, which waits for the next transaction otherwise.
     private func handOverPendingTiming() {
-        guard let timing = pendingTiming, let pipeline, !isClosed else { return }
-        pendingTiming = nil
-        pipeline.append(timing)
+        guard !pendingTimings.isEmpty, let pipeline, !isClosed else { return }
+        pipeline.append(&pendingTimings)
     }
 
     /// Captures a committed transaction for the recorder's thread.
@@ -258,11 +254,10 @@ public final class JournalRecorder {
                 subscriptionsRemoved: transaction.subscriptionsRemoved
             )
             : nil
-        let timing = pendingTiming
-        pendingTiming = nil
         // The slots stage the changed values while the pipeline's lock is held: the values
         // wait in their atoms' slots, typed, and the transaction refers to its range of changes.
         let staging = pipeline.beginCapture()
+        let timings = pendingTimings.isEmpty ? nil : pendingTimings.stage(into: staging)
         let first = staging.changes.count
         // The origin's identity only when its value is not among the changes: retained here
         // and released on the recorder's thread, its count would move between the cores.
@@ -278,14 +273,15 @@ public final class JournalRecorder {
         pipeline.endCapture(.transaction(
             CapturedTransaction(
                 sequence: transaction.sequence,
-                timestamp: MonotonicClock.now(),
+                // A timed transaction's time is when it began (one clock reading fewer).
+                timestamp: transaction.started != 0 ? transaction.started : MonotonicClock.now(),
                 cause: transaction.cause,
                 origin: origin,
                 location: transaction.location,
                 changes: first..<staging.changes.count,
                 graph: graph
             ),
-            timingBefore: timing
+            timingBefore: timings
         ))
     }
 }

@@ -12,11 +12,11 @@ import Foundation
 /// out then), or at `flush()` and `close()`.
 final class RecordingPipeline: @unchecked Sendable {
     /// What the main actor hands over, in the order it arrives: a transaction (with the
-    /// timing of an earlier one, whose line comes first, when it carries one), or a timing
-    /// alone.
+    /// timings of earlier ones, whose lines come first, when it carries any), or timings
+    /// alone (at a flush or close).
     enum Item {
-        case transaction(CapturedTransaction, timingBefore: CapturedTiming?)
-        case timing(CapturedTiming)
+        case transaction(CapturedTransaction, timingBefore: StagedTimings?)
+        case timing(StagedTimings)
     }
 
     // Unchecked (and unchecked exclusivity, touched per transaction): `staging`, the flags,
@@ -92,10 +92,10 @@ final class RecordingPipeline: @unchecked Sendable {
         _ = released
     }
 
-    /// Queues a transaction's timing alone.
-    func append(_ timing: CapturedTiming) {
-        _ = beginCapture()
-        endCapture(.timing(timing))
+    /// Queues the timings waiting, alone.
+    func append(_ timings: inout CapturedTimings) {
+        let staging = beginCapture()
+        endCapture(.timing(timings.stage(into: staging)))
     }
 
     /// Returns once every queued transaction has been built into lines (and, unless the
@@ -258,7 +258,7 @@ final class RecordingPipeline: @unchecked Sendable {
     private func processBatch(lines: inout [UInt8]) -> JournalError? {
         var failed: JournalError?
         for item in batch.items {
-            builder.appendLines(for: item, changes: batch.changes, to: &lines)
+            builder.appendLines(for: item, in: batch, to: &lines)
             if let opening = builder.takeSegmentOpening() {
                 failed = failed ?? hand(lines)
                 lines.removeAll(keepingCapacity: true)

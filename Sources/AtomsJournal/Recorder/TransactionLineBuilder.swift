@@ -20,6 +20,15 @@ struct TransactionLineBuilder: Sendable {
     private var timeBuffer: [UInt8] = []
 
     private let differ = ValueDiffer()
+    /// Timing: the atoms timed by node serial, the serial in each node slot, the timer's
+    /// locations by number, the numbers declared in this segment, the origins of the last
+    /// transactions, and the line being built (its lists keep their capacity).
+    fileprivate var timedAtoms: [Int: AtomIdentity] = [:]
+    fileprivate var timedSlots: [Int: Int] = [:]
+    fileprivate var timedLocations: [Int: SourceLocation] = [:]
+    fileprivate var declaredTimingLocations: Set<Int> = []
+    fileprivate var recentOrigins: [(seq: Int, origin: Int)] = []
+    private var timingScratch = TimingBuilder()
     /// Bytes of transaction lines since the last keyframe, and the size of that keyframe.
     private var bytesSinceKeyframe = 0
     private var keyframeBytes = 0
@@ -55,6 +64,8 @@ struct TransactionLineBuilder: Sendable {
     }
 
     private mutating func openingLines(seq: Int) -> [UInt8] {
+        // A segment's timing lines declare the locations they use again: a reader starts there.
+        declaredTimingLocations.removeAll(keepingCapacity: true)
         var lines = Array(header.line(segment: segmentSize == nil ? nil : segment).utf8)
         lines.append(0x0A)
         lines.append(contentsOf: keyframe(seq: seq).utf8)
@@ -122,41 +133,32 @@ struct TransactionLineBuilder: Sendable {
 
     // MARK: Transactions
 
-    /// Appends the lines for a transaction (whose changed values are in `changes`) or a timing.
-    mutating func appendLines(for item: RecordingPipeline.Item, changes: [CapturedChange], to output: inout [UInt8]) {
+    /// Appends the lines for a transaction (whose changed values are in `batch.changes`) or
+    /// for timings (whose records are in `batch.timingWords`).
+    mutating func appendLines(for item: RecordingPipeline.Item, in batch: CaptureStaging, to output: inout [UInt8]) {
         switch item {
-        case .transaction(let transaction, let timing):
-            if let timing { appendTimingLine(for: timing, to: &output) }
-            appendLines(for: transaction, changes: changes[transaction.changes], to: &output)
-        case .timing(let timing): appendTimingLine(for: timing, to: &output)
+        case .transaction(let transaction, let timings):
+            if let timings { appendTimingLines(for: timings, in: batch, to: &output) }
+            appendLines(for: transaction, changes: batch.changes[transaction.changes], to: &output)
+        case .timing(let timings): appendTimingLines(for: timings, in: batch, to: &output)
         }
     }
 
-    /// Appends a timing line. Atoms the journal has no number for (an atom read without being
-    /// cached, or one forgotten since) are left out; nothing is declared for it.
-    mutating func appendTimingLine(for timing: CapturedTiming, to output: inout [UInt8]) {
-        var line = TimingLine(
-            seq: timing.sequence, start: timing.start, runtime: timing.runtime,
-            observers: timing.observers, effects: timing.effects, subscribers: timing.subscribers
-        )
-        line.evaluations = timing.evaluations.compactMap { evaluation in
-            state.ids[evaluation.atom].map { TimingLine.Evaluation(atom: $0, start: evaluation.start, duration: evaluation.duration, depth: evaluation.depth) }
+    /// Appends a compact timing line for each timing staged at `timings`.
+    mutating func appendTimingLines(for timings: StagedTimings, in batch: CaptureStaging, to output: inout [UInt8]) {
+        var timing = timingScratch
+        timingScratch = TimingBuilder()
+        timing.atomIndex = timings.atoms
+        timing.locationIndex = timings.locations
+        var index = timings.words.lowerBound
+        while index + 8 <= timings.words.upperBound {
+            let count = Int(batch.timingWords[index + 7])
+            let before = output.count
+            timing.appendLine(words: batch.timingWords.words, at: index, in: batch, builder: &self, to: &output)
+            segmentBytes += output.count - before
+            index += 8 + count
         }
-        line.effectRuns = timing.effectRuns.compactMap { run in
-            state.ids[run.subject].map { TimingLine.Run(atom: $0, at: "", start: run.start, duration: run.duration) }
-        }
-        line.subscriberRuns = timing.subscriberRuns.map { run in
-            TimingLine.Run(atom: 0, at: run.subject?.description ?? "", start: run.start, duration: run.duration)
-        }
-        line.notified = timing.notified.compactMap { notified in
-            state.ids[notified.atom].map { ($0, notified.count) }
-        }
-        line.tasks = timing.tasks.compactMap { task in
-            state.ids[task.atom].map { TimingLine.TaskSpan(atom: $0, start: task.start, end: task.end, committed: task.committed) }
-        }
-        let before = output.count
-        line.append(to: &output)
-        segmentBytes += output.count - before
+        timingScratch = timing
     }
 
     /// Appends the lines recording one transaction, in order, each ending in a newline.
@@ -240,6 +242,9 @@ struct TransactionLineBuilder: Sendable {
         case nil:
             origin = 0
         }
+        // What the transaction's timing line, written later, counts from.
+        if recentOrigins.count == TimingBuilder.keptOrigins { recentOrigins.removeFirst() }
+        recentOrigins.append((transaction.sequence, origin))
 
         // The line: `[seq,t,"cause",origin,at,[values]` then `,{graph}` when the graph changed.
         // Declarations made while writing values go into the graph part, so the line is
@@ -430,5 +435,110 @@ extension Array where Element: Hashable {
     fileprivate func uniqued() -> [Element] {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
+    }
+}
+
+/// Builds one compact timing line (``CompactTimingLine``) from a transaction's timing
+/// records (``TimingWord``), on the recorder's thread: node serials become the journal's atom
+/// numbers, clock stamps become nanoseconds from the transaction's start.
+private struct TimingBuilder {
+    /// How many transactions back a timing line may name its transaction (a reader keeps as
+    /// many).
+    static let keptOrigins = 64
+    var line = CompactTimingLine()
+    var notified: [CompactTimingLine.Run] = []
+    /// The next declared atom and location in the batch.
+    var atomIndex = 0
+    var locationIndex = 0
+
+    /// Appends the line for the timing whose `transaction` record is at `words[index]`.
+    mutating func appendLine(words: UnsafeBufferPointer<UInt64>, at index: Int, in batch: CaptureStaging, builder: inout TransactionLineBuilder, to output: inout [UInt8]) {
+        let seq = Int(words[index + 1])
+        let start = words[index + 2]
+        let commitStart = words[index + 3]
+        let observersEnd = words[index + 4]
+        let effectsEnd = words[index + 5]
+        let end = index + 8 + Int(words[index + 7])
+        func since(_ time: UInt64) -> Int { time > start ? Int(time &- start) : 0 }
+        func duration(_ from: UInt64, _ to: UInt64) -> Int { to > from ? Int(to &- from) : 0 }
+        line.locations.removeAll(keepingCapacity: true)
+        line.evaluations.removeAll(keepingCapacity: true)
+        line.effects.removeAll(keepingCapacity: true)
+        line.subscribers.removeAll(keepingCapacity: true)
+        line.tasks.removeAll(keepingCapacity: true)
+        line.notified = nil
+        notified.removeAll(keepingCapacity: true)
+        line.runtime = since(commitStart)
+        line.observers = duration(commitStart, observersEnd)
+        var effectMark = observersEnd
+        var subscriberMark = effectsEnd
+        var position = index + 8
+        while position < end {
+            let kind = words[position]
+            switch kind {
+            case TimingWord.atom:
+                let serial = Int(words[position + 1])
+                let slot = Int(words[position + 2])
+                if let old = builder.timedSlots[slot], old != serial { builder.timedAtoms[old] = nil }
+                builder.timedSlots[slot] = serial
+                builder.timedAtoms[serial] = batch.timingAtoms[atomIndex]
+                atomIndex += 1
+            case TimingWord.location:
+                builder.timedLocations[Int(words[position + 1])] = batch.timingLocations[locationIndex]
+                locationIndex += 1
+            case TimingWord.evaluation:
+                if let atom = builder.timedAtom(words[position + 1]) {
+                    let evaluationStart = words[position + 2]
+                    line.evaluations.append(TimingLine.Evaluation(atom: atom, start: since(evaluationStart), duration: duration(evaluationStart, words[position + 3]), depth: Int(words[position + 4])))
+                }
+            case TimingWord.effect:
+                // Unknown atoms stay (as 0): the next effect starts where this one ended.
+                line.effects.append(.init(builder.timedAtom(words[position + 1]) ?? 0, duration(effectMark, words[position + 2])))
+                effectMark = words[position + 2]
+            case TimingWord.subscriber:
+                let number = Int(words[position + 1])
+                if !builder.declaredTimingLocations.contains(number), let location = builder.timedLocations[number] {
+                    builder.declaredTimingLocations.insert(number)
+                    line.locations.append(.init(number: number, at: location.description))
+                }
+                line.subscribers.append(.init(number, duration(subscriberMark, words[position + 2])))
+                subscriberMark = words[position + 2]
+            case TimingWord.notified:
+                if let atom = builder.timedAtom(words[position + 1]) {
+                    notified.append(.init(atom, Int(words[position + 2])))
+                }
+            case TimingWord.task:
+                if let atom = builder.timedAtom(words[position + 1]) {
+                    // Signed: a task usually began before this transaction.
+                    let taskStart = Int(bitPattern: UInt(words[position + 2] &- start))
+                    let taskEnd = Int(bitPattern: UInt(words[position + 3] &- start))
+                    line.tasks.append(TimingLine.TaskSpan(atom: atom, start: taskStart, end: taskEnd, committed: words[position + 4] != 0))
+                }
+            default:
+                break
+            }
+            position += TimingWord.length(of: kind)
+        }
+        // The transaction timed, counted back from the last one written; a timing whose
+        // transaction is not among the last ones (or was never written) has no line.
+        guard let origin = builder.recentOrigins.last(where: { $0.seq == seq })?.origin,
+            let last = builder.recentOrigins.last?.seq
+        else { return }
+        line.back = last - seq
+        // Without `n`, the origin told every subscriber listed.
+        let isDefault = line.subscribers.isEmpty
+            ? notified.isEmpty
+            : origin != 0 && notified.count == 1 && notified[0].subject == origin && notified[0].value == line.subscribers.count
+        if !isDefault { line.notified = notified }
+        line.append(to: &output)
+        line.notified = nil
+    }
+}
+
+extension TransactionLineBuilder {
+    /// The journal's number for the atom timed as node serial `serial`, if it has one.
+    fileprivate func timedAtom(_ serial: UInt64) -> Int? {
+        guard serial != 0, let identity = timedAtoms[Int(serial)] else { return nil }
+        return state.ids[identity]
     }
 }

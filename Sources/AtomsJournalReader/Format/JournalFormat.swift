@@ -15,15 +15,19 @@ public enum JournalFormat {
     public static let firstSeekableVersion = 4
     /// The minor version this library writes. Minor versions add optional fields and line
     /// types, which readers ignore when they do not know them. 4.1 added timing lines; 4.2
-    /// names a subscriber's location in graph changes by the number of its location line, as
-    /// write sites are (which a 4.1 reader rejects), and says `"timed":false` in the header
-    /// of a journal without timing lines.
+    /// makes them compact (a few small integers relative to their transaction), names a
+    /// subscriber's location in graph changes by the number of its location line, as write
+    /// sites are (which a 4.1 reader rejects), and says `"timed":false` in the header of a
+    /// journal without timing lines.
     public static let minorVersion = 2
     /// The first minor version of format 4 whose recorders write timing lines.
     package static let timedMinorVersion = 1
     /// The first minor version of format 4 whose header says whether it has timing lines
     /// (`timed`); before it, the minor version did (4.1 with them, 4.0 without).
     package static let timedFieldMinorVersion = 2
+    /// The first minor version of format 4 whose timing lines are compact
+    /// (`CompactTimingLine`).
+    package static let compactTimingMinorVersion = 2
     /// The steps a journal may hold: from 0 to 2^53 − 1, exact as JSON numbers in any reader,
     /// and far enough from `Int.max` that step arithmetic (`last-K`, `next N`) cannot overflow.
     public static let stepRange = 0...((1 << 53) - 1)

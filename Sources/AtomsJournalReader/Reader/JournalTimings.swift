@@ -21,8 +21,9 @@ extension JournalReader {
     /// - Complexity: Reads the whole journal once; parses only its timing lines.
     package func timings(of steps: ClosedRange<Int>) throws(JournalError) -> [Int: TimingLine] {
         var timings: [Int: TimingLine] = [:]
+        var context = TimingContext()
         for segment in allSegments where segment.lastStep >= steps.lowerBound {
-            try forEachTimingLine(in: segment, from: 0) { timing in
+            try forEachTimingLine(in: segment, from: 0, context: &context) { timing in
                 if steps.contains(timing.seq) {
                     timings[timing.seq] = timing
                 }
@@ -39,16 +40,20 @@ extension JournalReader {
     ///   changed while it was read.
     /// - Complexity: Finds the transaction's line as ``transaction(_:decodingValuesOf:)`` does,
     ///   then reads forward to its timing line: usually the next line, after the lines of the
-    ///   transactions its subscribers started otherwise.
+    ///   transactions its subscribers started otherwise. A compact timing line (4.2) names its
+    ///   subscribers by numbers declared since the segment began: the segment is read from
+    ///   its start.
     package func timing(of seq: Int) throws(JournalError) -> TimingLine? {
         guard recordsTimings, seq > firstStep, seq <= lastStep else { return nil }
         let segments = allSegments.filter { $0.lastStep >= seq }
         guard let first = segments.first(where: { $0.firstStep < seq }) else { return nil }
+        let compact = header.minor >= JournalFormat.compactTimingMinorVersion
+        var context = TimingContext()
         // The line may sit in a later segment of a bounded journal, when one began between.
         for segment in segments where segment.firstStep >= first.firstStep {
             var found: TimingLine?
-            let offset = segment === first ? try segment.transactionLine(seq).offset : 0
-            try forEachTimingLine(in: segment, from: offset) { timing in
+            let offset = segment === first && !compact ? try segment.transactionLine(seq).offset : 0
+            try forEachTimingLine(in: segment, from: offset, context: &context) { timing in
                 if timing.seq == seq { found = timing }
                 return found == nil
             }
@@ -58,20 +63,84 @@ extension JournalReader {
     }
 
     /// Calls `body` with each timing line of `segment` from byte `offset` on, until it
-    /// returns `false`; other lines are only told apart by their start, not parsed.
-    private func forEachTimingLine(in segment: any JournalSegment, from offset: Int, _ body: (TimingLine) -> Bool) throws(JournalError) {
+    /// returns `false`; other lines are only told apart by their start, not parsed, except
+    /// the start of transaction lines in a journal whose timing lines are compact (they count
+    /// from their transaction).
+    private func forEachTimingLine(in segment: any JournalSegment, from offset: Int, context: inout TimingContext, _ body: (TimingLine) -> Bool) throws(JournalError) {
         var reader = LineReader(file: segment.file)
         let scanner = segment.lines.scanner
+        let compact = header.minor >= JournalFormat.compactTimingMinorVersion
         var offset = offset
         while offset < segment.dataEnd {
             let line = try reader.line(at: offset)
-            if reader.withBuffer({ raw in TimingLine.isTimingLine(raw, line.range) }) {
+            let kind = reader.withBuffer { raw -> TimingContext.LineKind in
+                if compact, !line.range.isEmpty {
+                    if raw[line.range.lowerBound] == UInt8(ascii: "[") { return .transaction }
+                    if CompactTimingLine.isLine(raw, line.range) { return .compact }
+                }
+                return TimingLine.isTimingLine(raw, line.range) ? .timing : .other
+            }
+            switch kind {
+            case .timing:
                 let timing = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
                     try TimingLine(bytes: raw, range: range)
                 }
                 guard body(timing) else { return }
+            case .transaction:
+                try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
+                    try context.noteTransaction(raw, range)
+                }
+            case .compact:
+                let compactLine = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
+                    try CompactTimingLine(bytes: raw, range: range)
+                }
+                if let timing = context.timing(of: compactLine) {
+                    guard body(timing) else { return }
+                }
+            case .other:
+                break
             }
             offset = line.next
         }
+    }
+}
+
+/// What reading compact timing lines needs to know of the lines before: the last
+/// transactions' steps, starts and origins, and the subscriber locations declared.
+struct TimingContext {
+    enum LineKind { case transaction, timing, compact, other }
+
+    /// The last transactions read, oldest first (a timing line comes at most a few
+    /// transactions after its own: those its subscribers started).
+    private var transactions: [(seq: Int, start: Int, origin: Int)] = []
+    private var locations: [Int: String] = [:]
+    private static let kept = 64
+
+    /// Notes a transaction line's step, time and origin (`[seq,t,"cause",origin,…`).
+    mutating func noteTransaction(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws(JSONScanner.SyntaxError) {
+        var scanner = JSONScanner(raw, range: range)
+        try scanner.expect(UInt8(ascii: "["))
+        let seq = try scanner.integer()
+        try scanner.expect(UInt8(ascii: ","))
+        let t = try scanner.double()
+        try scanner.expect(UInt8(ascii: ","))
+        _ = try scanner.string()
+        try scanner.expect(UInt8(ascii: ","))
+        let origin = try scanner.integer()
+        if transactions.count == Self.kept { transactions.removeFirst() }
+        // `t` is in milliseconds, to the microsecond.
+        transactions.append((seq, Int((t * 1_000_000).rounded()), origin))
+    }
+
+    /// The timing `line` gives, once its locations are declared; `nil` when its transaction
+    /// was not read (it is before the journal's first line).
+    mutating func timing(of line: CompactTimingLine) -> TimingLine? {
+        for location in line.locations {
+            locations[location.number] = location.at
+        }
+        guard let last = transactions.last else { return nil }
+        let seq = last.seq - line.back
+        guard let transaction = transactions.last(where: { $0.seq == seq }) else { return nil }
+        return line.timing(seq: seq, start: transaction.start, origin: transaction.origin, locations: locations)
     }
 }
