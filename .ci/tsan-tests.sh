@@ -18,11 +18,12 @@ export ATOMS_MODEL_SEEDS=${ATOMS_MODEL_SEEDS:-5}
 # A sanitized build cannot import an executable's module: the samples' replay tests
 # (Tests/AtomsTestingTests/Generated) are left out by this condition, and only here.
 #
-# Two test processes, one after the other. The runtime's own suites wait on the main actor with
-# wall-clock timeouts (an async atom's update, a debounce); in one process with the inspector's
-# suites, which run binaries, browsers and terminals and hold test slots and the main actor for
-# minutes under the sanitizer, such a wait once starved for 300 s. Each process has its own main
-# actor.
+# Two test processes, one after the other. Many tests wait on the main actor with wall-clock
+# timeouts (an async atom's update, a debounce, an in-process program answering `jump`), while
+# others block a thread for as long as the binary, browser or terminal they run takes. Under the
+# sanitizer, run in parallel, such a wait starved for 300 s (an async atom's update, CI of stop
+# 47) and for 240 s (a control endpoint's `jump`, at load 5). The runtime's own suites, which
+# block nothing, run in parallel in a process of their own; the others run one at a time.
 runtime_suites='^(AtomsTests|AtomsTestingTests|AtomsJournalMacrosTests)\.'
 deadline=$((SECONDS + limit_seconds))
 sanitized_tests() {
@@ -34,7 +35,7 @@ sanitized_tests() {
 sanitized_tests --filter "$runtime_suites"
 status=$?
 if [ "$status" -eq 0 ]; then
-    sanitized_tests --skip "$runtime_suites"
+    sanitized_tests --skip "$runtime_suites" --no-parallel
     status=$?
 fi
 # `swift test` runs the test bundle in a process group of its own, which `timeout` does not
