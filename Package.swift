@@ -123,7 +123,7 @@ let package = Package(
             name: "AtomsTestingTests",
             // The samples: `Generated/` replays their shipped journals against their atoms, as
             // `atoms-inspect replay-test` writes the tests.
-            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "sample-todo", "sample-counter", "sample-numpad", "sample-movies"],
+            dependencies: ["AtomsTesting", "AtomsInspector", "AtomsJournal", "Atoms", "TestSupport", "SampleTodo", "SampleCounter", "SampleNumpad", "SampleMovies"],
             // A test package of its own, run through `swift test` by FixturePackageTests.
             exclude: ["FixturePackage"]
         ),
@@ -139,12 +139,18 @@ let package = Package(
         .executableTarget(name: "fuzz-dap", dependencies: ["AtomsFuzzTargets"]),
         .testTarget(name: "AtomsFuzzTargetsTests", dependencies: ["AtomsFuzzTargets"]),
 
-        // Samples: small programs written the way a user writes atoms.
+        // Samples: small programs written the way a user writes atoms. Each sample's atoms are a
+        // library (`samples/NAME/Atoms`) that its thin executable and the replay tests import:
+        // a test cannot import an executable's module.
         .target(name: "SampleSupport", dependencies: ["Atoms", "AtomsJournal"], path: "samples/SampleSupport"),
-        .executableTarget(name: "sample-counter", dependencies: ["Atoms", "SampleSupport"], path: "samples/Counter"),
-        .executableTarget(name: "sample-todo", dependencies: ["Atoms", "AtomsJournalMacros", "SampleSupport"], path: "samples/Todo"),
-        .executableTarget(name: "sample-numpad", dependencies: ["Atoms", "SampleSupport"], path: "samples/Numpad"),
-        .executableTarget(name: "sample-movies", dependencies: ["Atoms", "AtomsJournalMacros", "SampleSupport"], path: "samples/Movies"),
+        .target(name: "SampleCounter", dependencies: ["Atoms"], path: "samples/Counter/Atoms"),
+        .target(name: "SampleTodo", dependencies: ["Atoms", "AtomsJournalMacros"], path: "samples/Todo/Atoms"),
+        .target(name: "SampleNumpad", dependencies: ["Atoms"], path: "samples/Numpad/Atoms"),
+        .target(name: "SampleMovies", dependencies: ["Atoms", "AtomsJournalMacros"], path: "samples/Movies/Atoms"),
+        .executableTarget(name: "sample-counter", dependencies: ["Atoms", "SampleCounter", "SampleSupport"], path: "samples/Counter", exclude: ["Atoms"]),
+        .executableTarget(name: "sample-todo", dependencies: ["Atoms", "SampleTodo", "SampleSupport"], path: "samples/Todo", exclude: ["Atoms"]),
+        .executableTarget(name: "sample-numpad", dependencies: ["Atoms", "SampleNumpad", "SampleSupport"], path: "samples/Numpad", exclude: ["Atoms"]),
+        .executableTarget(name: "sample-movies", dependencies: ["Atoms", "SampleMovies", "SampleSupport"], path: "samples/Movies", exclude: ["Atoms"]),
 
         // Benchmarks: `swift run -c release atoms-bench`; never part of `swift test`.
         .executableTarget(name: "atoms-bench", dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", "AtomsInspector", "AtomsTesting", "BrowserSupport"], path: "Benchmarks/AtomsBench"),

@@ -1,6 +1,6 @@
 import Atoms
 import SampleSupport
-
+import SampleCounter
 // sample-counter: commands on stdin, one per line: inc, dec, reset, state, graph.
 
 @MainActor

@@ -1,6 +1,6 @@
 import Atoms
 import SampleSupport
-
+import SampleMovies
 // sample-movies: async search. Commands on stdin, one per line:
 //   query TEXT (empty TEXT clears), next, prev, refresh, wait (until the search settles), state.
 

@@ -1,6 +1,6 @@
 import Atoms
 import SampleSupport
-
+import SampleNumpad
 // sample-numpad: the time-travel demo. Commands on stdin: a digit 0-9 (or several, e.g. 42),
 // clear, state. With --control, the display is printed whenever it changes (time travel).
 

@@ -1,6 +1,6 @@
 import Atoms
 import SampleSupport
-
+import SampleTodo
 // sample-todo: commands on stdin, one per line:
 //   add TEXT, toggle ID, remove ID, filter all|completed|uncompleted, state.
 

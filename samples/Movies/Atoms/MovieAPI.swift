@@ -3,26 +3,34 @@ import Foundation
 
 /// A movie in search results.
 @JournalRecordable
-struct Movie: Codable, Hashable, Sendable {
-    var id: Int
-    var title: String
-    var year: Int
+public struct Movie: Codable, Hashable, Sendable {
+    /// Its id.
+    public var id: Int
+    /// Its title.
+    public var title: String
+    /// Its year.
+    public var year: Int
 }
 
 /// One page of search results.
 @JournalRecordable
-struct MoviePage: Codable, Equatable, Sendable {
-    var query: String
-    var page: Int
-    var totalPages: Int
-    var movies: [Movie]
+public struct MoviePage: Codable, Equatable, Sendable {
+    /// The query searched.
+    public var query: String
+    /// The page number, from 1 (or the page of results).
+    public var page: Int
+    /// How many pages the query has.
+    public var totalPages: Int
+    /// The movies on this page.
+    public var movies: [Movie]
 }
 
 /// Why a search failed.
-enum MovieAPIError: Error, Equatable, CustomStringConvertible {
+public enum MovieAPIError: Error, Equatable, CustomStringConvertible {
     case unavailable(String)
 
-    var description: String {
+    /// What the screen shows for the error.
+    public var description: String {
         switch self {
         case .unavailable(let query): "the movie service is unavailable for '\(query)'"
         }
@@ -30,13 +38,13 @@ enum MovieAPIError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The movie service the app talks to.
-protocol MovieAPI: Sendable {
+public protocol MovieAPI: Sendable {
     func search(query: String, page: Int) async throws -> MoviePage
 }
 
 /// An in-process stand-in for a movie service: a fixed catalog, five results per page, a
 /// fixed delay per request, and a failure for the query "offline". No network.
-struct FakeMovieAPI: MovieAPI {
+public struct FakeMovieAPI: MovieAPI {
     static let pageSize = 5
     static let catalog: [Movie] = {
         let words = ["Star", "Night", "River", "Atom", "Garden", "Signal", "Winter", "Echo", "Harbor", "Orbit"]
@@ -48,7 +56,8 @@ struct FakeMovieAPI: MovieAPI {
 
     var delayMilliseconds = 20
 
-    func search(query: String, page: Int) async throws -> MoviePage {
+    /// The page of the catalog's titles that contain the query, after the delay.
+    public func search(query: String, page: Int) async throws -> MoviePage {
         try await Task.sleep(for: .milliseconds(delayMilliseconds))
         guard query != "offline" else {
             throw MovieAPIError.unavailable(query)

@@ -1,15 +1,23 @@
 import Atoms
 
 /// The digits typed so far: the state the time-travel demo steps through.
-struct InputAtom: StateAtom, Hashable {
-    func defaultValue(context: Context) -> String {
+public struct InputAtom: StateAtom, Hashable {
+    /// The atom; it has no parameters.
+    public init() {}
+
+    /// The value before the first write.
+    public func defaultValue(context: Context) -> String {
         ""
     }
 }
 
 /// The number shown, grouped in threes (derived from the input).
-struct DisplayAtom: ValueAtom, Hashable {
-    func value(context: Context) -> String {
+public struct DisplayAtom: ValueAtom, Hashable {
+    /// The atom; it has no parameters.
+    public init() {}
+
+    /// Computed from the atoms it watches.
+    public func value(context: Context) -> String {
         let digits = context.watch(InputAtom())
         guard !digits.isEmpty else { return "0" }
         var groups: [Substring] = []
@@ -24,8 +32,12 @@ struct DisplayAtom: ValueAtom, Hashable {
 }
 
 /// How many digits were typed since the last clear.
-struct KeystrokesAtom: ValueAtom, Hashable {
-    func value(context: Context) -> Int {
+public struct KeystrokesAtom: ValueAtom, Hashable {
+    /// The atom; it has no parameters.
+    public init() {}
+
+    /// Computed from the atoms it watches.
+    public func value(context: Context) -> Int {
         context.watch(InputAtom()).count
     }
 }
