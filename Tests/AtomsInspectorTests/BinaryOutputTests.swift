@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import AtomsInspector
@@ -15,18 +16,12 @@ struct BinaryOutputTests {
     }
 
     /// Runs `atoms-inspect` through the shell, so a test can redirect or close its streams.
-    private func shell(_ script: String, _ arguments: String...) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh", try inspector] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "exits, never dies by a signal")
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private func shell(_ script: String, _ arguments: String...) async throws -> (status: Int32, stderr: String) {
+        let running = try Subprocess.Running("/bin/sh", ["-c", script, "sh", try inspector] + arguments)
+        running.closeInput()
+        let status = try await running.waitForExit(timeout: 120, drainingOutput: true)
+        #expect(running.endedBySignal == false, "exits, never dies by a signal")
+        return (status, running.stderr)
     }
 
     @Test func aFullOrClosedStdoutExits74WithOneLine() throws {
@@ -61,7 +56,7 @@ struct BinaryOutputTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = PipeDrain(path: fifo)
         #expect(try shell("\"$1\" graph \"$2\" -o \"$3\"", journal, fifo).status == 0)
-        #expect(reader.text().hasPrefix("digraph"))
+        #expect(await reader.text().hasPrefix("digraph"))
         var status = stat()
         #expect(lstat(fifo, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO, "still a FIFO")
 
@@ -84,22 +79,22 @@ struct BinaryOutputTests {
 }
 
 /// Reads a FIFO to its end on a thread of its own (opening it blocks until a writer comes).
-private final class PipeDrain: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
+private final class PipeDrain: Sendable {
+    private let changes = ChangeSignal()
+    private let data = Mutex<Data?>(nil)
 
     init(path: String) {
-        Thread {
-            if let handle = FileHandle(forReadingAtPath: path) {
-                self.data = handle.readDataToEndOfFile()
-            }
-            self.done.signal()
-        }.start()
+        let (changes, data) = (changes, data)
+        Thread.detachNewThread {
+            let read = FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() ?? Data()
+            data.withLock { $0 = read }
+            changes.signal()
+        }
     }
 
     /// What was read; waits up to a minute for the writer to finish.
-    func text() -> String {
-        _ = done.wait(timeout: .now() + 60)
-        return String(decoding: data, as: UTF8.self)
+    func text() async -> String {
+        _ = await changes.wait(timeout: 60) { data.withLock { $0 != nil } }
+        return String(decoding: data.withLock { $0 } ?? Data(), as: UTF8.self)
     }
 }

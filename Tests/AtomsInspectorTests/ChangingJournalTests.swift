@@ -163,20 +163,18 @@ struct ChangingJournalTests {
 
     /// Through the binary: each command of a `step` session that needs what was cut from the
     /// journal says the journal changed; the session answers from the state it holds.
-    @Test func everyCommandNeedingACutPartSaysTheJournalChanged() throws {
+    @Test func everyCommandNeedingACutPartSaysTheJournalChanged() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("tally.jsonl")
         try record(path, count: 3000)
         let step = try LiveJournalTests.Child("atoms-inspect", ["step", path])
-        let deadline = Date().addingTimeInterval(20)
         step.send("goto 10\n")
-        while !step.output.contains(where: { $0.contains("[10/") }), Date() < deadline { usleep(5_000) }
-        #expect(step.output.contains { $0.contains("[10/") }, "\(step.output)")
+        #expect(await step.waitForOutput(timeout: 20) { $0.contains("[10/") }, "\(step.output)")
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(size / 3)) == 0)
         step.send("goto 2900\nwhere TallyAtom == 2999\nblame TallyAtom\ns\nq\n")
         step.closeInput()
-        #expect(step.wait(timeout: 20) == 0, "\(step.output)")
+        #expect(await step.wait(timeout: 20) == 0, "\(step.output)")
         let changed = step.output.filter { $0.hasPrefix("error: the journal changed while it was being read") }
         #expect(changed.count >= 2, "\(step.output)")
         // `s` answers from the state the session holds (step 10).
@@ -185,7 +183,7 @@ struct ChangingJournalTests {
 
     /// Through the binary: `step` keeps its session when the journal is cut under it, and
     /// `show` run again and again while the file is cut and rewritten never dies by a signal.
-    @Test func theBinaryNeverDiesWhenTheJournalChanges() throws {
+    @Test func theBinaryNeverDiesWhenTheJournalChanges() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("tally.jsonl")
         let copy = directory.path("copy.jsonl")
@@ -193,14 +191,13 @@ struct ChangingJournalTests {
         try FileManager.default.copyItem(atPath: path, toPath: copy)
 
         let step = try LiveJournalTests.Child("atoms-inspect", ["step", path])
-        let deadline = Date().addingTimeInterval(20)
         step.send("goto 10\n")
-        while !step.output.contains(where: { $0.contains("[10/") }), Date() < deadline { usleep(5_000) }
+        _ = await step.waitForOutput(timeout: 20) { $0.contains("[10/") }
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(size / 2)) == 0)
         step.send("goto 2900\ns\nq\n")
         step.closeInput()
-        #expect(step.wait(timeout: 20) == 0)
+        #expect(await step.wait(timeout: 20) == 0)
         // The command that needed the lost half says so; the session goes on, answering from
         // what it read (`s` at step 10), to `q`.
         #expect(step.output.filter { $0.hasPrefix("error: the journal changed while it was being read") }.count == 1, "\(step.output)")
@@ -209,11 +206,11 @@ struct ChangingJournalTests {
         // A writer cuts the journal and writes it back, over and over, while `show` reads it.
         let original = try Data(contentsOf: URL(fileURLWithPath: copy))
         let stop = StopFlag()
-        let writer = Thread {
+        let writer = Task.detached {
             var round = 0
             while !stop.isSet {
                 _ = truncate(path, off_t(round % 3 == 0 ? 0 : original.count / (2 + round % 5)))
-                usleep(200)
+                try? await Task.sleep(for: .microseconds(200))
                 if let handle = FileHandle(forWritingAtPath: path) {
                     try? handle.truncate(atOffset: 0)
                     try? handle.write(contentsOf: original)
@@ -222,18 +219,18 @@ struct ChangingJournalTests {
                 round += 1
             }
         }
-        writer.start()
         defer { stop.set() }
         var statuses: Set<Int32> = []
         for round in 0..<30 {
             let arguments = [["show", path, "--at", "last"], ["log", path], ["stats", path]][round % 3]
-            let run = try BuiltProducts.run("atoms-inspect", arguments)
+            let run = try await BuiltProducts.run("atoms-inspect", arguments)
             statuses.insert(run.status)
             // 0: read whole; 65/66: caught empty or half written at opening; 75: changed while read.
             #expect([0, 65, 66, 75].contains(run.status), "\(arguments[0]): status \(run.status): \(run.stderr)")
             #expect(!run.stderr.contains("Bus error") && !run.stderr.contains("Fatal error"))
         }
         stop.set()
+        await writer.value
 
         // `log --follow` on a journal cut and then recorded again ends at the new end line.
         // (A journal still being recorded: without its end line.)
@@ -241,14 +238,13 @@ struct ChangingJournalTests {
         let whole = try String(contentsOfFile: path, encoding: .utf8)
         try (whole.split(separator: "\n").dropLast().joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
         let follow = try LiveJournalTests.Child("atoms-inspect", ["log", "--follow", path])
-        let start = Date()
-        while follow.output.count < 30, Date().timeIntervalSince(start) < 20 { usleep(5_000) }
+        _ = await follow.waitForOutput(beyond: 29, timeout: 20)
         let newSize = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(newSize / 3)) == 0)
-        usleep(100_000)
+        try await Task.sleep(for: .milliseconds(100))
         try record(path, count: 7)
-        #expect(follow.process.isRunning || follow.output.count > 30, "log --follow waited for more")
-        #expect(follow.wait(timeout: 20) == 0, "log --follow ends at the new journal's end line")
+        #expect(follow.isRunning || follow.output.count > 30, "log --follow waited for more")
+        #expect(await follow.wait(timeout: 20) == 0, "log --follow ends at the new journal's end line")
         #expect(follow.output.count > 30, "the new journal's transactions were printed too")
     }
 }

@@ -1,98 +1,125 @@
 import AtomsInspector
 import AtomsJournal
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
 /// Journals read while their program writes them, and programs killed while they write.
 @Suite(.serialized)
 struct LiveJournalTests {
-    /// A built executable started with pipes; stdout lines are collected on a thread.
-    final class Child: @unchecked Sendable {
-        // Unchecked: `lines` is guarded by `lock`.
-        let process = Process()
-        private let input = Pipe()
-        private let lock = NSLock()
-        private var lines: [String] = []
-        private var errorLines: [String] = []
-        private let finished = DispatchSemaphore(value: 0)
+    /// A built executable started with pipes; stdout lines are collected on a thread, and
+    /// every wait suspends.
+    final class Child: Sendable {
+        private struct State {
+            var lines: [String] = []
+            var errorLines: [String] = []
+            /// Whether stdout reached its end (or is not collected).
+            var outputEnded = false
+            var status: Int32?
+        }
+
+        private let state = Mutex(State())
+        private let changes = ChangeSignal()
+        private let input: FileHandle
+        /// The process id.
+        let pid: Int32
 
         init(_ name: String, _ arguments: [String], stdout: FileHandle? = nil, collectingStderr: Bool = false) throws {
             let executable = try #require(BuiltProducts.executable(name))
+            let process = Process()
+            let input = Pipe()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.standardInput = input
+            self.input = input.fileHandleForWriting
             if collectingStderr {
                 let errors = Pipe()
                 process.standardError = errors
-                collectLines(from: errors.fileHandleForReading, isStderr: true, finished: nil)
+                collectLines(from: errors.fileHandleForReading, isStderr: true)
             } else {
                 process.standardError = FileHandle.nullDevice
             }
             if let stdout {
                 process.standardOutput = stdout
-                finished.signal()
+                state.withLock { $0.outputEnded = true }
             } else {
                 let output = Pipe()
                 process.standardOutput = output
-                collectLines(from: output.fileHandleForReading, isStderr: false, finished: finished)
+                collectLines(from: output.fileHandleForReading, isStderr: false)
+            }
+            let (state, changes) = (state, changes)
+            process.terminationHandler = { process in
+                let status = process.terminationStatus
+                state.withLock { $0.status = status }
+                changes.signal()
             }
             try process.run()
+            pid = process.processIdentifier
         }
 
-        /// Reads `reader` on a thread of its own, line by line, into `lines` or `errorLines`
-        /// (under `lock`).
-        private func collectLines(from reader: FileHandle, isStderr: Bool, finished: DispatchSemaphore?) {
-            Thread { [self] in
+        /// Reads `reader` on a thread of its own, line by line, into `lines` or `errorLines`.
+        private func collectLines(from reader: FileHandle, isStderr: Bool) {
+            let (state, changes) = (state, changes)
+            Thread.detachNewThread {
                 var buffer = Data()
                 while case let chunk = reader.availableData, !chunk.isEmpty {
                     buffer.append(chunk)
                     while let newline = buffer.firstIndex(of: 0x0A) {
                         let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                         buffer.removeSubrange(buffer.startIndex...newline)
-                        lock.withLock {
-                            if isStderr { errorLines.append(line) } else { lines.append(line) }
+                        state.withLock {
+                            if isStderr { $0.errorLines.append(line) } else { $0.lines.append(line) }
                         }
                     }
+                    changes.signal()
                 }
-                finished?.signal()
-            }.start()
+                if !isStderr {
+                    state.withLock { $0.outputEnded = true }
+                }
+                changes.signal()
+            }
         }
 
         /// Waits until a line of stderr satisfies `predicate`, up to `timeout` seconds.
-        func waitForStderr(timeout: Double, until predicate: (String) -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if lock.withLock({ errorLines.contains(where: predicate) }) { return true }
-                usleep(5_000)
-            }
-            return false
+        func waitForStderr(timeout: Double, until predicate: (String) -> Bool) async -> Bool {
+            await changes.wait(timeout: timeout) { state.withLock { $0.errorLines.contains(where: predicate) } }
         }
 
+        /// Waits until stdout has more than `count` lines, up to `timeout` seconds.
+        func waitForOutput(beyond count: Int, timeout: Double) async -> Bool {
+            await changes.wait(timeout: timeout) { state.withLock { $0.lines.count > count } }
+        }
+
+        /// Waits until a line of stdout satisfies `predicate`, up to `timeout` seconds.
+        func waitForOutput(timeout: Double, until predicate: (String) -> Bool) async -> Bool {
+            await changes.wait(timeout: timeout) { state.withLock { $0.lines.contains(where: predicate) } }
+        }
+
+        /// Whether the process is still running.
+        var isRunning: Bool { state.withLock { $0.status == nil } }
+
         func send(_ text: String) {
-            try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+            try? input.write(contentsOf: Data(text.utf8))
         }
 
         func closeInput() {
-            try? input.fileHandleForWriting.close()
+            try? input.close()
         }
 
-        var output: [String] { lock.withLock { lines } }
+        var output: [String] { state.withLock { $0.lines } }
 
-        /// Waits for the process to exit, up to `timeout` seconds (then kills it and returns
-        /// `nil`).
-        func wait(timeout: Double) -> Int32? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-            if process.isRunning {
-                process.terminate()
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+        /// Waits for the process to exit and its stdout to end, up to `timeout` seconds (then
+        /// kills it and returns `nil`).
+        func wait(timeout: Double) async -> Int32? {
+            let ended = await changes.wait(timeout: timeout) { state.withLock { $0.status != nil } }
+            guard ended else {
+                kill(pid, SIGKILL)
+                _ = await changes.wait(timeout: 10) { state.withLock { $0.status != nil } }
                 return nil
             }
-            process.waitUntilExit()
-            _ = finished.wait(timeout: .now() + 5)
-            return process.terminationStatus
+            _ = await changes.wait(timeout: 5) { state.withLock { $0.outputEnded } }
+            return state.withLock { $0.status }
         }
     }
 
@@ -122,13 +149,12 @@ struct LiveJournalTests {
         // grows and rotates.
         for piece in 1...20 {
             writer.send(commands(150))
-            let deadline = Date().addingTimeInterval(60)
-            while lineCount(followed) < piece * 150, Date() < deadline { usleep(2_000) }
+            _ = await Poll.until(timeout: 60, every: .milliseconds(2)) { lineCount(followed) >= piece * 150 }
             #expect(lineCount(followed) >= piece * 150, "the follower printed piece \(piece)")
         }
         writer.closeInput()
-        #expect(writer.wait(timeout: 60) == 0)
-        #expect(follower.wait(timeout: 30) == 0, "the follower exits 0 at the end line")
+        #expect(await writer.wait(timeout: 60) == 0)
+        #expect(await follower.wait(timeout: 30) == 0, "the follower exits 0 at the end line")
         let segments = try SegmentDirectory.segments(in: journal)
         #expect(segments.count > 1, "the journal rotated")
 
@@ -159,10 +185,10 @@ struct LiveJournalTests {
             let deadline = Date().addingTimeInterval(Double(5 + random.next(200)) / 1000)
             while Date() < deadline {
                 child.send(String(repeating: "inc\n", count: 20) + "flush\n")
-                usleep(500)
+                try await Task.sleep(for: .microseconds(500))
             }
-            kill(child.process.processIdentifier, SIGKILL)
-            _ = child.wait(timeout: 10)
+            kill(child.pid, SIGKILL)
+            _ = await child.wait(timeout: 10)
             for line in child.output where line.hasPrefix("flushed ") {
                 flushed = max(flushed, Int(line.dropFirst(8)) ?? -1)
             }
@@ -183,12 +209,11 @@ struct LiveJournalTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("growing.jsonl")
         let child = try Child("sample-counter", ["--journal", path])
-        let deadline = Date().addingTimeInterval(20)
         /// Sends commands and a flush; returns the step flushed.
-        func send(_ commands: String) -> Int {
+        func send(_ commands: String) async -> Int {
             let before = child.output.count
             child.send(commands + "flush\n")
-            while child.output.count == before, Date() < deadline { usleep(5_000) }
+            _ = await child.waitForOutput(beyond: before, timeout: 20)
             return child.output.last.flatMap { Int($0.dropFirst("flushed ".count)) } ?? -1
         }
         let first = send("inc\ninc\n")

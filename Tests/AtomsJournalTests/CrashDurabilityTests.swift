@@ -12,31 +12,21 @@ struct CrashDurabilityTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("killed.jsonl")
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--journal", path, "--keyframe-interval", "16"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Subprocess.Running(executable, ["--journal", path, "--keyframe-interval", "16"])
 
         // 40 increments, then `state`: once its line is printed, all 40 were committed.
-        input.fileHandleForWriting.write(Data(String(repeating: "inc\n", count: 40).appending("state\n").utf8))
-        let firstState = try await readLine(from: output.fileHandleForReading)
+        process.send(String(repeating: "inc\n", count: 40) + "state")
+        #expect(await process.wait(timeout: 60) { stdout, _ in stdout.hasSuffix("\n") })
+        let firstState = process.stdout.split(separator: "\n").first.map(String.init)
         #expect(firstState == #"{"CounterAtom":40,"IsEvenAtom":true}"#)
         // Wait until the recorder's thread wrote the committed lines, then keep the process
         // busy writing so the kill lands mid-write.
-        let deadline = Date().addingTimeInterval(60)
-        while transactionLines(in: path) < 42, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await Poll.until(timeout: 60) { transactionLines(in: path) >= 42 }
         #expect(transactionLines(in: path) >= 42, "the 42 committed transactions reached the file")
-        input.fileHandleForWriting.write(Data(String(repeating: "inc\n", count: 2000).utf8))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        process.send(String(repeating: "inc\n", count: 2000))
+        process.kill(signal: SIGKILL)
+        _ = try await process.waitForExit(timeout: 60)
+        #expect(process.endedBySignal == true)
 
         let journal = try JournalReader(path: path)
         #expect(journal.lastStep >= 42, "the 2 initializing and 40 set transactions were written")
@@ -54,16 +44,5 @@ struct CrashDurabilityTests {
     private func transactionLines(in path: String) -> Int {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { $0.hasPrefix("[") && $0.hasSuffix("]") }.count
-    }
-
-    private func readLine(from handle: FileHandle) async throws -> String {
-        var line = Data()
-        while true {
-            let byte = try handle.read(upToCount: 1) ?? Data()
-            if byte.isEmpty || byte == Data([0x0A]) {
-                return String(decoding: line, as: UTF8.self)
-            }
-            line.append(byte)
-        }
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// so no port is opened and no WebSocket is needed. Network access is refused: pages come from
 /// `file://` URLs.
 ///
-/// Every wait has a deadline; the browser is killed when the session ends.
+/// Every wait has a deadline and suspends (it holds no thread while the browser works); the
+/// browser is killed when the session ends.
 public final class HeadlessChromium {
     /// A DevTools command failed, a wait timed out, or the browser is missing or gone.
     public struct Failure: Error, CustomStringConvertible {
@@ -41,7 +42,7 @@ public final class HeadlessChromium {
     /// Starts the browser with a window of `width`×`height` CSS pixels.
     ///
     /// - Throws: ``Failure`` when Chromium is not installed or does not start.
-    public init(width: Int = 1400, height: Int = 1000) throws {
+    public init(width: Int = 1400, height: Int = 1000) async throws {
         guard let executable = Self.executable else {
             throw Failure(description: "chromium is not installed (apt-get install chromium, or set CHROMIUM)")
         }
@@ -82,12 +83,12 @@ public final class HeadlessChromium {
         _ = fcntl(commands, F_SETFD, FD_CLOEXEC)
         _ = fcntl(replies, F_SETFD, FD_CLOEXEC)
         do {
-            let target = try send("Target.createTarget", ["url": "about:blank"], timeout: 30)
+            let target = try await send("Target.createTarget", ["url": "about:blank"], timeout: 30)
             guard let targetID = target["targetId"] as? String else { throw Failure(description: "no target: \(target)") }
-            let attached = try send("Target.attachToTarget", ["targetId": targetID, "flatten": true])
+            let attached = try await send("Target.attachToTarget", ["targetId": targetID, "flatten": true])
             session = attached["sessionId"] as? String
-            _ = try send("Page.enable", [:])
-            _ = try send("Runtime.enable", [:])
+            _ = try await send("Page.enable", [:])
+            _ = try await send("Runtime.enable", [:])
         } catch {
             close()
             throw error
@@ -103,25 +104,29 @@ public final class HeadlessChromium {
         guard !closed else { return }
         closed = true
         kill(process, SIGKILL)
-        var status: Int32 = 0
-        waitpid(process, &status, 0)
         Foundation.close(commands)
         Foundation.close(replies)
-        try? FileManager.default.removeItem(atPath: profile)
+        // Its exit is collected, and then its profile removed, on a thread of its own.
+        let (process, profile) = (process, profile)
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            waitpid(process, &status, 0)
+            try? FileManager.default.removeItem(atPath: profile)
+        }
     }
 
     /// Opens a URL and waits until `condition` (a JavaScript expression) is true.
-    public func open(_ url: String, until condition: String, timeout: TimeInterval = 30) throws {
-        _ = try send("Page.navigate", ["url": url], timeout: timeout)
-        try wait(until: condition, timeout: timeout)
+    public func open(_ url: String, until condition: String, timeout: TimeInterval = 30) async throws {
+        _ = try await send("Page.navigate", ["url": url], timeout: timeout)
+        try await wait(until: condition, timeout: timeout)
     }
 
     /// Waits until a JavaScript expression is true, checking every 20 ms.
-    public func wait(until condition: String, timeout: TimeInterval = 30) throws {
+    public func wait(until condition: String, timeout: TimeInterval = 30) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if try evaluate("Boolean(\(condition))") as? Bool == true { return }
-            usleep(20_000)
+            if try await evaluate("Boolean(\(condition))") as? Bool == true { return }
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure(description: "timed out after \(timeout) s waiting for \(condition)")
     }
@@ -130,8 +135,8 @@ public final class HeadlessChromium {
     /// gives it (`String`, `NSNumber`, `Bool`, arrays, dictionaries, or `nil`).
     ///
     /// - Throws: ``Failure`` when the expression throws.
-    public func evaluate(_ expression: String, timeout: TimeInterval = 60) throws -> Any? {
-        let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true], timeout: timeout)
+    public func evaluate(_ expression: String, timeout: TimeInterval = 60) async throws -> Any? {
+        let result = try await send("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true], timeout: timeout)
         if let exception = result["exceptionDetails"] as? [String: Any] {
             let text = ((exception["exception"] as? [String: Any])?["description"] as? String) ?? "\(exception)"
             throw Failure(description: "JavaScript threw: \(text)")
@@ -140,15 +145,15 @@ public final class HeadlessChromium {
     }
 
     /// Presses and releases a key, as a user at the keyboard would (`ArrowRight`, …).
-    public func press(key: String, code: Int) throws {
+    public func press(key: String, code: Int) async throws {
         for type in ["rawKeyDown", "keyUp"] {
-            _ = try send("Input.dispatchKeyEvent", ["type": type, "key": key, "code": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code])
+            _ = try await send("Input.dispatchKeyEvent", ["type": type, "key": key, "code": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code])
         }
     }
 
     /// A PNG of the viewport.
-    public func screenshot() throws -> Data {
-        let result = try send("Page.captureScreenshot", ["format": "png"])
+    public func screenshot() async throws -> Data {
+        let result = try await send("Page.captureScreenshot", ["format": "png"])
         guard let text = result["data"] as? String, let data = Data(base64Encoded: text) else {
             throw Failure(description: "no screenshot data")
         }
@@ -159,7 +164,7 @@ public final class HeadlessChromium {
 
     /// Sends a command and waits for its reply (events in between are skipped).
     @discardableResult
-    public func send(_ method: String, _ parameters: [String: Any], timeout: TimeInterval = 60) throws -> [String: Any] {
+    public func send(_ method: String, _ parameters: [String: Any], timeout: TimeInterval = 60) async throws -> [String: Any] {
         guard !closed else { throw Failure(description: "the browser was closed") }
         nextID += 1
         var message: [String: Any] = ["id": nextID, "method": method, "params": parameters]
@@ -174,7 +179,7 @@ public final class HeadlessChromium {
         }
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let reply = try nextMessage(deadline: deadline, waitingFor: method)
+            let reply = try await nextMessage(deadline: deadline, waitingFor: method)
             guard reply["id"] as? Int == nextID else { continue }
             if let error = reply["error"] as? [String: Any] {
                 throw Failure(description: "\(method) failed: \(error["message"] ?? error)")
@@ -183,7 +188,7 @@ public final class HeadlessChromium {
         }
     }
 
-    private func nextMessage(deadline: Date, waitingFor method: String) throws -> [String: Any] {
+    private func nextMessage(deadline: Date, waitingFor method: String) async throws -> [String: Any] {
         while true {
             if let end = buffer.firstIndex(of: 0) {
                 let message = Array(buffer[..<end])
@@ -193,9 +198,13 @@ public final class HeadlessChromium {
             }
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw Failure(description: "timed out waiting for the reply to \(method)") }
+            // A look that does not block, and a sleep between looks: the reply may take
+            // seconds (a page's load), and a blocked thread would be one other tests lack.
             var descriptor = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min(remaining, 1) * 1000))
-            guard ready > 0 else { continue }
+            guard poll(&descriptor, 1, 0) > 0 else {
+                try await Task.sleep(for: .milliseconds(2))
+                continue
+            }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
             guard count > 0 else { throw Failure(description: "chromium exited while waiting for \(method)") }

@@ -20,12 +20,12 @@ public enum BuiltProducts {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs a built executable with `stdin` as its input and waits for it to exit (killed,
-    /// and ``Subprocess/TimedOut`` thrown, after five minutes).
-    public static func run(_ name: String, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil) throws -> Run {
+    /// Runs a built executable with `stdin` as its input and waits, suspended, for it to exit
+    /// (killed, and ``Subprocess/TimedOut`` thrown, after five minutes).
+    public static func run(_ name: String, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil) async throws -> Run {
         guard let executable = executable(name) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is not built: run `swift build` first"])
         }
-        return try Subprocess.run(executable, arguments, stdin: stdin, environment: environment, timeout: 300)
+        return try await Subprocess.run(executable, arguments, stdin: stdin, environment: environment, timeout: 300)
     }
 }

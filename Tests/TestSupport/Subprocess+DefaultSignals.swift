@@ -7,7 +7,41 @@ extension Subprocess {
     /// Not `Process`: it starts children with the calling thread's signal mask, and a test's
     /// thread blocks most signals, so a tmux server started that way never sees the SIGTERM
     /// of `kill-server` (nor SIGCHLD). Nor pipes: the server outlives the command.
-    public static func runWithDefaultSignals(_ command: [String], outputTo path: String, seconds: Double) throws -> (status: Int32, output: String) {
+    public static func runWithDefaultSignals(_ command: [String], outputTo path: String, seconds: Double) async throws -> (status: Int32, output: String) {
+        let pid = try spawnWithDefaultSignals(command, outputTo: path)
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var status: Int32 = 0
+        // No exit notice reaches an async caller without a thread blocked in waitpid; the
+        // commands run here take milliseconds, so a poll that sleeps between checks is the
+        // lighter wait.
+        var pause = 1
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(command.joined(separator: " ")) took over \(seconds) s"])
+            }
+            try? await Task.sleep(for: .milliseconds(pause))
+            pause = min(pause * 2, 16)
+        }
+        let output = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        // Exited normally: the status; killed: 128 + the signal, as a shell says.
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (code, output)
+    }
+
+    /// Starts a program as ``runWithDefaultSignals(_:outputTo:seconds:)`` does and leaves it: a
+    /// thread of its own collects its exit. For what must happen where nothing can wait (a
+    /// `deinit`'s `kill-server`).
+    public static func startWithDefaultSignals(_ command: [String], outputTo path: String) {
+        guard let pid = try? spawnWithDefaultSignals(command, outputTo: path) else { return }
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+
+    private static func spawnWithDefaultSignals(_ command: [String], outputTo path: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -33,19 +67,6 @@ extension Subprocess {
         guard error == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(command[0]): \(String(cString: strerror(error)))"])
         }
-        let deadline = Date().addingTimeInterval(seconds)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(command.joined(separator: " ")) took over \(seconds) s"])
-            }
-            usleep(2_000)
-        }
-        let output = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        // Exited normally: the status; killed: 128 + the signal, as a shell says.
-        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (code, output)
+        return pid
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Subprocess {
     /// A process for `executable`, not yet started.
@@ -12,104 +13,145 @@ extension Subprocess {
     }
 
     /// A program left running while a test talks to it: lines go to its stdin, its stdout and
-    /// stderr are collected, and every wait has a time limit. Killed when dropped.
-    public final class Running: @unchecked Sendable {
-        // Unchecked: `output` and `errors` are guarded by `condition`.
-        private let process: Process
-        private let input = Pipe()
-        private let condition = NSCondition()
-        private var output = Data()
-        private var errors = Data()
-        private var ended = 0
+    /// stderr are collected, and every wait suspends, with a time limit. Killed when dropped.
+    public final class Running: Sendable {
+        private struct State {
+            var output = Data()
+            var errors = Data()
+            /// How many of stdout and stderr reached their end.
+            var ended = 0
+            /// The exit status (or the signal that ended it), once it ended.
+            var termination: (status: Int32, bySignal: Bool)?
+        }
 
+        private let state = Mutex(State())
+        private let changes = ChangeSignal()
+        private let input: FileHandle
+        private let command: [String]
         /// The process id.
-        public var pid: Int32 { process.processIdentifier }
+        public let pid: Int32
 
         /// Starts `executable`.
         public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil) throws {
-            process = Subprocess.process(executable, arguments, environment: environment, directory: directory)
+            let process = Subprocess.process(executable, arguments, environment: environment, directory: directory)
+            let inputPipe = Pipe()
             let outputPipe = Pipe()
             let errorPipe = Pipe()
-            process.standardInput = input
+            process.standardInput = inputPipe
             process.standardOutput = outputPipe
             process.standardError = errorPipe
+            let state = state
+            let changes = changes
+            process.terminationHandler = { process in
+                let termination = (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+                state.withLock { $0.termination = termination }
+                changes.signal()
+            }
             try process.run()
+            pid = process.processIdentifier
+            input = inputPipe.fileHandleForWriting
+            command = [executable] + arguments
             collect(outputPipe.fileHandleForReading, isError: false)
             collect(errorPipe.fileHandleForReading, isError: true)
         }
 
         deinit {
-            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+            if state.withLock({ $0.termination == nil }) {
+                Foundation.kill(pid, SIGKILL)
+            }
         }
 
         /// Everything written to stdout so far.
         public var stdout: String {
-            condition.lock()
-            defer { condition.unlock() }
-            return String(decoding: output, as: UTF8.self)
+            state.withLock { String(decoding: $0.output, as: UTF8.self) }
         }
 
         /// Everything written to stderr so far.
         public var stderr: String {
-            condition.lock()
-            defer { condition.unlock() }
-            return String(decoding: errors, as: UTF8.self)
+            state.withLock { String(decoding: $0.errors, as: UTF8.self) }
+        }
+
+        /// Whether a signal ended the program (`nil` while it runs).
+        public var endedBySignal: Bool? {
+            state.withLock { $0.termination?.bySignal }
+        }
+
+        /// Whether the program is still running.
+        public var isRunning: Bool {
+            state.withLock { $0.termination == nil }
         }
 
         /// Writes a line to the program's stdin.
         public func send(_ line: String) {
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            input.write(Data((line + "\n").utf8))
+        }
+
+        /// Writes `data` to the program's stdin and closes it, on a thread of its own: a
+        /// large input waits for the program to read it, and that wait holds no test's thread.
+        public func sendAndClose(_ data: Data) {
+            let input = input
+            Thread.detachNewThread {
+                if !data.isEmpty {
+                    try? input.write(contentsOf: data)
+                }
+                try? input.close()
+            }
         }
 
         /// Closes the program's stdin.
         public func closeInput() {
-            try? input.fileHandleForWriting.close()
+            try? input.close()
         }
 
-        /// Waits until `predicate` holds for stdout or stderr; `false` after `timeout` seconds.
+        /// Waits until `predicate` holds for stdout and stderr; `false` after `timeout` seconds.
         @discardableResult
-        public func wait(timeout: Double = 20, until predicate: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            condition.lock()
-            defer { condition.unlock() }
-            while !predicate(String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)) {
-                guard condition.wait(until: deadline) else { return false }
+        public func wait(timeout: Double = 20, until predicate: (_ stdout: String, _ stderr: String) -> Bool) async -> Bool {
+            await changes.wait(timeout: timeout) {
+                let (output, errors) = state.withLock { ($0.output, $0.errors) }
+                return predicate(String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
             }
-            return true
         }
 
-        /// Waits for the program to exit (killing it after `timeout` seconds) and returns its status.
-        public func waitForExit(timeout: Double = 20) throws -> Int32 {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while process.isRunning && Date() < deadline {
-                usleep(10_000)
+        /// Waits for the program to exit and returns its status (the signal's number when a
+        /// signal ended it, as `Process` says); kills it and throws ``TimedOut`` after `timeout`
+        /// seconds. With `drainingOutput`, also waits (within the same limit) until its
+        /// stdout and stderr end, so ``stdout`` and ``stderr`` hold all it wrote.
+        @discardableResult
+        public func waitForExit(timeout: Double = 20, drainingOutput: Bool = false) async throws -> Int32 {
+            let exited = await changes.wait(timeout: timeout) {
+                state.withLock { $0.termination != nil && (!drainingOutput || $0.ended == 2) }
             }
-            if process.isRunning {
-                Foundation.kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                throw TimedOut(command: [process.executableURL?.path ?? ""] + (process.arguments ?? []), seconds: timeout)
+            guard exited else {
+                Foundation.kill(pid, SIGKILL)
+                // The kill ends it at once; the wait only collects its status and output.
+                _ = await changes.wait(timeout: 10) { state.withLock { $0.termination != nil } }
+                throw TimedOut(command: command, seconds: timeout)
             }
-            process.waitUntilExit()
-            return process.terminationStatus
+            return state.withLock { $0.termination?.status ?? 0 }
         }
 
         /// Kills the program with `signal`.
         public func kill(signal: Int32 = SIGKILL) {
-            Foundation.kill(process.processIdentifier, signal)
+            Foundation.kill(pid, signal)
         }
 
+        /// Reads a pipe to its end on a thread of its own, signalling each chunk.
         private func collect(_ handle: FileHandle, isError: Bool) {
-            Thread.detachNewThread { [self] in
+            let state = state
+            let changes = changes
+            Thread.detachNewThread {
                 while true {
                     let chunk = handle.availableData
-                    condition.lock()
-                    if chunk.isEmpty {
-                        ended += 1
-                    } else {
-                        if isError { errors.append(chunk) } else { output.append(chunk) }
+                    state.withLock { state in
+                        if chunk.isEmpty {
+                            state.ended += 1
+                        } else if isError {
+                            state.errors.append(chunk)
+                        } else {
+                            state.output.append(chunk)
+                        }
                     }
-                    condition.broadcast()
-                    condition.unlock()
+                    changes.signal()
                     if chunk.isEmpty { return }
                 }
             }

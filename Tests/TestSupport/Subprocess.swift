@@ -1,6 +1,11 @@
 import Foundation
 
 /// Runs any program with a time limit, stdout, stderr and the exit status kept apart.
+///
+/// Every wait suspends (``ChangeSignal``): a test waiting for a program holds no thread, so
+/// the tests that run meanwhile, on the main actor or not, are never starved by it. Foundation's
+/// `Process` starts the program; its output is read on threads of its own, never on a
+/// cooperative one.
 public enum Subprocess {
     /// A program that ran past its time limit (it was killed).
     public struct TimedOut: Error, CustomStringConvertible {
@@ -14,8 +19,8 @@ public enum Subprocess {
         }
     }
 
-    /// Runs `executable` with `stdin` as its input and waits for it to exit, killing it (and
-    /// throwing ``TimedOut``) after `timeout` seconds.
+    /// Runs `executable` with `stdin` as its input and waits for it to exit and its output to
+    /// end, killing it (and throwing ``TimedOut``) after `timeout` seconds.
     public static func run(
         _ executable: String,
         _ arguments: [String],
@@ -23,55 +28,10 @@ public enum Subprocess {
         environment: [String: String]? = nil,
         directory: String? = nil,
         timeout: Double = 120
-    ) throws -> BuiltProducts.Run {
-        let process = Subprocess.process(executable, arguments, environment: environment, directory: directory)
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let killer = DispatchWorkItem { [process] in
-            guard process.isRunning else { return }
-            kill(process.processIdentifier, SIGKILL)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        let outputData = DataReader(output.fileHandleForReading)
-        let errorData = DataReader(errors.fileHandleForReading)
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        // The readers end when the process exits or is killed.
-        let stdout = outputData.wait()
-        let stderr = errorData.wait()
-        process.waitUntilExit()
-        killer.cancel()
-        if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
-            throw TimedOut(command: [executable] + arguments, seconds: timeout)
-        }
-        return BuiltProducts.Run(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self)
-        )
-    }
-}
-
-/// Reads a pipe to its end on a background thread.
-private final class DataReader: @unchecked Sendable {
-    // Unchecked: `data` is written once by the reader thread before `done` is signalled.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
+    ) async throws -> BuiltProducts.Run {
+        let running = try Running(executable, arguments, environment: environment, directory: directory)
+        running.sendAndClose(Data(stdin.utf8))
+        let status = try await running.waitForExit(timeout: timeout, drainingOutput: true)
+        return BuiltProducts.Run(status: status, stdout: running.stdout, stderr: running.stderr)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A program run in a real pseudo-terminal: a tmux server of its own (its socket in a
 /// temporary folder), keys sent with `send-keys`, the screen read with `capture-pane`.
-/// Every wait polls the screen until a text appears or a deadline passes.
+/// Every wait polls the screen until a text appears or a deadline passes, sleeping (not
+/// blocking a thread) between looks.
 public final class TerminalSession {
     /// Where tmux is, or `nil` when it is not installed.
     public static let tmux: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first(where: FileManager.default.isExecutableFile)
@@ -14,7 +15,7 @@ public final class TerminalSession {
 
     /// Starts `command` (a program and its arguments) with `environment` added, in a window of
     /// 100 × 40. When the program exits, the pane prints `[exited STATUS]`.
-    public init(_ command: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) throws {
+    public init(_ command: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) async throws {
         guard let tmux = Self.tmux else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "tmux is not installed"])
         }
@@ -24,54 +25,54 @@ public final class TerminalSession {
         let line = (["env", "TERM=xterm-256color"] + assignments + command.map(Self.quoted)).joined(separator: " ")
         let script = "\(line); echo \"[exited $?]\"; sleep 60"
         output = directory.path("tmux-\(UUID().uuidString.prefix(8)).out")
-        try tmuxCommand(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "/bin/sh", "-c", script])
+        try await tmuxCommand(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "/bin/sh", "-c", script])
     }
 
     deinit {
-        _ = try? tmuxCommand(["kill-server"])
+        Subprocess.startWithDefaultSignals([tmux, "-S", socket, "kill-server"], outputTo: "/dev/null")
     }
 
     /// Sends keys as `tmux send-keys` takes them: text, or names such as `Enter`, `Tab`,
     /// `Up`, `C-c`, `C-d`.
-    public func send(_ keys: String...) throws {
-        try tmuxCommand(["send-keys", "-t", "0"] + keys)
+    public func send(_ keys: String...) async throws {
+        try await tmuxCommand(["send-keys", "-t", "0"] + keys)
     }
 
     /// Sends text literally (no key names).
-    public func type(_ text: String) throws {
-        try tmuxCommand(["send-keys", "-t", "0", "-l", text])
+    public func type(_ text: String) async throws {
+        try await tmuxCommand(["send-keys", "-t", "0", "-l", text])
     }
 
     /// The screen's text now.
-    public func screen() throws -> String {
-        try tmuxCommand(["capture-pane", "-p", "-t", "0"])
+    public func screen() async throws -> String {
+        try await tmuxCommand(["capture-pane", "-p", "-t", "0"])
     }
 
     /// Waits until the screen holds `text`; returns the screen.
     ///
     /// - Throws: ``TimedOut`` with the screen's last text after `timeout` seconds.
     @discardableResult
-    public func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+    public func waitFor(_ text: String, timeout: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             // Until the server is up, there is no screen to read.
-            last = (try? screen()) ?? last
+            last = (try? await screen()) ?? last
             if last.contains(text) { return last }
-            usleep(30_000)
+            try await Task.sleep(for: .milliseconds(30))
         }
         throw TimedOut(text: text, screen: last)
     }
 
     /// Waits until `count` lines of the screen hold `text`.
     @discardableResult
-    public func waitFor(_ text: String, count: Int, timeout: Double = 10) throws -> String {
+    public func waitFor(_ text: String, count: Int, timeout: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = (try? screen()) ?? last
+            last = (try? await screen()) ?? last
             if last.split(separator: "\n").filter({ $0.contains(text) }).count >= count { return last }
-            usleep(30_000)
+            try await Task.sleep(for: .milliseconds(30))
         }
         throw TimedOut(text: "\(count) × \(text)", screen: last)
     }
@@ -92,8 +93,8 @@ public final class TerminalSession {
     /// started with a test thread's blocked signals never hears `kill-server`, and its client
     /// lingers (see ``Subprocess/runWithDefaultSignals(_:outputTo:seconds:)``).
     @discardableResult
-    private func tmuxCommand(_ arguments: [String]) throws -> String {
-        let run = try Subprocess.runWithDefaultSignals([tmux, "-S", socket] + arguments, outputTo: output, seconds: 10)
+    private func tmuxCommand(_ arguments: [String]) async throws -> String {
+        let run = try await Subprocess.runWithDefaultSignals([tmux, "-S", socket] + arguments, outputTo: output, seconds: 10)
         guard run.status == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.first ?? "") failed: \(run.output)"])
         }

@@ -15,13 +15,14 @@ public enum TimedProcess {
         return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs `executable` with `arguments` in `directory` and waits at most `timeout` seconds.
+    /// Runs `executable` with `arguments` in `directory` and waits, suspended, at most `timeout`
+    /// seconds.
     ///
     /// - Throws: ``Timeout`` when it is still running at the deadline (it is then killed), or
     ///   the error of starting it.
-    public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeout: TimeInterval) throws -> BuiltProducts.Run {
+    public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeout: TimeInterval) async throws -> BuiltProducts.Run {
         do {
-            return try Subprocess.run(executable, arguments, directory: directory, timeout: timeout)
+            return try await Subprocess.run(executable, arguments, directory: directory, timeout: timeout)
         } catch let error as Subprocess.TimedOut {
             throw Timeout(description: error.description)
         }

@@ -119,14 +119,11 @@ struct ControlEndpointTests {
         _ = try await ask(connection, "jump \(program.root.store.committedTransactions - 1)", as: ControlMessages.Moved.self)
         #expect(program.count == 1)
         program.count = 9
-        let ended = await Task.detached { () -> ControlConnection.Message? in
-            let deadline = Date(timeIntervalSinceNow: 10)
-            while Date() < deadline {
-                if let event = connection.takeEvents().first(where: { $0.name == "excursion-ended" }) { return event }
-                usleep(5_000)
-            }
-            return nil
-        }.value
+        var ended: ControlConnection.Message?
+        _ = await Poll.until(timeout: 10) {
+            ended = ended ?? connection.takeEvents().first { $0.name == "excursion-ended" }
+            return ended != nil
+        }
         let body = try #require(ended).decode(ControlMessages.ExcursionEnded.self)
         #expect(body.cause == "set" && body.step == program.root.store.committedTransactions)
         let state = try await ask(connection, "state", as: ControlMessages.State.self)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import AtomsInspector
@@ -7,30 +8,32 @@ import TestSupport
 /// reads responses and events from another, every read limited by a timeout.
 ///
 /// The adapter runs in this process (``DebugAdapterServer`` on a thread, over pipes) or as
-/// the built `atoms-inspect dap`. Every message received is kept, for ``validateAgainstSchema()``.
+/// the built `atoms-inspect dap`. A thread of the client's own reads the adapter's frames
+/// (``DAPInbox``); a test waiting for one suspends and holds no thread. Every message
+/// received is kept, for ``validateAgainstSchema()``.
 final class DAPClient {
     typealias Message = [String: Any]
 
     private let toAdapter: Int32
-    private let fromAdapter: Int32
-    private var reader: DAPFrameReader
+    private let inbox: DAPInbox
     private var seq = 0
     /// Events received and not yet taken by ``event(_:)``.
     private var pendingEvents: [Message] = []
     /// Every message the adapter sent, as received.
     private(set) var received: [[UInt8]] = []
-    private let finished: EndedStatus?
+    /// The adapter's exit status once it ended (with whether a signal ended it).
+    private let finished = EndedStatus()
     private let process: Process?
-    /// The binary's pipes, kept for as long as the client: a `Pipe` closes its descriptors
+    /// The binary's stdin, kept for as long as the client: a `Pipe` closes its descriptors
     /// when it goes, and a number closed early is soon another test's.
-    private let pipes: [Pipe]
+    private let input: Pipe?
     /// The adapter's stderr, for the binary.
     private let errors: Pipe?
     /// Whether the adapter's input was closed (``closeInput()``).
     private var inputClosed = false
 
     /// Seconds any one read waits.
-    static let timeout: Int32 = 20_000
+    static let timeout: Double = 20
 
     /// Runs the adapter in this process, its working directory `directory`.
     init(workingDirectory directory: String) throws {
@@ -38,19 +41,18 @@ final class DAPClient {
         var responses: [Int32] = [0, 0]
         guard pipe(&requests) == 0, pipe(&responses) == 0 else { throw POSIXError(.EMFILE) }
         toAdapter = requests[1]
-        fromAdapter = responses[0]
-        reader = Self.timedReader(responses[0])
-        let gate = EndedStatus()
-        finished = gate
+        // The inbox's thread closes the descriptor when the adapter's output ends.
+        inbox = DAPInbox(descriptor: responses[0], closingIt: true)
+        let gate = finished
         process = nil
+        input = nil
         errors = nil
-        pipes = []
         let (input, output) = (requests[0], responses[1])
         Thread.detachNewThread {
             let status = DebugAdapterServer.run(DebugAdapter(workingDirectory: directory), input: input, output: output) { _ in }
             close(input)
             close(output)
-            gate.set(status.rawValue)
+            gate.set(status.rawValue, bySignal: false)
         }
     }
 
@@ -67,36 +69,23 @@ final class DAPClient {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        let gate = finished
+        process.terminationHandler = { process in
+            gate.set(process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal)
+        }
         try process.run()
         toAdapter = input.fileHandleForWriting.fileDescriptor
-        fromAdapter = output.fileHandleForReading.fileDescriptor
-        reader = Self.timedReader(fromAdapter)
-        finished = nil
+        // The inbox's thread holds the handle, and with it the descriptor, until it is done.
+        inbox = DAPInbox(handle: output.fileHandleForReading)
         self.process = process
+        self.input = input
         self.errors = errors
-        pipes = [input, output, errors]
     }
 
     deinit {
         if let process, process.isRunning { process.terminate() }
-        // The in-process client's own ends; the binary's close with their pipes.
-        if pipes.isEmpty {
-            if !inputClosed { close(toAdapter) }
-            close(fromAdapter)
-        }
-    }
-
-    /// A frame reader whose reads fail after ``timeout`` without input.
-    private static func timedReader(_ descriptor: Int32) -> DAPFrameReader {
-        DAPFrameReader { (bytes: inout [UInt8]) throws(DAPFramingError) -> Int in
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, timeout) > 0 else { throw .readFailed(errno: ETIMEDOUT) }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = read(descriptor, &chunk, chunk.count)
-            guard count >= 0 else { throw .readFailed(errno: errno) }
-            bytes += chunk[0..<count]
-            return count
-        }
+        // The in-process client's own end; the binary's closes with its pipe.
+        if input == nil, !inputClosed { close(toAdapter) }
     }
 
     /// Writes raw bytes to the adapter.
@@ -108,10 +97,10 @@ final class DAPClient {
     func closeInput() {
         guard !inputClosed else { return }
         inputClosed = true
-        if pipes.isEmpty {
-            close(toAdapter)
+        if let input {
+            try? input.fileHandleForWriting.close()
         } else {
-            try? pipes[0].fileHandleForWriting.close()
+            close(toAdapter)
         }
     }
 
@@ -126,18 +115,18 @@ final class DAPClient {
     }
 
     /// The next message from the adapter.
-    func next() throws -> Message {
-        guard let body = try reader.next() else { throw POSIXError(.EPIPE) }
+    func next() async throws -> Message {
+        let body = try await inbox.next(timeout: Self.timeout)
         received.append(body)
         return try #require(try JSONSerialization.jsonObject(with: Data(body)) as? Message)
     }
 
     /// Sends a request and reads up to its response; events on the way are kept.
     @discardableResult
-    func request(_ command: String, _ arguments: Message? = nil) throws -> Message {
+    func request(_ command: String, _ arguments: Message? = nil) async throws -> Message {
         let number = try send(command, arguments)
         while true {
-            let message = try next()
+            let message = try await next()
             if message["type"] as? String == "event" {
                 pendingEvents.append(message)
             } else if message["request_seq"] as? Int == number {
@@ -147,16 +136,16 @@ final class DAPClient {
     }
 
     /// A request's body, which must have succeeded.
-    func body(_ command: String, _ arguments: Message? = nil) throws -> Message {
-        let response = try request(command, arguments)
+    func body(_ command: String, _ arguments: Message? = nil) async throws -> Message {
+        let response = try await request(command, arguments)
         #expect(response["success"] as? Bool == true, "\(command): \(response["message"] ?? "")")
         return response["body"] as? Message ?? [:]
     }
 
     /// The next event named `name` (events before it are dropped).
-    func event(_ name: String) throws -> Message {
+    func event(_ name: String) async throws -> Message {
         while true {
-            let message = pendingEvents.isEmpty ? try next() : pendingEvents.removeFirst()
+            let message = pendingEvents.isEmpty ? try await next() : pendingEvents.removeFirst()
             if message["type"] as? String == "event", message["event"] as? String == name {
                 return message
             }
@@ -173,80 +162,82 @@ final class DAPClient {
 
     /// initialize → launch → initialized → (breakpoints) → configurationDone → stopped.
     @discardableResult
-    func launch(_ journal: String, stopOnEntry: Bool = true, extra: Message = [:], configure: (DAPClient) throws -> Void = { _ in }) throws -> Message {
-        let capabilities = try body("initialize", ["adapterID": "atoms", "linesStartAt1": true, "columnsStartAt1": true])
+    func launch(_ journal: String, stopOnEntry: Bool = true, extra: Message = [:], configure: (DAPClient) async throws -> Void = { _ in }) async throws -> Message {
+        let capabilities = try await body("initialize", ["adapterID": "atoms", "linesStartAt1": true, "columnsStartAt1": true])
         #expect(capabilities["supportsStepBack"] as? Bool == true)
         var arguments: Message = ["journal": journal, "stopOnEntry": stopOnEntry]
         arguments.merge(extra) { $1 }
-        let launched = try request("launch", arguments)
+        let launched = try await request("launch", arguments)
         #expect(launched["success"] as? Bool == true, "\(launched["message"] ?? "")")
-        _ = try event("initialized")
-        try configure(self)
-        _ = try body("configurationDone")
-        return try event("stopped")
+        _ = try await event("initialized")
+        try await configure(self)
+        _ = try await body("configurationDone")
+        return try await event("stopped")
     }
 
     /// The top frame.
-    func topFrame() throws -> Message {
-        let frames = try #require(try body("stackTrace", ["threadId": 1])["stackFrames"] as? [Message])
+    func topFrame() async throws -> Message {
+        let frames = try #require(try await body("stackTrace", ["threadId": 1])["stackFrames"] as? [Message])
         #expect(frames.count == 1)
         return try #require(frames.first)
     }
 
     /// The step the top frame names (`step N · …`).
-    func position() throws -> Int {
-        let name = try #require(try topFrame()["name"] as? String)
+    func position() async throws -> Int {
+        let name = try #require(try await topFrame()["name"] as? String)
         return try #require(Int(name.dropFirst(5).prefix { $0.isNumber }))
     }
 
     /// Moves (`next`, `stepBack`, `continue`, …) and returns the `stopped` event's body.
-    func move(_ command: String) throws -> Message {
-        _ = try body(command, ["threadId": 1])
-        return try #require(try event("stopped")["body"] as? Message)
+    func move(_ command: String) async throws -> Message {
+        _ = try await body(command, ["threadId": 1])
+        return try #require(try await event("stopped")["body"] as? Message)
     }
 
     /// The variables of a reference, by name.
-    func variables(_ reference: Int) throws -> [Message] {
-        try #require(try body("variables", ["variablesReference": reference])["variables"] as? [Message])
+    func variables(_ reference: Int) async throws -> [Message] {
+        try #require(try await body("variables", ["variablesReference": reference])["variables"] as? [Message])
     }
 
     /// A variable's value rebuilt as JSON from its text and children, as an editor shows it.
-    func value(of variable: Message) throws -> Any {
+    func value(of variable: Message) async throws -> Any {
         let reference = variable["variablesReference"] as? Int ?? 0
         guard reference > 0 else {
             let text = try #require(variable["value"] as? String)
             return try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
         }
-        let children = try variables(reference)
+        let children = try await variables(reference)
         if variable["indexedVariables"] != nil {
-            return try children.map { try value(of: $0) }
+            var values: [Any] = []
+            for child in children {
+                values.append(try await value(of: child))
+            }
+            return values
         }
         var object: [String: Any] = [:]
         for child in children {
-            object[try #require(child["name"] as? String)] = try value(of: child)
+            object[try #require(child["name"] as? String)] = try await value(of: child)
         }
         return object
     }
 
     /// Sends `disconnect` and waits for the adapter to end; returns its exit status.
-    func disconnect() throws -> Int32 {
-        _ = try body("disconnect")
-        return try waitForEnd()
+    func disconnect() async throws -> Int32 {
+        _ = try await body("disconnect")
+        return try await waitForEnd()
     }
 
     /// Waits for the adapter to end; returns its status.
-    func waitForEnd() throws -> Int32 {
-        if let finished {
-            return try #require(finished.wait(timeout: 20))
+    func waitForEnd() async throws -> Int32 {
+        let ended = await finished.wait(timeout: 20)
+        if ended == nil, let process {
+            #expect(Bool(false), "the adapter ends within 20 s")
+            process.terminate()
+            _ = await finished.wait(timeout: 10)
         }
-        let process = try #require(process)
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        #expect(!process.isRunning, "the adapter ends within 20 s")
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "the adapter exits, never by a signal")
-        return process.terminationStatus
+        let (status, bySignal) = try #require(await finished.wait(timeout: 0), "the adapter ended")
+        #expect(!bySignal, "the adapter exits, never by a signal")
+        return status
     }
 
     /// The binary's stderr, once it ended.
@@ -259,8 +250,8 @@ final class DAPClient {
     /// Validates every message received against the official schema; `false` when Python's
     /// `jsonschema` is not installed (the test then says it did not validate).
     @discardableResult
-    func validateAgainstSchema(sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
-        try DAPSchema.validate(received, sourceLocation: sourceLocation)
+    func validateAgainstSchema(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await DAPSchema.validate(received, sourceLocation: sourceLocation)
     }
 }
 
@@ -269,46 +260,111 @@ enum DAPSchema {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Schema")
 
     /// Whether `python3` can import `jsonschema`.
-    static let isAvailable: Bool = {
-        guard let run = try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import jsonschema"], timeout: 30) else { return false }
-        return run.status == 0
-    }()
+    static var isAvailable: Bool {
+        get async {
+            if let known = availability.withLock({ $0 }) { return known }
+            let run = try? await Subprocess.run("/usr/bin/env", ["python3", "-c", "import jsonschema"], timeout: 30)
+            let available = run?.status == 0
+            availability.withLock { $0 = available }
+            return available
+        }
+    }
+
+    /// Whether `jsonschema` imports, once asked.
+    private static let availability = Mutex<Bool?>(nil)
 
     /// Validates messages; records an issue for each invalid one.
     @discardableResult
-    static func validate(_ messages: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
-        guard isAvailable else {
+    static func validate(_ messages: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        guard await isAvailable else {
             print("DebugAdapter tests: jsonschema is not installed (pip install jsonschema): \(messages.count) messages not validated against the schema")
             return false
         }
         let directory = try TemporaryDirectory()
         let lines = messages.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n"
         try lines.write(toFile: directory.path("messages.jsonl"), atomically: true, encoding: .utf8)
-        let run = try Subprocess.run("/usr/bin/env", ["python3", folder.appendingPathComponent("validate.py").path, directory.path("messages.jsonl")], timeout: 120)
+        let run = try await Subprocess.run("/usr/bin/env", ["python3", folder.appendingPathComponent("validate.py").path, directory.path("messages.jsonl")], timeout: 120)
         #expect(run.status == 0, "messages that do not validate:\n\(run.stdout)\(run.stderr)", sourceLocation: sourceLocation)
         return run.status == 0
     }
 }
 
-/// The in-process adapter's exit status, set by its thread.
-final class EndedStatus: @unchecked Sendable {
-    // Unchecked: every access holds the condition's lock.
-    private let condition = NSCondition()
-    private var status: Int32?
+/// The adapter's exit status, set by its thread or by its process's end.
+final class EndedStatus: Sendable {
+    private let status = Mutex<(status: Int32, bySignal: Bool)?>(nil)
+    private let changes = ChangeSignal()
 
-    func set(_ value: Int32) {
-        condition.lock()
-        status = value
-        condition.broadcast()
-        condition.unlock()
+    func set(_ value: Int32, bySignal: Bool) {
+        status.withLock { $0 = (value, bySignal) }
+        changes.signal()
     }
 
     /// The status, or `nil` when the adapter has not ended within `timeout` seconds.
-    func wait(timeout: Double) -> Int32? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while status == nil, condition.wait(until: deadline) {}
-        return status
+    func wait(timeout: Double) async -> (status: Int32, bySignal: Bool)? {
+        _ = await changes.wait(timeout: timeout) { status.withLock { $0 != nil } }
+        return status.withLock { $0 }
+    }
+}
+
+/// The frames an adapter sent, read on a thread of the inbox's own (a blocking read there
+/// holds none of the threads tests run on), and taken by suspending waits.
+final class DAPInbox: Sendable {
+    private struct State {
+        var frames: [[UInt8]] = []
+        /// Why no more frames will come: the end of the output, or a framing error.
+        var end: (any Error)?
+    }
+
+    private let state = Mutex(State())
+    private let changes = ChangeSignal()
+
+    /// Reads `descriptor`, closing it at the end when `closingIt`.
+    convenience init(descriptor: Int32, closingIt: Bool) {
+        self.init { descriptor } done: {
+            if closingIt { close(descriptor) }
+        }
+    }
+
+    /// Reads a file handle's descriptor, holding the handle (which closes it) until the end.
+    convenience init(handle: FileHandle) {
+        self.init { handle.fileDescriptor } done: {
+            withExtendedLifetime(handle) {}
+        }
+    }
+
+    private init(descriptor: @escaping @Sendable () -> Int32, done: @escaping @Sendable () -> Void) {
+        let state = state
+        let changes = changes
+        Thread.detachNewThread {
+            var reader = DAPFrameReader(descriptor: descriptor())
+            while true {
+                do {
+                    guard let body = try reader.next() else {
+                        state.withLock { $0.end = POSIXError(.EPIPE) }
+                        break
+                    }
+                    state.withLock { $0.frames.append(body) }
+                } catch {
+                    state.withLock { $0.end = error }
+                    break
+                }
+                changes.signal()
+            }
+            changes.signal()
+            done()
+        }
+    }
+
+    /// The next frame's body; throws at the end of the output, or after `timeout` seconds
+    /// without a frame.
+    func next(timeout: Double) async throws -> [UInt8] {
+        let arrived = await changes.wait(timeout: timeout) {
+            state.withLock { !$0.frames.isEmpty || $0.end != nil }
+        }
+        guard arrived else { throw POSIXError(.ETIMEDOUT) }
+        return try state.withLock { state in
+            guard !state.frames.isEmpty else { throw state.end ?? POSIXError(.EPIPE) }
+            return state.frames.removeFirst()
+        }
     }
 }

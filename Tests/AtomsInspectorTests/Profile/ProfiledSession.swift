@@ -7,7 +7,8 @@ struct ProfiledSourceAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }
 }
 
-/// Sleeps 5 ms on every evaluation.
+/// Sleeps 5 ms on every evaluation: it stands for an atom's own slow work, which holds its
+/// thread as real work would (what the profile must show).
 struct SleepingAtom: ValueAtom, Hashable {
     func value(context: Context) -> Int {
         let source = context.watch(ProfiledSourceAtom())

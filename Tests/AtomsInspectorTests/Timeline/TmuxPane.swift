@@ -5,7 +5,7 @@ import TestSupport
 /// user's tmux nor each other's), driven with `send-keys` and read with `capture-pane`.
 ///
 /// The pane runs `script` under `sh` in a folder of its own; ``close()`` (or deinit) kills the
-/// server. Every wait polls with a deadline.
+/// server. Every wait polls with a deadline, sleeping between looks.
 final class TmuxPane {
     /// tmux, when installed.
     static let executable = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -23,7 +23,7 @@ final class TmuxPane {
     private var closed = false
 
     /// Starts `script` in a `columns`×`rows` pane with `environment` added.
-    init(_ script: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
+    init(_ script: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) async throws {
         directory = try TemporaryDirectory()
         socket = directory.path("tmux.sock")
         try directory.write("pane.sh", script)
@@ -31,7 +31,7 @@ final class TmuxPane {
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
             arguments += ["-e", "\(name)=\(value)"]
         }
-        try tmux(arguments + ["sh", directory.path("pane.sh")])
+        try await tmux(arguments + ["sh", directory.path("pane.sh")])
     }
 
     deinit {
@@ -42,13 +42,13 @@ final class TmuxPane {
     func close() {
         guard !closed else { return }
         closed = true
-        _ = try? tmux(["kill-server"])
+        Subprocess.startWithDefaultSignals([Self.executable!, "-S", socket, "kill-server"], outputTo: "/dev/null")
     }
 
     /// Runs a tmux command on this server.
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
-        let (status, output) = try Subprocess.runWithDefaultSignals([Self.executable!, "-S", socket] + arguments, outputTo: directory.path("tmux.out"), seconds: 10)
+    func tmux(_ arguments: [String]) async throws -> String {
+        let (status, output) = try await Subprocess.runWithDefaultSignals([Self.executable!, "-S", socket] + arguments, outputTo: directory.path("tmux.out"), seconds: 10)
         guard status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.joined(separator: " ")) exited \(status): \(output)"])
         }
@@ -56,42 +56,42 @@ final class TmuxPane {
     }
 
     /// Sends keys by tmux's names (`Right`, `PageDown`, `C-c`, `q`).
-    func send(_ keys: String...) throws {
-        try tmux(["send-keys", "-t", "0"] + keys)
+    func send(_ keys: String...) async throws {
+        try await tmux(["send-keys", "-t", "0"] + keys)
     }
 
     /// The pane's text; with `escapes`, with the SGR codes of its colours and attributes.
-    func screen(escapes: Bool = false) throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
+    func screen(escapes: Bool = false) async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
     }
 
     /// A tmux format about the pane (`#{alternate_on}`, `#{cursor_flag}`).
-    func format(_ format: String) throws -> String {
-        try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    func format(_ format: String) async throws -> String {
+        try await tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Polls the screen every 20 ms until `condition` holds, for at most `seconds`.
+    /// Polls the screen every 20 ms (sleeping, not blocking a thread) until `condition` holds, for at most `seconds`.
     @discardableResult
-    func waitForScreen(_ what: String, seconds: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) throws -> String {
+    func waitForScreen(_ what: String, seconds: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var screen = ""
         while Date() < deadline {
-            screen = try self.screen(escapes: escapes)
+            screen = try await self.screen(escapes: escapes)
             if condition(screen) { return screen }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw TimedOut(waitingFor: what, screen: screen)
     }
 
     /// Polls for a file the script writes (ending with a newline), for at most `seconds`.
-    func waitForFile(_ name: String, seconds: Double = 10) throws -> String {
+    func waitForFile(_ name: String, seconds: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: directory.path(name), encoding: .utf8), text.hasSuffix("\n") {
                 return text
             }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
-        throw TimedOut(waitingFor: name, screen: (try? screen()) ?? "")
+        throw TimedOut(waitingFor: name, screen: (try? await screen()) ?? "")
     }
 }
