@@ -291,10 +291,11 @@ struct ExactNumberOutputTests {
         context[MeasuresAtom()] = [12345.5, 2]
         context[MeasuresAtom()] = [12345.5, 3]
         try recorder.close()
-        // The same length, so that the journal's index still holds.
+        // The same length, so that the journal's index still holds. The value's first element
+        // (after a `[`), never a time (after a `,`) whose digits may hold it.
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("12345.5"))
-        try text.replacingOccurrences(of: "12345.5", with: "1.5e400").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(text.contains("[12345.5,"))
+        try text.replacingOccurrences(of: "[12345.5,", with: "[1.5e400,").write(toFile: path, atomically: true, encoding: .utf8)
         let journal = try InspectedJournal(path: path)
 
         let show = try ShowCommand.run(journal, at: .fromLast(0), json: true)

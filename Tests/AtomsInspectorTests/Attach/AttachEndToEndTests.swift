@@ -75,7 +75,9 @@ struct AttachEndToEndTests {
         let (second, _) = try startNumpad(in: directory, journal: "b.jsonl")
         let several = try attach([], "", environment: shared)
         #expect(several.status == 64 && several.stderr.contains("2 programs have a control endpoint"))
-        #expect(several.stderr.contains("\(first.pid) sample-numpad") && several.stderr.contains("\(second.pid) sample-numpad"))
+        // One line each, starting with the pid (one pid may end another: 123 and 5123).
+        let listed = several.stderr.split(separator: "\n")
+        #expect(listed.contains { $0.hasPrefix("\(first.pid) sample-numpad ") } && listed.contains { $0.hasPrefix("\(second.pid) sample-numpad ") }, "\(several.stderr)")
         let noPid = try attach(["999999"], "", environment: shared)
         #expect(noPid.status == 69)
         let range = try attach([String(first.pid)], "goto 99\n", environment: shared)

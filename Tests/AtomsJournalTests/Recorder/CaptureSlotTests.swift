@@ -134,6 +134,7 @@ struct CaptureSlotTests {
         try recorder.close()
         let transaction = try #require(memory.lines.last { $0.hasPrefix("[") })
         #expect(transaction.contains(#","d","#), "a delta entry: \(transaction)")
-        #expect(!transaction.contains("99"), "only the changed element: \(transaction)")
+        // Its time left out: a time's digits may hold 99.
+        #expect(!JournalLines.withoutTime(transaction).contains("99"), "only the changed element: \(transaction)")
     }
 }
