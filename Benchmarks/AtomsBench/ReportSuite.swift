@@ -52,7 +52,7 @@ enum ReportSuite {
         withExtendedLifetime((list, editor)) {}
     }
 
-    static func run(directory: URL, transactions: Int, todoSample: String, renders: Int) throws -> Figures {
+    static func run(directory: URL, transactions: Int, todoSample: String, renders: Int) async throws -> Figures {
         var figures = Figures()
         let journal = directory.appendingPathComponent("report-session.jsonl").path
         try recordTodoSession(path: journal, transactions: transactions)
@@ -78,10 +78,10 @@ enum ReportSuite {
         try Data(try ReportCommand.run(InspectedJournal(path: todoSample)).html).write(to: URL(fileURLWithPath: floorPage))
         for _ in 0..<renders {
             for (path, isFloor) in [(floorPage, true), (page, false)] {
-                let browser = try HeadlessChromium()
+                let browser = try await HeadlessChromium()
                 defer { browser.close() }
-                try browser.open("file://\(path)", until: "window.atomsReport && window.atomsReport.firstRenderMs !== null", timeout: 120)
-                let milliseconds = (try browser.evaluate("window.atomsReport.firstRenderMs") as? Double) ?? .nan
+                try await browser.open("file://\(path)", until: "window.atomsReport && window.atomsReport.firstRenderMs !== null", timeout: 120)
+                let milliseconds = await (try browser.evaluate("window.atomsReport.firstRenderMs") as? Double) ?? .nan
                 if isFloor {
                     figures.floorRender.append(milliseconds)
                 } else {
@@ -93,7 +93,7 @@ enum ReportSuite {
                             window.atomsReport.go(step); times.push(performance.now() - t); }
                           return times; })()
                         """
-                    figures.moves += (try browser.evaluate(script, timeout: 120) as? [Double]) ?? []
+                    await figures.moves += (try browser.evaluate(script, timeout: 120) as? [Double]) ?? []
                 }
             }
         }

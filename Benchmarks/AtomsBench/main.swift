@@ -17,7 +17,7 @@ struct Figure: Encodable {
 }
 
 @MainActor
-func runBenchmarks() {
+func runBenchmarks() async {
     let arguments = CommandLine.arguments
     if let index = arguments.firstIndex(of: "--inspect-once"), arguments.count > index + 2 {
         InspectorSuite.inspectOnce(path: arguments[index + 1], step: Int(arguments[index + 2]) ?? 0)
@@ -328,7 +328,7 @@ func runBenchmarks() {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let todo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../samples/journals/todo.jsonl").standardized.path
-            let f = try ReportSuite.run(directory: directory, transactions: quick ? 10_000 : 100_000, todoSample: todo, renders: quick ? 1 : 3)
+            let f = try await ReportSuite.run(directory: directory, transactions: quick ? 10_000 : 100_000, todoSample: todo, renders: quick ? 1 : 3)
             if !json { print("HTML report of the 500-todo session: \(f.transactions) transactions, journal \(f.journalBytes) bytes") }
             let beyond = Double(f.reportBytes - f.valueBytes) / Double(f.transactions)
             report("report", "bytes-per-transaction-beyond-values", beyond, "bytes", target: "≤ 20", meets: beyond <= 20,
@@ -432,6 +432,4 @@ func runBenchmarks() {
     }
 }
 
-MainActor.assumeIsolated {
-    runBenchmarks()
-}
+await runBenchmarks()

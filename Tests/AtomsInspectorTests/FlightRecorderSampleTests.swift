@@ -11,31 +11,31 @@ struct FlightRecorderSampleTests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
     }
 
-    private func inspect(_ arguments: [String], stdin: String = "") throws -> BuiltProducts.Run {
-        try BuiltProducts.run("atoms-inspect", arguments, stdin: stdin)
+    private func inspect(_ arguments: [String], stdin: String = "") async throws -> BuiltProducts.Run {
+        try await BuiltProducts.run("atoms-inspect", arguments, stdin: stdin)
     }
 
-    @Test func theTodoSampleDumpsOnSIGUSR1AndAtExitAndEveryCommandReadsTheDumps() throws {
+    @Test func theTodoSampleDumpsOnSIGUSR1AndAtExitAndEveryCommandReadsTheDumps() async throws {
         let directory = try TemporaryDirectory()
         let exitPath = directory.path("exit.jsonl")
         let commands = try String(contentsOf: repository.appendingPathComponent("samples/journals/todo.commands"), encoding: .utf8)
             .split(separator: "\n").filter { !$0.hasPrefix("#") && $0 != "state" }
         let todo = try Subprocess.Running(try #require(BuiltProducts.executable("sample-todo")), ["--flight-recorder", "32K", "--journal", exitPath, "--timing"])
-        #expect(todo.wait(timeout: 60) { _, stderr in stderr.contains("kill -USR1 \(todo.pid) writes them into \(directory.url.path)") })
+        #expect(await todo.wait(timeout: 60) { _, stderr in stderr.contains("kill -USR1 \(todo.pid) writes them into \(directory.url.path)") })
         for command in commands {
             todo.send(String(command))
         }
         todo.send("flush")
-        #expect(todo.wait(timeout: 60) { stdout, _ in stdout.contains("flushed ") })
+        #expect(await todo.wait(timeout: 60) { stdout, _ in stdout.contains("flushed ") })
         let flushed = try #require(todo.stdout.split(separator: "\n").last { $0.hasPrefix("flushed ") }.flatMap { Int($0.dropFirst(8)) })
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty, "nothing is written until asked")
 
         todo.kill(signal: SIGUSR1)
         let signalPath = directory.path("sample-todo.\(todo.pid).1.jsonl")
-        #expect(todo.wait(timeout: 60) { _, stderr in stderr.contains("sample-todo: flight recorder: wrote \(signalPath) (steps ") })
+        #expect(await todo.wait(timeout: 60) { _, stderr in stderr.contains("sample-todo: flight recorder: wrote \(signalPath) (steps ") })
         todo.send("add one more")
         todo.closeInput()
-        #expect(try todo.waitForExit(timeout: 60) == 0)
+        #expect(try await todo.waitForExit(timeout: 60) == 0)
 
         let signalDump = try JournalReader(path: signalPath)
         let exitDump = try JournalReader(path: exitPath)
@@ -57,18 +57,18 @@ struct FlightRecorderSampleTests {
             ["report", exitPath, "-o", directory.path("report.html")], ["compare", signalPath, exitPath],
         ]
         for arguments in runs {
-            let run = try inspect(arguments)
+            let run = try await inspect(arguments)
             #expect(run.status == 0 || (arguments[0] == "compare" && run.status == 1), "\(arguments): \(run.stderr)")
             #expect(arguments[0] == "compare" || arguments[0] == "restore" || arguments[0] == "report" || run.stderr.isEmpty, "\(arguments): \(run.stderr)")
         }
-        let stats = try inspect(["stats", exitPath])
+        let stats = try await inspect(["stats", exitPath])
         #expect(stats.stdout.contains("(steps \(exitDump.firstStep)…\(exitDump.lastStep)), \(exitDump.firstStep) earlier ones dropped"))
-        let step = try inspect(["step", exitPath], stdin: "first\nnext\nlast\nquit\n")
+        let step = try await inspect(["step", exitPath], stdin: "first\nnext\nlast\nquit\n")
         #expect(step.status == 0)
         #expect(step.stdout.contains("[\(exitDump.firstStep)/\(exitDump.lastStep)]") && step.stdout.contains("[\(exitDump.lastStep)/\(exitDump.lastStep)]"))
     }
 
-    @Test func flightRecorderOptionsThatCannotWorkAreUsageErrors() throws {
+    @Test func flightRecorderOptionsThatCannotWorkAreUsageErrors() async throws {
         let cases: [([String], String)] = [
             (["--flight-recorder", "1K"], "--flight-recorder needs a size of at least 4KB, in bytes or with a K, M or G suffix (got '1K')"),
             (["--flight-recorder", "lots"], "--flight-recorder needs a size of at least 4KB"),
@@ -76,11 +76,11 @@ struct FlightRecorderSampleTests {
             (["--flight-recorder", "4M", "--journal", "/tmp/x", "--control"], "--control needs --journal PATH without --flight-recorder"),
         ]
         for (arguments, message) in cases {
-            let run = try BuiltProducts.run("sample-counter", arguments)
+            let run = try await BuiltProducts.run("sample-counter", arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.hasPrefix("sample-counter: \(message)"), "\(arguments): \(run.stderr)")
         }
-        let help = try BuiltProducts.run("sample-counter", ["--help"])
+        let help = try await BuiltProducts.run("sample-counter", ["--help"])
         #expect(help.status == 0 && help.stdout.contains("--flight-recorder SIZE"))
     }
 }

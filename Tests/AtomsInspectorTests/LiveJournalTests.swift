@@ -1,7 +1,6 @@
 import AtomsInspector
 import AtomsJournal
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
@@ -19,8 +18,7 @@ struct LiveJournalTests {
             var status: Int32?
         }
 
-        private let state = Mutex(State())
-        private let changes = ChangeSignal()
+        private let state = Watched(State())
         private let input: FileHandle
         /// The process id.
         let pid: Int32
@@ -36,31 +34,29 @@ struct LiveJournalTests {
             if collectingStderr {
                 let errors = Pipe()
                 process.standardError = errors
-                collectLines(from: errors.fileHandleForReading, isStderr: true)
+                Self.collectLines(from: errors.fileHandleForReading, isStderr: true, into: state)
             } else {
                 process.standardError = FileHandle.nullDevice
             }
             if let stdout {
                 process.standardOutput = stdout
-                state.withLock { $0.outputEnded = true }
+                state.update { $0.outputEnded = true }
             } else {
                 let output = Pipe()
                 process.standardOutput = output
-                collectLines(from: output.fileHandleForReading, isStderr: false)
+                Self.collectLines(from: output.fileHandleForReading, isStderr: false, into: state)
             }
-            let (state, changes) = (state, changes)
+            let state = state
             process.terminationHandler = { process in
                 let status = process.terminationStatus
-                state.withLock { $0.status = status }
-                changes.signal()
+                state.update { $0.status = status }
             }
             try process.run()
             pid = process.processIdentifier
         }
 
         /// Reads `reader` on a thread of its own, line by line, into `lines` or `errorLines`.
-        private func collectLines(from reader: FileHandle, isStderr: Bool) {
-            let (state, changes) = (state, changes)
+        private static func collectLines(from reader: FileHandle, isStderr: Bool, into state: Watched<State>) {
             Thread.detachNewThread {
                 var buffer = Data()
                 while case let chunk = reader.availableData, !chunk.isEmpty {
@@ -68,36 +64,34 @@ struct LiveJournalTests {
                     while let newline = buffer.firstIndex(of: 0x0A) {
                         let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                         buffer.removeSubrange(buffer.startIndex...newline)
-                        state.withLock {
+                        state.update {
                             if isStderr { $0.errorLines.append(line) } else { $0.lines.append(line) }
                         }
                     }
-                    changes.signal()
                 }
-                if !isStderr {
-                    state.withLock { $0.outputEnded = true }
+                state.update {
+                    if !isStderr { $0.outputEnded = true }
                 }
-                changes.signal()
             }
         }
 
         /// Waits until a line of stderr satisfies `predicate`, up to `timeout` seconds.
-        func waitForStderr(timeout: Double, until predicate: (String) -> Bool) async -> Bool {
-            await changes.wait(timeout: timeout) { state.withLock { $0.errorLines.contains(where: predicate) } }
+        nonisolated(nonsending) func waitForStderr(timeout: Double, until predicate: (String) -> Bool) async -> Bool {
+            await state.wait(timeout: timeout) { $0.errorLines.contains(where: predicate) }
         }
 
         /// Waits until stdout has more than `count` lines, up to `timeout` seconds.
-        func waitForOutput(beyond count: Int, timeout: Double) async -> Bool {
-            await changes.wait(timeout: timeout) { state.withLock { $0.lines.count > count } }
+        nonisolated(nonsending) func waitForOutput(beyond count: Int, timeout: Double) async -> Bool {
+            await state.wait(timeout: timeout) { $0.lines.count > count }
         }
 
         /// Waits until a line of stdout satisfies `predicate`, up to `timeout` seconds.
-        func waitForOutput(timeout: Double, until predicate: (String) -> Bool) async -> Bool {
-            await changes.wait(timeout: timeout) { state.withLock { $0.lines.contains(where: predicate) } }
+        nonisolated(nonsending) func waitForOutput(timeout: Double, until predicate: (String) -> Bool) async -> Bool {
+            await state.wait(timeout: timeout) { $0.lines.contains(where: predicate) }
         }
 
         /// Whether the process is still running.
-        var isRunning: Bool { state.withLock { $0.status == nil } }
+        var isRunning: Bool { state.read { $0.status == nil } }
 
         func send(_ text: String) {
             try? input.write(contentsOf: Data(text.utf8))
@@ -107,19 +101,19 @@ struct LiveJournalTests {
             try? input.close()
         }
 
-        var output: [String] { state.withLock { $0.lines } }
+        var output: [String] { state.read { $0.lines } }
 
         /// Waits for the process to exit and its stdout to end, up to `timeout` seconds (then
         /// kills it and returns `nil`).
-        func wait(timeout: Double) async -> Int32? {
-            let ended = await changes.wait(timeout: timeout) { state.withLock { $0.status != nil } }
+        nonisolated(nonsending) func wait(timeout: Double) async -> Int32? {
+            let ended = await state.wait(timeout: timeout) { $0.status != nil }
             guard ended else {
                 kill(pid, SIGKILL)
-                _ = await changes.wait(timeout: 10) { state.withLock { $0.status != nil } }
+                _ = await state.wait(timeout: 10) { $0.status != nil }
                 return nil
             }
-            _ = await changes.wait(timeout: 5) { state.withLock { $0.outputEnded } }
-            return state.withLock { $0.status }
+            _ = await state.wait(timeout: 5) { $0.outputEnded }
+            return state.read { $0.status }
         }
     }
 
@@ -135,7 +129,7 @@ struct LiveJournalTests {
     /// `log --follow` on a journal a child writes prints what `log` prints on the finished
     /// journal, across segment rotations, and exits 0 at the end line.
     @Test(arguments: [256 << 10, 16 << 10])
-    func followingAWrittenJournalPrintsWhatLogPrintsAfterwards(limit: Int) throws {
+    func followingAWrittenJournalPrintsWhatLogPrintsAfterwards(limit: Int) async throws {
         let directory = try TemporaryDirectory()
         let journal = directory.path("live")
         let followed = directory.path("followed.txt")
@@ -158,7 +152,7 @@ struct LiveJournalTests {
         let segments = try SegmentDirectory.segments(in: journal)
         #expect(segments.count > 1, "the journal rotated")
 
-        let log = try BuiltProducts.run("atoms-inspect", ["log", journal])
+        let log = try await BuiltProducts.run("atoms-inspect", ["log", journal])
         #expect(log.status == 0)
         let logged = log.stdout.split(separator: "\n")
         let lines = try String(contentsOfFile: followed, encoding: .utf8).split(separator: "\n")
@@ -175,7 +169,7 @@ struct LiveJournalTests {
     /// A recording child killed with SIGKILL at random moments leaves a journal that opens,
     /// whose last step is at least the last one it had flushed. (Kills inside a segment
     /// rotation, at each of its moments, are covered in-process by `RotationCrashTests`.)
-    @Test func aKilledRecorderLeavesAJournalThatOpensWithEverythingFlushed() throws {
+    @Test func aKilledRecorderLeavesAJournalThatOpensWithEverythingFlushed() async throws {
         var random = SeededGenerator(seed: 2026)
         for round in 0..<16 {
             let directory = try TemporaryDirectory()
@@ -205,44 +199,44 @@ struct LiveJournalTests {
 
     /// `step` on a journal still being written: `last` moves to the newest step, `reload`
     /// says how many came.
-    @Test func stepFollowsAGrowingJournal() throws {
+    @Test func stepFollowsAGrowingJournal() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("growing.jsonl")
         let child = try Child("sample-counter", ["--journal", path])
         /// Sends commands and a flush; returns the step flushed.
-        func send(_ commands: String) async -> Int {
+        nonisolated(nonsending) func send(_ commands: String) async -> Int {
             let before = child.output.count
             child.send(commands + "flush\n")
             _ = await child.waitForOutput(beyond: before, timeout: 20)
             return child.output.last.flatMap { Int($0.dropFirst("flushed ".count)) } ?? -1
         }
-        let first = send("inc\ninc\n")
+        let first = await send("inc\ninc\n")
         let session = try StepSession(journal: try InspectedJournal(path: path))
         #expect(session.prompt == "[0/\(first)] ")
-        let second = send("inc\ninc\ninc\n")
+        let second = await send("inc\ninc\ninc\n")
         #expect(second == first + 3)
         _ = session.handle("last")
         #expect(session.position == second, "last is the newest step")
-        let third = send("dec\n")
+        let third = await send("dec\n")
         #expect(session.handle("reload").output.hasPrefix("reloaded \(path): steps 0…\(third), 1 new transaction"))
         #expect(session.position == second, "reload keeps the position")
         child.closeInput()
-        #expect(child.wait(timeout: 20) == 0)
+        #expect(await child.wait(timeout: 20) == 0)
         #expect(session.handle("reload").output.hasSuffix("(the recording has ended)"))
     }
 
     /// Ctrl-C ends `log --follow` with status 0, as does `--to` once reached.
-    @Test func followStopsOnInterruptAndAtTo() throws {
+    @Test func followStopsOnInterruptAndAtTo() async throws {
         let directory = try TemporaryDirectory()
         let follower = try Child("atoms-inspect", ["log", "--follow", directory.path("not-yet.jsonl")], collectingStderr: true)
         // The notice comes once the follower handles Ctrl-C.
-        #expect(follower.waitForStderr(timeout: 60) { $0.contains("waiting for the journal to be created") })
-        kill(follower.process.processIdentifier, SIGINT)
-        #expect(follower.wait(timeout: 10) == 0)
+        #expect(await follower.waitForStderr(timeout: 60) { $0.contains("waiting for the journal to be created") })
+        kill(follower.pid, SIGINT)
+        #expect(await follower.wait(timeout: 10) == 0)
 
         let path = directory.path("counter.jsonl")
-        _ = try BuiltProducts.run("sample-counter", ["--journal", path], stdin: "inc\ninc\ninc\n")
-        let run = try BuiltProducts.run("atoms-inspect", ["log", "--follow", path, "--to", "2", "--json"])
+        _ = try await BuiltProducts.run("sample-counter", ["--journal", path], stdin: "inc\ninc\ninc\n")
+        let run = try await BuiltProducts.run("atoms-inspect", ["log", "--follow", path, "--to", "2", "--json"])
         #expect(run.status == 0)
         struct Step: Decodable { var step: Int }
         let steps = run.stdout.split(separator: "\n").map { try? JSONDecoder().decode(Step.self, from: Data($0.utf8)).step }

@@ -34,8 +34,8 @@ struct ManPageTests {
         text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
     }
 
-    @Test func manPageCoversTheCurrentCommandTree() throws {
-        let dumpOutput = try BuiltProducts.run("atoms-inspect", ["--experimental-dump-help"])
+    @Test func manPageCoversTheCurrentCommandTree() async throws {
+        let dumpOutput = try await BuiltProducts.run("atoms-inspect", ["--experimental-dump-help"])
         let dump = try JSONDecoder().decode(Dump.self, from: Data(dumpOutput.stdout.utf8))
         let manPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../man/atoms-inspect.1").standardized.path
         let man = try String(contentsOfFile: manPath, encoding: .utf8)

@@ -17,11 +17,11 @@ struct SampleEndToEndTests {
     }
 
     @Test(arguments: ["counter", "todo", "numpad", "movies"])
-    func scriptedSessionRecordsAJournalTheInspectorOpens(sample: String) throws {
+    func scriptedSessionRecordsAJournalTheInspectorOpens(sample: String) async throws {
         let directory = try TemporaryDirectory()
         let journalPath = directory.path("\(sample).jsonl")
         let script = try commands(sample).joined(separator: "\n") + "\n"
-        let run = try BuiltProducts.run("sample-\(sample)", ["--journal", journalPath], stdin: script)
+        let run = try await BuiltProducts.run("sample-\(sample)", ["--journal", journalPath], stdin: script)
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty, "the scripted session has no failing command: \(run.stderr)")
         let journal = try InspectedJournal(path: journalPath)
@@ -37,31 +37,31 @@ struct SampleEndToEndTests {
         }
     }
 
-    @Test func todoRestoredFromAStepPrintsWhatTheLiveSessionPrintedThere() throws {
+    @Test func todoRestoredFromAStepPrintsWhatTheLiveSessionPrintedThere() async throws {
         let directory = try TemporaryDirectory()
         let all = try commands("todo").filter { !$0.hasPrefix("#") && $0 != "state" }
         let fullJournal = directory.path("full.jsonl")
-        let full = try BuiltProducts.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
+        let full = try await BuiltProducts.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
         #expect(full.status == 0)
 
         for prefix in [7, 30, 80] {
             // The live session up to this command, and the state it printed there.
             let partialJournal = directory.path("prefix-\(prefix).jsonl")
-            let live = try BuiltProducts.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
+            let live = try await BuiltProducts.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
             let step = try InspectedJournal(path: partialJournal).reader.lastStep
 
             // Restore that step from the longer journal, start a new process from it.
             let stateFile = directory.path("state-\(prefix).json")
-            let restore = try BuiltProducts.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
+            let restore = try await BuiltProducts.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
             #expect(restore.status == 0, "\(restore.stderr)")
-            let restored = try BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
+            let restored = try await BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
             #expect(restored.status == 0)
             #expect(restored.stderr.isEmpty)
             #expect(restored.stdout == live.stdout, "state at step \(step) (after \(prefix) commands)")
         }
     }
 
-    @Test func theTodoJournalAttributesEachCommandToTheLineThatWrote() throws {
+    @Test func theTodoJournalAttributesEachCommandToTheLineThatWrote() async throws {
         // The lines of samples/Todo/main.swift that write, found by their text.
         let source = try String(contentsOf: repository.appendingPathComponent("samples/Todo/main.swift"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
@@ -71,7 +71,7 @@ struct SampleEndToEndTests {
         }
         let directory = try TemporaryDirectory()
         let path = directory.path("todo.jsonl")
-        let run = try BuiltProducts.run("sample-todo", ["--journal", path], stdin: "add a\ntoggle 1\nremove 1\nfilter completed\n")
+        let run = try await BuiltProducts.run("sample-todo", ["--journal", path], stdin: "add a\ntoggle 1\nremove 1\nfilter completed\n")
         #expect(run.status == 0)
         let entries = try LogCommand.entries(try InspectedJournal(path: path), options: .init())
         let writes = entries.filter { $0.cause == "set" }.map { "\($0.changed.first ?? "?") @ \($0.at ?? "-")" }
@@ -84,7 +84,7 @@ struct SampleEndToEndTests {
         ])
     }
 
-    @Test func aLargeTodoSessionRestoredAtSteps1000And3000PrintsWhatTheLiveSessionPrinted() throws {
+    @Test func aLargeTodoSessionRestoredAtSteps1000And3000PrintsWhatTheLiveSessionPrinted() async throws {
         // 500 todos, then 3,000 toggles chosen by a fixed generator (issue 13's session).
         var generator: UInt64 = 0x5EED
         let adds = (1...500).map { "add Todo number \($0), as users write them" }
@@ -95,7 +95,7 @@ struct SampleEndToEndTests {
         let all = adds + toggles
         let directory = try TemporaryDirectory()
         let fullJournal = directory.path("full.jsonl")
-        let full = try BuiltProducts.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
+        let full = try await BuiltProducts.run("sample-todo", ["--journal", fullJournal], stdin: all.joined(separator: "\n") + "\n")
         #expect(full.status == 0 && full.stderr.isEmpty)
         let bytes = try #require(try FileManager.default.attributesOfItem(atPath: fullJournal)[.size] as? Int)
         let transactions = try InspectedJournal(path: fullJournal).reader.transactionCount
@@ -104,12 +104,12 @@ struct SampleEndToEndTests {
         // Four transactions initialize the sample's atoms; an add is two, a toggle one.
         for (prefix, step) in [(498, 1_000), (500 + 1_996, 3_000)] {
             let partialJournal = directory.path("prefix-\(prefix).jsonl")
-            let live = try BuiltProducts.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
+            let live = try await BuiltProducts.run("sample-todo", ["--journal", partialJournal], stdin: (all.prefix(prefix) + ["state"]).joined(separator: "\n") + "\n")
             #expect(try InspectedJournal(path: partialJournal).reader.lastStep == step)
             let stateFile = directory.path("state-\(step).json")
-            let restore = try BuiltProducts.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
+            let restore = try await BuiltProducts.run("atoms-inspect", ["restore", fullJournal, "--at", String(step), "-o", stateFile])
             #expect(restore.status == 0, "\(restore.stderr)")
-            let restored = try BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
+            let restored = try await BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "state\n")
             #expect(restored.stderr.isEmpty)
             #expect(restored.stdout == live.stdout, "state at step \(step)")
         }
@@ -138,13 +138,13 @@ struct SampleEndToEndTests {
     // sample-movies included: its script waits for each async search to settle, and a
     // refresh that is superseded commits nothing, so no two results race.
     @Test(arguments: ["counter", "todo", "numpad", "movies"])
-    func aScriptedSessionRecordedTwiceGivesTheSameJournal(sample: String) throws {
+    func aScriptedSessionRecordedTwiceGivesTheSameJournal(sample: String) async throws {
         let directory = try TemporaryDirectory()
         let script = try commands(sample).joined(separator: "\n") + "\n"
         var journals: [[String]] = []
         for run in 1...2 {
             let path = directory.path("\(sample)-\(run).jsonl")
-            let result = try BuiltProducts.run("sample-\(sample)", ["--journal", path, "--keyframe-interval", "64"], stdin: script)
+            let result = try await BuiltProducts.run("sample-\(sample)", ["--journal", path, "--keyframe-interval", "64"], stdin: script)
             #expect(result.status == 0)
             journals.append(try withoutTimestamps(path))
         }
@@ -152,24 +152,24 @@ struct SampleEndToEndTests {
         #expect(journals[0] == journals[1], "two processes, one session: the same bytes but for timestamps")
     }
 
-    @Test func restoredTodoKeepsHandingOutNewIDs() throws {
+    @Test func restoredTodoKeepsHandingOutNewIDs() async throws {
         let directory = try TemporaryDirectory()
         let journal = directory.path("j.jsonl")
-        _ = try BuiltProducts.run("sample-todo", ["--journal", journal], stdin: "add a\nadd b\nremove 2\n")
+        _ = try await BuiltProducts.run("sample-todo", ["--journal", journal], stdin: "add a\nadd b\nremove 2\n")
         let stateFile = directory.path("s.json")
-        _ = try BuiltProducts.run("atoms-inspect", ["restore", journal, "--at", "last", "-o", stateFile])
-        let restored = try BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "add c\nstate\n")
+        _ = try await BuiltProducts.run("atoms-inspect", ["restore", journal, "--at", "last", "-o", stateFile])
+        let restored = try await BuiltProducts.run("sample-todo", ["--restore", stateFile], stdin: "add c\nstate\n")
         #expect(restored.stdout.contains(#"{"id":3,"isCompleted":false,"text":"c"}"#))
     }
 
-    @Test func samplesReportBadInputClearly() throws {
-        let unknown = try BuiltProducts.run("sample-counter", [], stdin: "jump\ninc\nstate\n")
+    @Test func samplesReportBadInputClearly() async throws {
+        let unknown = try await BuiltProducts.run("sample-counter", [], stdin: "jump\ninc\nstate\n")
         #expect(unknown.status == 0)
         #expect(unknown.stderr == "sample-counter: unknown command 'jump' — type one of the sample's commands (see samples/README.md)\n")
         #expect(unknown.stdout == #"{"CounterAtom":1,"IsEvenAtom":false}"# + "\n")
-        let missing = try BuiltProducts.run("sample-todo", ["--restore", "/nonexistent/state.json"])
+        let missing = try await BuiltProducts.run("sample-todo", ["--restore", "/nonexistent/state.json"])
         #expect(missing.status == 66)
-        let usage = try BuiltProducts.run("sample-todo", ["--frobnicate"])
+        let usage = try await BuiltProducts.run("sample-todo", ["--frobnicate"])
         #expect(usage.status == 64)
     }
 }

@@ -9,8 +9,8 @@ import TestSupport
 /// side by side hold only their own test's transactions; a replay that fails on purpose, under
 /// Swift Testing and under XCTest, names the step, atom and write site and keeps its journals.
 struct FixturePackageTests {
-    @Test func failingTestLeavesExactlyOneJournalWhoseLastStepShowsTheFailingValue() throws {
-        let run = try FixtureRun.shared.get()
+    @Test func failingTestLeavesExactlyOneJournalWhoseLastStepShowsTheFailingValue() async throws {
+        let run = try await FixtureRun.shared.value
         #expect(run.output.status != 0, "the fixture's failing test fails the run")
         let kept = try FileManager.default.contentsOfDirectory(atPath: run.retained.url.path)
         #expect(kept == ["JournalFixtureTests.RetainedTests.failsOnPurpose.jsonl"])
@@ -20,7 +20,7 @@ struct FixturePackageTests {
         let counter = try #require(state.liveAtoms.first { $0.label == "CounterAtom" })
         #expect(state.values[counter.id]?.v?.jsonText == "21")
         // As a developer opens it.
-        let shown = try BuiltProducts.run("atoms-inspect", ["show", path, "--at", "last", "--atom", "CounterAtom"])
+        let shown = try await BuiltProducts.run("atoms-inspect", ["show", path, "--at", "last", "--atom", "CounterAtom"])
         #expect(shown.status == 0, "\(shown.stderr)")
         // Its value's line: the step and write site printed above it hold digits too.
         #expect(shown.stdout.split(separator: "\n").contains { $0 == "CounterAtom = 21" }, "\(shown.stdout)")
@@ -33,16 +33,16 @@ struct FixturePackageTests {
         #expect(printed.first?.contains("atoms-inspect report \(path)") == true)
     }
 
-    @Test func passingTestsLeaveNoJournal() throws {
-        let run = try FixtureRun.shared.get()
+    @Test func passingTestsLeaveNoJournal() async throws {
+        let run = try await FixtureRun.shared.value
         for test in ["passesWithAPlainContext", "passesWithItsOwnJournal"] {
             #expect(run.output.stdout.contains("Test \(test)() passed"), "\(run.output.stdout)")
             #expect(!FileManager.default.fileExists(atPath: run.retained.path("JournalFixtureTests.RetainedTests.\(test).jsonl")))
         }
     }
 
-    @Test func aFailingXCTestCaseKeepsOneJournalNamedAfterItAndAPassingOneNone() throws {
-        let run = try FixtureRun.shared.get()
+    @Test func aFailingXCTestCaseKeepsOneJournalNamedAfterItAndAPassingOneNone() async throws {
+        let run = try await FixtureRun.shared.value
         let kept = try FileManager.default.contentsOfDirectory(atPath: run.xctest.url.path)
         let name = "JournalFixtureTests.XCTestCaseTests.testFailsOnPurpose.jsonl"
         #expect(kept == [name], "\(run.output.stdout)\n\(run.output.stderr)")
@@ -55,8 +55,8 @@ struct FixturePackageTests {
         #expect(printed.count == 1 && printed.first?.contains("atoms-inspect step \(path)") == true, "\(run.output.stderr)")
     }
 
-    @Test func aReplayFailingOnPurposeNamesTheStepAtomAndWriteSiteAndKeepsItsJournals() throws {
-        let run = try FixtureRun.shared.get()
+    @Test func aReplayFailingOnPurposeNamesTheStepAtomAndWriteSiteAndKeepsItsJournals() async throws {
+        let run = try await FixtureRun.shared.value
         let folder = run.replay.url.appendingPathComponent("swift-testing").path
         let (recorded, site, toggles) = try Self.recordedSession(in: folder)
         let output = run.output.stdout + run.output.stderr
@@ -68,14 +68,14 @@ struct FixturePackageTests {
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(kept == ["\(test).jsonl", "\(test).replayed.jsonl", "miscount.recorded.jsonl", "same.recorded.jsonl"])
         // The replay's journal shows the divergence at that step.
-        let compared = try BuiltProducts.run("atoms-inspect", ["compare", recorded, "\(folder)/\(test).replayed.jsonl"])
+        let compared = try await BuiltProducts.run("atoms-inspect", ["compare", recorded, "\(folder)/\(test).replayed.jsonl"])
         #expect(compared.status == 1, "\(compared.stderr)")
         #expect(compared.stdout.contains("diverge at step \(toggles[1]) (after \(toggles[1] - 1) matching transactions"), "\(compared.stdout)")
         #expect(compared.stdout.contains("~ StatsAtom"), "\(compared.stdout)")
     }
 
-    @Test func aReplayUnderXCTestFailsItsCaseTheSameWay() throws {
-        let run = try FixtureRun.shared.get()
+    @Test func aReplayUnderXCTestFailsItsCaseTheSameWay() async throws {
+        let run = try await FixtureRun.shared.value
         let folder = run.replay.url.appendingPathComponent("xctest").path
         let (recorded, site, toggles) = try Self.recordedSession(in: folder)
         let output = run.output.stdout + run.output.stderr
@@ -98,8 +98,8 @@ struct FixturePackageTests {
         return (path, site, toggles)
     }
 
-    @Test func journalsOfTestsRunningSideBySideNeverMix() throws {
-        let run = try FixtureRun.shared.get()
+    @Test func journalsOfTestsRunningSideBySideNeverMix() async throws {
+        let run = try await FixtureRun.shared.value
         let names = try FileManager.default.contentsOfDirectory(atPath: run.always.url.path).sorted()
         #expect(names.count == 6, "\(names)")
         var markers: Set<String> = []
@@ -143,7 +143,7 @@ private final class FixtureRun: @unchecked Sendable {
         self.replay = replay
     }
 
-    static let shared = Result<FixtureRun, any Error> {
+    static let shared = Task<FixtureRun, any Error> {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
         let package = repository.appendingPathComponent("Tests/AtomsTestingTests/FixturePackage").path
         // Under the main build folder, so that a second run rebuilds only what changed.
@@ -157,7 +157,7 @@ private final class FixtureRun: @unchecked Sendable {
         environment["FIXTURE_ALWAYS_JOURNALS"] = always.url.path
         environment["FIXTURE_XCTEST_JOURNALS"] = xctest.url.path
         environment["FIXTURE_REPLAY_JOURNALS"] = replay.url.path
-        let output = try Subprocess.run(
+        let output = try await Subprocess.run(
             swift, ["test", "--parallel", "--package-path", package, "--scratch-path", scratch],
             environment: environment, timeout: 540
         )

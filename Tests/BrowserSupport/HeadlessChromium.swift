@@ -42,7 +42,7 @@ public final class HeadlessChromium {
     /// Starts the browser with a window of `width`×`height` CSS pixels.
     ///
     /// - Throws: ``Failure`` when Chromium is not installed or does not start.
-    public init(width: Int = 1400, height: Int = 1000) async throws {
+    public nonisolated(nonsending) init(width: Int = 1400, height: Int = 1000) async throws {
         guard let executable = Self.executable else {
             throw Failure(description: "chromium is not installed (apt-get install chromium, or set CHROMIUM)")
         }
@@ -116,13 +116,13 @@ public final class HeadlessChromium {
     }
 
     /// Opens a URL and waits until `condition` (a JavaScript expression) is true.
-    public func open(_ url: String, until condition: String, timeout: TimeInterval = 30) async throws {
+    public nonisolated(nonsending) func open(_ url: String, until condition: String, timeout: TimeInterval = 30) async throws {
         _ = try await send("Page.navigate", ["url": url], timeout: timeout)
         try await wait(until: condition, timeout: timeout)
     }
 
     /// Waits until a JavaScript expression is true, checking every 20 ms.
-    public func wait(until condition: String, timeout: TimeInterval = 30) async throws {
+    public nonisolated(nonsending) func wait(until condition: String, timeout: TimeInterval = 30) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try await evaluate("Boolean(\(condition))") as? Bool == true { return }
@@ -135,7 +135,7 @@ public final class HeadlessChromium {
     /// gives it (`String`, `NSNumber`, `Bool`, arrays, dictionaries, or `nil`).
     ///
     /// - Throws: ``Failure`` when the expression throws.
-    public func evaluate(_ expression: String, timeout: TimeInterval = 60) async throws -> Any? {
+    public nonisolated(nonsending) func evaluate(_ expression: String, timeout: TimeInterval = 60) async throws -> Any? {
         let result = try await send("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true], timeout: timeout)
         if let exception = result["exceptionDetails"] as? [String: Any] {
             let text = ((exception["exception"] as? [String: Any])?["description"] as? String) ?? "\(exception)"
@@ -145,14 +145,14 @@ public final class HeadlessChromium {
     }
 
     /// Presses and releases a key, as a user at the keyboard would (`ArrowRight`, …).
-    public func press(key: String, code: Int) async throws {
+    public nonisolated(nonsending) func press(key: String, code: Int) async throws {
         for type in ["rawKeyDown", "keyUp"] {
             _ = try await send("Input.dispatchKeyEvent", ["type": type, "key": key, "code": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code])
         }
     }
 
     /// A PNG of the viewport.
-    public func screenshot() async throws -> Data {
+    public nonisolated(nonsending) func screenshot() async throws -> Data {
         let result = try await send("Page.captureScreenshot", ["format": "png"])
         guard let text = result["data"] as? String, let data = Data(base64Encoded: text) else {
             throw Failure(description: "no screenshot data")
@@ -164,7 +164,7 @@ public final class HeadlessChromium {
 
     /// Sends a command and waits for its reply (events in between are skipped).
     @discardableResult
-    public func send(_ method: String, _ parameters: [String: Any], timeout: TimeInterval = 60) async throws -> [String: Any] {
+    public nonisolated(nonsending) func send(_ method: String, _ parameters: [String: Any], timeout: TimeInterval = 60) async throws -> [String: Any] {
         guard !closed else { throw Failure(description: "the browser was closed") }
         nextID += 1
         var message: [String: Any] = ["id": nextID, "method": method, "params": parameters]
@@ -188,7 +188,7 @@ public final class HeadlessChromium {
         }
     }
 
-    private func nextMessage(deadline: Date, waitingFor method: String) async throws -> [String: Any] {
+    private nonisolated(nonsending) func nextMessage(deadline: Date, waitingFor method: String) async throws -> [String: Any] {
         while true {
             if let end = buffer.firstIndex(of: 0) {
                 let message = Array(buffer[..<end])

@@ -22,7 +22,7 @@ public enum BuiltProducts {
 
     /// Runs a built executable with `stdin` as its input and waits, suspended, for it to exit
     /// (killed, and ``Subprocess/TimedOut`` thrown, after five minutes).
-    public static func run(_ name: String, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil) async throws -> Run {
+    public static nonisolated(nonsending) func run(_ name: String, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil) async throws -> Run {
         guard let executable = executable(name) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is not built: run `swift build` first"])
         }

@@ -47,7 +47,7 @@ public final class ChangeSignal: Sendable {
 
     /// Suspends until a change after `version` is signalled, `deadline` passes, or the task is
     /// cancelled, whichever comes first.
-    public func wait(after version: Int, until deadline: ContinuousClock.Instant) async {
+    public nonisolated(nonsending) func wait(after version: Int, until deadline: ContinuousClock.Instant) async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -100,7 +100,7 @@ public final class ChangeSignal: Sendable {
 extension ChangeSignal {
     /// Suspends until `condition` holds, re-checking it after every signalled change; `false`
     /// when `timeout` seconds pass first (or the task is cancelled).
-    public func wait(timeout: Double, until condition: () throws -> Bool) async rethrows -> Bool {
+    public nonisolated(nonsending) func wait(timeout: Double, until condition: () throws -> Bool) async rethrows -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while true {
             let seen = version

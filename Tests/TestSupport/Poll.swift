@@ -3,7 +3,7 @@
 public enum Poll {
     /// Checks `condition` every `interval` until it holds; `false` when `timeout` seconds pass
     /// first (or the task is cancelled).
-    public static func until(
+    public static nonisolated(nonsending) func until(
         timeout: Double,
         every interval: Duration = .milliseconds(5),
         _ condition: () throws -> Bool

@@ -7,7 +7,7 @@ extension Subprocess {
     /// Not `Process`: it starts children with the calling thread's signal mask, and a test's
     /// thread blocks most signals, so a tmux server started that way never sees the SIGTERM
     /// of `kill-server` (nor SIGCHLD). Nor pipes: the server outlives the command.
-    public static func runWithDefaultSignals(_ command: [String], outputTo path: String, seconds: Double) async throws -> (status: Int32, output: String) {
+    public static nonisolated(nonsending) func runWithDefaultSignals(_ command: [String], outputTo path: String, seconds: Double) async throws -> (status: Int32, output: String) {
         let pid = try spawnWithDefaultSignals(command, outputTo: path)
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var status: Int32 = 0

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension Subprocess {
     /// A process for `executable`, not yet started.
@@ -24,8 +23,7 @@ extension Subprocess {
             var termination: (status: Int32, bySignal: Bool)?
         }
 
-        private let state = Mutex(State())
-        private let changes = ChangeSignal()
+        private let state = Watched(State())
         private let input: FileHandle
         private let command: [String]
         /// The process id.
@@ -41,11 +39,9 @@ extension Subprocess {
             process.standardOutput = outputPipe
             process.standardError = errorPipe
             let state = state
-            let changes = changes
             process.terminationHandler = { process in
                 let termination = (process.terminationStatus, process.terminationReason == .uncaughtSignal)
-                state.withLock { $0.termination = termination }
-                changes.signal()
+                state.update { $0.termination = termination }
             }
             try process.run()
             pid = process.processIdentifier
@@ -56,29 +52,29 @@ extension Subprocess {
         }
 
         deinit {
-            if state.withLock({ $0.termination == nil }) {
+            if state.read({ $0.termination == nil }) {
                 Foundation.kill(pid, SIGKILL)
             }
         }
 
         /// Everything written to stdout so far.
         public var stdout: String {
-            state.withLock { String(decoding: $0.output, as: UTF8.self) }
+            state.read { String(decoding: $0.output, as: UTF8.self) }
         }
 
         /// Everything written to stderr so far.
         public var stderr: String {
-            state.withLock { String(decoding: $0.errors, as: UTF8.self) }
+            state.read { String(decoding: $0.errors, as: UTF8.self) }
         }
 
         /// Whether a signal ended the program (`nil` while it runs).
         public var endedBySignal: Bool? {
-            state.withLock { $0.termination?.bySignal }
+            state.read { $0.termination?.bySignal }
         }
 
         /// Whether the program is still running.
         public var isRunning: Bool {
-            state.withLock { $0.termination == nil }
+            state.read { $0.termination == nil }
         }
 
         /// Writes a line to the program's stdin.
@@ -105,10 +101,9 @@ extension Subprocess {
 
         /// Waits until `predicate` holds for stdout and stderr; `false` after `timeout` seconds.
         @discardableResult
-        public func wait(timeout: Double = 20, until predicate: (_ stdout: String, _ stderr: String) -> Bool) async -> Bool {
-            await changes.wait(timeout: timeout) {
-                let (output, errors) = state.withLock { ($0.output, $0.errors) }
-                return predicate(String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        public nonisolated(nonsending) func wait(timeout: Double = 20, until predicate: (_ stdout: String, _ stderr: String) -> Bool) async -> Bool {
+            await state.wait(timeout: timeout) {
+                predicate(String(decoding: $0.output, as: UTF8.self), String(decoding: $0.errors, as: UTF8.self))
             }
         }
 
@@ -117,17 +112,17 @@ extension Subprocess {
         /// seconds. With `drainingOutput`, also waits (within the same limit) until its
         /// stdout and stderr end, so ``stdout`` and ``stderr`` hold all it wrote.
         @discardableResult
-        public func waitForExit(timeout: Double = 20, drainingOutput: Bool = false) async throws -> Int32 {
-            let exited = await changes.wait(timeout: timeout) {
-                state.withLock { $0.termination != nil && (!drainingOutput || $0.ended == 2) }
+        public nonisolated(nonsending) func waitForExit(timeout: Double = 20, drainingOutput: Bool = false) async throws -> Int32 {
+            let exited = await state.wait(timeout: timeout) {
+                $0.termination != nil && (!drainingOutput || $0.ended == 2)
             }
             guard exited else {
                 Foundation.kill(pid, SIGKILL)
                 // The kill ends it at once; the wait only collects its status and output.
-                _ = await changes.wait(timeout: 10) { state.withLock { $0.termination != nil } }
+                _ = await state.wait(timeout: 10) { $0.termination != nil }
                 throw TimedOut(command: command, seconds: timeout)
             }
-            return state.withLock { $0.termination?.status ?? 0 }
+            return state.read { $0.termination?.status ?? 0 }
         }
 
         /// Kills the program with `signal`.
@@ -138,11 +133,10 @@ extension Subprocess {
         /// Reads a pipe to its end on a thread of its own, signalling each chunk.
         private func collect(_ handle: FileHandle, isError: Bool) {
             let state = state
-            let changes = changes
             Thread.detachNewThread {
                 while true {
                     let chunk = handle.availableData
-                    state.withLock { state in
+                    state.update { state in
                         if chunk.isEmpty {
                             state.ended += 1
                         } else if isError {
@@ -151,7 +145,6 @@ extension Subprocess {
                             state.output.append(chunk)
                         }
                     }
-                    changes.signal()
                     if chunk.isEmpty { return }
                 }
             }

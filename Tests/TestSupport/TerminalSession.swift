@@ -4,7 +4,7 @@ import Foundation
 /// temporary folder), keys sent with `send-keys`, the screen read with `capture-pane`.
 /// Every wait polls the screen until a text appears or a deadline passes, sleeping (not
 /// blocking a thread) between looks.
-public final class TerminalSession {
+public final class TerminalSession: Sendable {
     /// Where tmux is, or `nil` when it is not installed.
     public static let tmux: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first(where: FileManager.default.isExecutableFile)
 
@@ -15,7 +15,7 @@ public final class TerminalSession {
 
     /// Starts `command` (a program and its arguments) with `environment` added, in a window of
     /// 100 × 40. When the program exits, the pane prints `[exited STATUS]`.
-    public init(_ command: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) async throws {
+    public nonisolated(nonsending) init(_ command: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) async throws {
         guard let tmux = Self.tmux else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "tmux is not installed"])
         }
@@ -34,17 +34,17 @@ public final class TerminalSession {
 
     /// Sends keys as `tmux send-keys` takes them: text, or names such as `Enter`, `Tab`,
     /// `Up`, `C-c`, `C-d`.
-    public func send(_ keys: String...) async throws {
+    public nonisolated(nonsending) func send(_ keys: String...) async throws {
         try await tmuxCommand(["send-keys", "-t", "0"] + keys)
     }
 
     /// Sends text literally (no key names).
-    public func type(_ text: String) async throws {
+    public nonisolated(nonsending) func type(_ text: String) async throws {
         try await tmuxCommand(["send-keys", "-t", "0", "-l", text])
     }
 
     /// The screen's text now.
-    public func screen() async throws -> String {
+    public nonisolated(nonsending) func screen() async throws -> String {
         try await tmuxCommand(["capture-pane", "-p", "-t", "0"])
     }
 
@@ -52,7 +52,7 @@ public final class TerminalSession {
     ///
     /// - Throws: ``TimedOut`` with the screen's last text after `timeout` seconds.
     @discardableResult
-    public func waitFor(_ text: String, timeout: Double = 10) async throws -> String {
+    public nonisolated(nonsending) func waitFor(_ text: String, timeout: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -66,7 +66,7 @@ public final class TerminalSession {
 
     /// Waits until `count` lines of the screen hold `text`.
     @discardableResult
-    public func waitFor(_ text: String, count: Int, timeout: Double = 10) async throws -> String {
+    public nonisolated(nonsending) func waitFor(_ text: String, count: Int, timeout: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -93,7 +93,7 @@ public final class TerminalSession {
     /// started with a test thread's blocked signals never hears `kill-server`, and its client
     /// lingers (see ``Subprocess/runWithDefaultSignals(_:outputTo:seconds:)``).
     @discardableResult
-    private func tmuxCommand(_ arguments: [String]) async throws -> String {
+    private nonisolated(nonsending) func tmuxCommand(_ arguments: [String]) async throws -> String {
         let run = try await Subprocess.runWithDefaultSignals([tmux, "-S", socket] + arguments, outputTo: output, seconds: 10)
         guard run.status == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.first ?? "") failed: \(run.output)"])

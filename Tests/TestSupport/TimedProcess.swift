@@ -20,7 +20,7 @@ public enum TimedProcess {
     ///
     /// - Throws: ``Timeout`` when it is still running at the deadline (it is then killed), or
     ///   the error of starting it.
-    public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeout: TimeInterval) async throws -> BuiltProducts.Run {
+    public static nonisolated(nonsending) func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeout: TimeInterval) async throws -> BuiltProducts.Run {
         do {
             return try await Subprocess.run(executable, arguments, directory: directory, timeout: timeout)
         } catch let error as Subprocess.TimedOut {

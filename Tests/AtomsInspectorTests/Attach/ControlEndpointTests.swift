@@ -43,7 +43,7 @@ private struct Program {
 
     func connect() async throws -> ControlConnection {
         let path = endpoint.path
-        return try await Task.detached { () throws(InspectorError) in try ControlConnection(path: path) }.value
+        return try await OwnThread.run { try ControlConnection(path: path) }
     }
 }
 
@@ -52,15 +52,23 @@ private struct Program {
 /// wait is for that queue, not for the protocol.
 private let replyTimeout: Double = 240
 
-/// Sends a request from another thread, so the main actor is free to answer it.
+/// Sends a request from a thread of its own, so the main actor is free to answer it and no
+/// cooperative thread waits for the reply.
 private func ask<Body: Decodable & Sendable>(_ connection: ControlConnection, _ line: String, as body: Body.Type) async throws -> Body {
-    let message = try await Task.detached { () throws(InspectorError) in try connection.request(line, timeout: replyTimeout) }.value
+    let message = try await OwnThread.run { try connection.request(line, timeout: replyTimeout) }
     return try message.decode(body)
+}
+
+/// A jump the test asked for, and the step its restore was recorded as.
+private struct Jump: Sendable {
+    let step: Int
+    let recorded: Int?
 }
 
 /// What a raw socket receives until `marker` arrives (or `timeout` seconds pass).
 private func rawReplies(_ descriptor: Int32, until marker: String, timeout: Double = replyTimeout) async -> String {
-    await Task.detached {
+    // The socket's reads block: on a thread of their own.
+    (try? await OwnThread.run {
         var text = ""
         let deadline = Date(timeIntervalSinceNow: timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -72,7 +80,7 @@ private func rawReplies(_ descriptor: Int32, until marker: String, timeout: Doub
             text += String(decoding: buffer[..<count], as: UTF8.self)
         }
         return text
-    }.value
+    }) ?? ""
 }
 
 // Each request waits at most `replyTimeout` for its reply; the suite's limit is a backstop. It is
@@ -219,18 +227,18 @@ struct ControlEndpointTests {
                 await Task.yield()
             }
         }
-        let jumps = try await Task.detached { () throws(InspectorError) -> [(step: Int, recorded: Int?)] in
+        let jumps = try await OwnThread.run { () throws -> [Jump] in
             var generator = SeededGenerator(state: 32)
             var known = hello.step
-            var jumps: [(Int, Int?)] = []
+            var jumps: [Jump] = []
             for _ in 0..<1000 {
                 let step = Int.random(in: first...known, using: &generator)
                 let moved = try connection.request("jump \(step)", timeout: replyTimeout).decode(ControlMessages.Moved.self)
                 if let recorded = moved.recorded { known = max(known, recorded) }
-                jumps.append((step, moved.recorded))
+                jumps.append(Jump(step: step, recorded: moved.recorded))
             }
             return jumps
-        }.value
+        }
         writer.cancel()
         _ = await writer.value
         try program.recorder.close()

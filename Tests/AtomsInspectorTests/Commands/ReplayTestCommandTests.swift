@@ -48,14 +48,14 @@ struct ReplayTestCommandTests {
         #expect(!ReplayTestCommand.isNameable(""))
     }
 
-    @Test func theCommandWritesTheFileOrSaysWhyNot() throws {
+    @Test func theCommandWritesTheFileOrSaysWhyNot() async throws {
         let directory = try TemporaryDirectory()
         let journal = try RecordedSessions.small(in: directory)
         let output = directory.path("SmallReplayTests.swift")
-        let written = try BuiltProducts.run("atoms-inspect", ["replay-test", journal, "-o", output])
+        let written = try await BuiltProducts.run("atoms-inspect", ["replay-test", journal, "-o", output])
         #expect(written.status == 0 && written.stdout.isEmpty, "\(written.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8).contains("replay.check(AtomsInspectorTests.TaskCountAtom())"))
-        let missing = try BuiltProducts.run("atoms-inspect", ["replay-test", directory.path("none.jsonl")])
+        let missing = try await BuiltProducts.run("atoms-inspect", ["replay-test", directory.path("none.jsonl")])
         #expect(missing.status == 66)
         #expect(missing.stderr.hasPrefix("atoms-inspect: \(directory.path("none.jsonl")): error:"), "\(missing.stderr)")
     }

@@ -115,7 +115,7 @@ final class DAPClient {
     }
 
     /// The next message from the adapter.
-    func next() async throws -> Message {
+    nonisolated(nonsending) func next() async throws -> Message {
         let body = try await inbox.next(timeout: Self.timeout)
         received.append(body)
         return try #require(try JSONSerialization.jsonObject(with: Data(body)) as? Message)
@@ -123,7 +123,7 @@ final class DAPClient {
 
     /// Sends a request and reads up to its response; events on the way are kept.
     @discardableResult
-    func request(_ command: String, _ arguments: Message? = nil) async throws -> Message {
+    nonisolated(nonsending) func request(_ command: String, _ arguments: Message? = nil) async throws -> Message {
         let number = try send(command, arguments)
         while true {
             let message = try await next()
@@ -136,14 +136,14 @@ final class DAPClient {
     }
 
     /// A request's body, which must have succeeded.
-    func body(_ command: String, _ arguments: Message? = nil) async throws -> Message {
+    nonisolated(nonsending) func body(_ command: String, _ arguments: Message? = nil) async throws -> Message {
         let response = try await request(command, arguments)
         #expect(response["success"] as? Bool == true, "\(command): \(response["message"] ?? "")")
         return response["body"] as? Message ?? [:]
     }
 
     /// The next event named `name` (events before it are dropped).
-    func event(_ name: String) async throws -> Message {
+    nonisolated(nonsending) func event(_ name: String) async throws -> Message {
         while true {
             let message = pendingEvents.isEmpty ? try await next() : pendingEvents.removeFirst()
             if message["type"] as? String == "event", message["event"] as? String == name {
@@ -162,7 +162,7 @@ final class DAPClient {
 
     /// initialize → launch → initialized → (breakpoints) → configurationDone → stopped.
     @discardableResult
-    func launch(_ journal: String, stopOnEntry: Bool = true, extra: Message = [:], configure: (DAPClient) async throws -> Void = { _ in }) async throws -> Message {
+    nonisolated(nonsending) func launch(_ journal: String, stopOnEntry: Bool = true, extra: Message = [:], configure: nonisolated(nonsending) (DAPClient) async throws -> Void = { _ in }) async throws -> Message {
         let capabilities = try await body("initialize", ["adapterID": "atoms", "linesStartAt1": true, "columnsStartAt1": true])
         #expect(capabilities["supportsStepBack"] as? Bool == true)
         var arguments: Message = ["journal": journal, "stopOnEntry": stopOnEntry]
@@ -176,31 +176,31 @@ final class DAPClient {
     }
 
     /// The top frame.
-    func topFrame() async throws -> Message {
+    nonisolated(nonsending) func topFrame() async throws -> Message {
         let frames = try #require(try await body("stackTrace", ["threadId": 1])["stackFrames"] as? [Message])
         #expect(frames.count == 1)
         return try #require(frames.first)
     }
 
     /// The step the top frame names (`step N · …`).
-    func position() async throws -> Int {
+    nonisolated(nonsending) func position() async throws -> Int {
         let name = try #require(try await topFrame()["name"] as? String)
         return try #require(Int(name.dropFirst(5).prefix { $0.isNumber }))
     }
 
     /// Moves (`next`, `stepBack`, `continue`, …) and returns the `stopped` event's body.
-    func move(_ command: String) async throws -> Message {
+    nonisolated(nonsending) func move(_ command: String) async throws -> Message {
         _ = try await body(command, ["threadId": 1])
         return try #require(try await event("stopped")["body"] as? Message)
     }
 
     /// The variables of a reference, by name.
-    func variables(_ reference: Int) async throws -> [Message] {
+    nonisolated(nonsending) func variables(_ reference: Int) async throws -> [Message] {
         try #require(try await body("variables", ["variablesReference": reference])["variables"] as? [Message])
     }
 
     /// A variable's value rebuilt as JSON from its text and children, as an editor shows it.
-    func value(of variable: Message) async throws -> Any {
+    nonisolated(nonsending) func value(of variable: Message) async throws -> Any {
         let reference = variable["variablesReference"] as? Int ?? 0
         guard reference > 0 else {
             let text = try #require(variable["value"] as? String)
@@ -222,13 +222,13 @@ final class DAPClient {
     }
 
     /// Sends `disconnect` and waits for the adapter to end; returns its exit status.
-    func disconnect() async throws -> Int32 {
+    nonisolated(nonsending) func disconnect() async throws -> Int32 {
         _ = try await body("disconnect")
         return try await waitForEnd()
     }
 
     /// Waits for the adapter to end; returns its status.
-    func waitForEnd() async throws -> Int32 {
+    nonisolated(nonsending) func waitForEnd() async throws -> Int32 {
         let ended = await finished.wait(timeout: 20)
         if ended == nil, let process {
             #expect(Bool(false), "the adapter ends within 20 s")
@@ -250,7 +250,7 @@ final class DAPClient {
     /// Validates every message received against the official schema; `false` when Python's
     /// `jsonschema` is not installed (the test then says it did not validate).
     @discardableResult
-    func validateAgainstSchema(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+    nonisolated(nonsending) func validateAgainstSchema(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
         try await DAPSchema.validate(received, sourceLocation: sourceLocation)
     }
 }
@@ -275,7 +275,7 @@ enum DAPSchema {
 
     /// Validates messages; records an issue for each invalid one.
     @discardableResult
-    static func validate(_ messages: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+    static nonisolated(nonsending) func validate(_ messages: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
         guard await isAvailable else {
             print("DebugAdapter tests: jsonschema is not installed (pip install jsonschema): \(messages.count) messages not validated against the schema")
             return false
@@ -291,18 +291,16 @@ enum DAPSchema {
 
 /// The adapter's exit status, set by its thread or by its process's end.
 final class EndedStatus: Sendable {
-    private let status = Mutex<(status: Int32, bySignal: Bool)?>(nil)
-    private let changes = ChangeSignal()
+    private let status = Watched<(status: Int32, bySignal: Bool)?>(nil)
 
     func set(_ value: Int32, bySignal: Bool) {
-        status.withLock { $0 = (value, bySignal) }
-        changes.signal()
+        status.update { $0 = (value, bySignal) }
     }
 
     /// The status, or `nil` when the adapter has not ended within `timeout` seconds.
-    func wait(timeout: Double) async -> (status: Int32, bySignal: Bool)? {
-        _ = await changes.wait(timeout: timeout) { status.withLock { $0 != nil } }
-        return status.withLock { $0 }
+    nonisolated(nonsending) func wait(timeout: Double) async -> (status: Int32, bySignal: Bool)? {
+        _ = await status.wait(timeout: timeout) { $0 != nil }
+        return status.read { $0 }
     }
 }
 
@@ -315,8 +313,7 @@ final class DAPInbox: Sendable {
         var end: (any Error)?
     }
 
-    private let state = Mutex(State())
-    private let changes = ChangeSignal()
+    private let state = Watched(State())
 
     /// Reads `descriptor`, closing it at the end when `closingIt`.
     convenience init(descriptor: Int32, closingIt: Bool) {
@@ -334,35 +331,30 @@ final class DAPInbox: Sendable {
 
     private init(descriptor: @escaping @Sendable () -> Int32, done: @escaping @Sendable () -> Void) {
         let state = state
-        let changes = changes
         Thread.detachNewThread {
             var reader = DAPFrameReader(descriptor: descriptor())
             while true {
                 do {
                     guard let body = try reader.next() else {
-                        state.withLock { $0.end = POSIXError(.EPIPE) }
+                        state.update { $0.end = POSIXError(.EPIPE) }
                         break
                     }
-                    state.withLock { $0.frames.append(body) }
+                    state.update { $0.frames.append(body) }
                 } catch {
-                    state.withLock { $0.end = error }
+                    state.update { $0.end = error }
                     break
                 }
-                changes.signal()
             }
-            changes.signal()
             done()
         }
     }
 
     /// The next frame's body; throws at the end of the output, or after `timeout` seconds
     /// without a frame.
-    func next(timeout: Double) async throws -> [UInt8] {
-        let arrived = await changes.wait(timeout: timeout) {
-            state.withLock { !$0.frames.isEmpty || $0.end != nil }
-        }
+    nonisolated(nonsending) func next(timeout: Double) async throws -> [UInt8] {
+        let arrived = await state.wait(timeout: timeout) { !$0.frames.isEmpty || $0.end != nil }
         guard arrived else { throw POSIXError(.ETIMEDOUT) }
-        return try state.withLock { state in
+        return try state.update { state in
             guard !state.frames.isEmpty else { throw state.end ?? POSIXError(.EPIPE) }
             return state.frames.removeFirst()
         }

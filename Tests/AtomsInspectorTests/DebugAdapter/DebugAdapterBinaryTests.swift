@@ -12,23 +12,23 @@ struct DebugAdapterBinaryTests {
         try DAPClient(binary: try #require(BuiltProducts.executable("atoms-inspect")), directory: Self.repository)
     }
 
-    @Test func aSessionEndsWithStatusZeroAtDisconnect() throws {
+    @Test func aSessionEndsWithStatusZeroAtDisconnect() async throws {
         let client = try adapter()
-        let entry = try client.launch(DebugAdapterSessionTests.todo, extra: ["sourceRoot": "."])
+        let entry = try await client.launch(DebugAdapterSessionTests.todo, extra: ["sourceRoot": "."])
         #expect((entry["body"] as? [String: Any])?["reason"] as? String == "entry")
-        _ = try client.move("next")
-        let frame = try client.topFrame()
+        _ = try await client.move("next")
+        let frame = try await client.topFrame()
         #expect(frame["name"] as? String == "step 1 · initialize FilteredTodosAtom, FilterAtom, TodosAtom")
         #expect((frame["source"] as? [String: Any])?["path"] as? String == Self.repository + "/samples/Todo/main.swift")
         #expect(frame["line"] as? Int == 13)
-        _ = try client.move("reverseContinue")
-        #expect(try client.position() == 0)
-        #expect(try client.disconnect() == 0)
+        _ = try await client.move("reverseContinue")
+        #expect(try await client.position() == 0)
+        #expect(try await client.disconnect() == 0)
         #expect(client.stderr.isEmpty)
-        try client.validateAgainstSchema()
+        try await client.validateAgainstSchema()
     }
 
-    @Test func brokenFramingEndsWithStatus65AndAMessage() throws {
+    @Test func brokenFramingEndsWithStatus65AndAMessage() async throws {
         let cases: [(input: String, message: String)] = [
             ("Content-Length: abc\r\n\r\n{}", "Content-Length 'abc' is not a number of bytes"),
             ("Content-Length: 50\r\n\r\n{\"seq\":1", "the input ended inside a message (8 of 50 bytes)"),
@@ -38,7 +38,7 @@ struct DebugAdapterBinaryTests {
             let client = try adapter()
             client.write(raw: Array(input.utf8))
             client.closeInput()
-            #expect(try client.waitForEnd() == 65, "\(input)")
+            await #expect(try client.waitForEnd() == 65, "\(input)")
             let stderr = client.stderr
             #expect(stderr.hasPrefix("atoms-inspect: dap: error: \(message)"), "\(stderr)")
             #expect(stderr.split(separator: "\n").count == 1)

@@ -12,24 +12,24 @@ struct DebugAdapterBreakpointTests {
     private static let main = repository + "/samples/Todo/main.swift"
 
     /// Every stop of `continue` (or `reverseContinue`) until it stops at the end.
-    private func stops(_ client: DAPClient, _ command: String, reason: String) throws -> [Int] {
+    private func stops(_ client: DAPClient, _ command: String, reason: String) async throws -> [Int] {
         var steps: [Int] = []
         while true {
-            let stopped = try client.move(command)
+            let stopped = try await client.move(command)
             guard stopped["reason"] as? String == reason else {
                 #expect(stopped["reason"] as? String == "step")
                 return steps
             }
             #expect((stopped["hitBreakpointIds"] as? [Int])?.isEmpty == false)
-            steps.append(try client.position())
+            await steps.append(try client.position())
         }
     }
 
-    @Test func lineBreakpointsStopAtEveryStepWrittenThereBothWays() throws {
+    @Test func lineBreakpointsStopAtEveryStepWrittenThereBothWays() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
         var answer: [[String: Any]] = []
-        let entry = try client.launch(Self.todo, stopOnEntry: false) { client in
-            answer = try #require(try client.body("setBreakpoints", [
+        let entry = try await client.launch(Self.todo, stopOnEntry: false) { client in
+            answer = try #require(try await client.body("setBreakpoints", [
                 "source": ["path": Self.main], "breakpoints": [["line": 39], ["line": 2]],
             ])["breakpoints"] as? [[String: Any]])
         }
@@ -42,21 +42,21 @@ struct DebugAdapterBreakpointTests {
         #expect(expected.count == 26)
         // Without stopOnEntry, the session runs to the first hit.
         #expect((entry["body"] as? [String: Any])?["reason"] as? String == "breakpoint")
-        #expect(try client.position() == expected[0])
-        let forward = try [expected[0]] + stops(client, "continue", reason: "breakpoint")
+        #expect(try await client.position() == expected[0])
+        let forward = try await [expected[0]] + stops(client, "continue", reason: "breakpoint")
         #expect(forward == expected)
-        #expect(try client.position() == 260, "no hit after the last: continue stops at the last step")
-        let backward = try stops(client, "reverseContinue", reason: "breakpoint")
+        #expect(try await client.position() == 260, "no hit after the last: continue stops at the last step")
+        let backward = try await stops(client, "reverseContinue", reason: "breakpoint")
         #expect(backward == expected.reversed())
-        #expect(try client.position() == 0)
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        #expect(try await client.position() == 0)
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 
-    @Test func conditionsAreTheWhereLanguageHoldingAfterTheTransaction() throws {
+    @Test func conditionsAreTheWhereLanguageHoldingAfterTheTransaction() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
-        try client.launch(Self.todo) { client in
-            let answer = try #require(try client.body("setBreakpoints", [
+        try await client.launch(Self.todo) { client in
+            let answer = try #require(try await client.body("setBreakpoints", [
                 "source": ["path": Self.main],
                 "breakpoints": [["line": 36, "condition": "StatsAtom.totalCompleted >= 2"], ["line": 33, "condition": "StatsAtom.total >"]],
             ])["breakpoints"] as? [[String: Any]])
@@ -67,52 +67,52 @@ struct DebugAdapterBreakpointTests {
         let line36 = Set(try DebugAdapterSessionTests.log().filter { $0["at"] as? String == "sample_todo/main.swift:36" }.compactMap { $0["step"] as? Int })
         let expected = held.steps.map(\.step).filter(line36.contains)
         #expect(!expected.isEmpty)
-        #expect(try stops(client, "continue", reason: "breakpoint") == expected)
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        #expect(try await stops(client, "continue", reason: "breakpoint") == expected)
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 
-    @Test func dataAndFunctionBreakpointsStopWhereTheAtomChanges() throws {
+    @Test func dataAndFunctionBreakpointsStopWhereTheAtomChanges() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
-        try client.launch(Self.todo)
-        _ = try client.move("next")
-        let scopes = try #require(try client.body("scopes", ["frameId": 1])["scopes"] as? [[String: Any]])
+        try await client.launch(Self.todo)
+        _ = try await client.move("next")
+        let scopes = try #require(try await client.body("scopes", ["frameId": 1])["scopes"] as? [[String: Any]])
         let atoms = try #require(scopes[1]["variablesReference"] as? Int)
-        let info = try client.body("dataBreakpointInfo", ["variablesReference": atoms, "name": "FilterAtom"])
+        let info = try await client.body("dataBreakpointInfo", ["variablesReference": atoms, "name": "FilterAtom"])
         #expect(info["dataId"] as? String == "FilterAtom")
         #expect(info["accessTypes"] as? [String] == ["write"])
-        let member = try client.body("dataBreakpointInfo", ["variablesReference": 999, "name": "text"])
+        let member = try await client.body("dataBreakpointInfo", ["variablesReference": 999, "name": "text"])
         #expect(member["dataId"] is NSNull)
-        let set = try #require(try client.body("setDataBreakpoints", ["breakpoints": [["dataId": "FilterAtom"]]])["breakpoints"] as? [[String: Any]])
+        let set = try #require(try await client.body("setDataBreakpoints", ["breakpoints": [["dataId": "FilterAtom"]]])["breakpoints"] as? [[String: Any]])
         #expect(set.first?["verified"] as? Bool == true)
 
         let changes = try DebugAdapterSessionTests.log(atom: "FilterAtom").compactMap { $0["step"] as? Int }.filter { $0 > 1 }
         #expect(!changes.isEmpty)
-        #expect(try stops(client, "continue", reason: "data breakpoint") == changes)
-        _ = try client.body("setDataBreakpoints", ["breakpoints": [[String: Any]]()])
+        #expect(try await stops(client, "continue", reason: "data breakpoint") == changes)
+        _ = try await client.body("setDataBreakpoints", ["breakpoints": [[String: Any]]()])
 
         // A function breakpoint names an atom.
-        let function = try #require(try client.body("setFunctionBreakpoints", ["breakpoints": [["name": "NextTodoIDAtom"], ["name": "Nothing"]]])["breakpoints"] as? [[String: Any]])
+        let function = try #require(try await client.body("setFunctionBreakpoints", ["breakpoints": [["name": "NextTodoIDAtom"], ["name": "Nothing"]]])["breakpoints"] as? [[String: Any]])
         #expect(function.map { $0["verified"] as? Bool } == [true, false])
         #expect((function[1]["message"] as? String)?.contains("no atom matches 'Nothing'") == true)
         let writes = try DebugAdapterSessionTests.log(atom: "NextTodoIDAtom").compactMap { $0["step"] as? Int }
-        #expect(try stops(client, "reverseContinue", reason: "function breakpoint") == writes.reversed())
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        #expect(try await stops(client, "reverseContinue", reason: "function breakpoint") == writes.reversed())
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 
-    @Test func gotoTargetsAreTheStepsWrittenAtALine() throws {
+    @Test func gotoTargetsAreTheStepsWrittenAtALine() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
-        try client.launch(Self.todo)
-        let targets = try #require(try client.body("gotoTargets", ["source": ["path": Self.main], "line": 44])["targets"] as? [[String: Any]])
+        try await client.launch(Self.todo)
+        let targets = try #require(try await client.body("gotoTargets", ["source": ["path": Self.main], "line": 44])["targets"] as? [[String: Any]])
         let expected = try DebugAdapterSessionTests.log().filter { $0["at"] as? String == "sample_todo/main.swift:44" }.compactMap { $0["step"] as? Int }
         #expect(targets.compactMap { $0["id"] as? Int } == expected)
-        _ = try client.body("goto", ["threadId": 1, "targetId": expected[3]])
-        let stopped = try client.event("stopped")
+        _ = try await client.body("goto", ["threadId": 1, "targetId": expected[3]])
+        let stopped = try await client.event("stopped")
         #expect((stopped["body"] as? [String: Any])?["reason"] as? String == "goto")
-        #expect(try client.position() == expected[3])
-        #expect(try client.topFrame()["line"] as? Int == 44)
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        #expect(try await client.position() == expected[3])
+        #expect(try await client.topFrame()["line"] as? Int == 44)
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 }

@@ -49,64 +49,64 @@ struct DebugAdapterErrorTests {
         #expect(DAPFramingError.badLength("x").description.contains("— give the body's length in bytes"))
     }
 
-    @Test func badRequestsAreErrorResponses() throws {
+    @Test func badRequestsAreErrorResponses() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
-        func failure(_ command: String, _ arguments: [String: Any]? = nil) throws -> String {
-            let response = try client.request(command, arguments)
+        func failure(_ command: String, _ arguments: [String: Any]? = nil) async throws -> String {
+            let response = try await client.request(command, arguments)
             #expect(response["success"] as? Bool == false, "\(command)")
             return response["message"] as? String ?? ""
         }
-        #expect(try failure("stackTrace", ["threadId": 1]) == "no history is open for 'stackTrace' — send launch (with a journal) or attach (with a pid or socket) first")
-        _ = try client.body("initialize", ["adapterID": "atoms"])
-        #expect(try failure("launch", [:]).hasPrefix("launch needs a journal — add \"journal\""))
-        let typed = try failure("launch", ["journal": 5])
+        #expect(try await failure("stackTrace", ["threadId": 1]) == "no history is open for 'stackTrace' — send launch (with a journal) or attach (with a pid or socket) first")
+        _ = try await client.body("initialize", ["adapterID": "atoms"])
+        #expect(try await failure("launch", [:]).hasPrefix("launch needs a journal — add \"journal\""))
+        let typed = try await failure("launch", ["journal": 5])
         #expect(typed == "bad arguments for launch: journal is not a string — see the protocol's launch request", "\(typed)")
-        #expect(try failure("launch", ["journal": "no/such.jsonl"]).hasPrefix(Self.repository + "/no/such.jsonl: "))
-        #expect(try failure("attach", [:]).hasPrefix("attach needs the program"))
-        #expect(try failure("attach", ["pid": "twelve"]).hasPrefix("bad arguments for attach: pid is not an integer"))
+        #expect(try await failure("launch", ["journal": "no/such.jsonl"]).hasPrefix(Self.repository + "/no/such.jsonl: "))
+        #expect(try await failure("attach", [:]).hasPrefix("attach needs the program"))
+        #expect(try await failure("attach", ["pid": "twelve"]).hasPrefix("bad arguments for attach: pid is not an integer"))
         // Not JSON at all: answered, with the sequence number unknown.
         client.write(raw: DAPFrameWriter.frame(Array("not json".utf8)))
-        let garbage = try client.next()
+        let garbage = try await client.next()
         #expect(garbage["event"] as? String == "output")
         #expect(((garbage["body"] as? [String: Any])?["output"] as? String)?.contains("not a protocol message") == true)
         client.write(raw: DAPFrameWriter.frame(Array("{\"seq\":77,\"type\":\"event\",\"event\":\"x\"}".utf8)))
-        let event = try client.next()
+        let event = try await client.next()
         #expect(event["request_seq"] as? Int == 77)
         #expect((event["message"] as? String)?.contains("takes requests only") == true)
 
-        let launched = try client.request("launch", ["journal": DebugAdapterSessionTests.todo, "stopOnEntry": true])
+        let launched = try await client.request("launch", ["journal": DebugAdapterSessionTests.todo, "stopOnEntry": true])
         #expect(launched["success"] as? Bool == true)
-        #expect(try failure("launch", ["journal": DebugAdapterSessionTests.todo]).hasPrefix("a history is open already"))
-        #expect(try failure("readMemory", ["memoryReference": "0"]) == "the adapter does not support the 'readMemory' request — see docs/DEBUG_ADAPTER.md for what it answers")
-        #expect(try failure("variables", ["variablesReference": 12345]).hasPrefix("variablesReference 12345 is not known at step 0"))
-        #expect(try failure("goto", ["threadId": 1, "targetId": 999]).hasPrefix("goto target 999 is not a step of the journal (0…260)"))
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        #expect(try await failure("launch", ["journal": DebugAdapterSessionTests.todo]).hasPrefix("a history is open already"))
+        #expect(try await failure("readMemory", ["memoryReference": "0"]) == "the adapter does not support the 'readMemory' request — see docs/DEBUG_ADAPTER.md for what it answers")
+        #expect(try await failure("variables", ["variablesReference": 12345]).hasPrefix("variablesReference 12345 is not known at step 0"))
+        #expect(try await failure("goto", ["threadId": 1, "targetId": 999]).hasPrefix("goto target 999 is not a step of the journal (0…260)"))
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 
-    @Test func aDamagedJournalNamesItsFileAndLine() throws {
+    @Test func aDamagedJournalNamesItsFileAndLine() async throws {
         let directory = try TemporaryDirectory()
         var lines = try String(contentsOfFile: Self.repository + "/" + DebugAdapterSessionTests.todo, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         lines[20] = "[20,{broken"
         try lines.joined(separator: "\n").write(toFile: directory.path("damaged.jsonl"), atomically: true, encoding: .utf8)
         let client = try DAPClient(workingDirectory: directory.path(""))
-        _ = try client.body("initialize", ["adapterID": "atoms"])
-        let launched = try client.request("launch", ["journal": "damaged.jsonl", "stopOnEntry": true])
+        _ = try await client.body("initialize", ["adapterID": "atoms"])
+        let launched = try await client.request("launch", ["journal": "damaged.jsonl", "stopOnEntry": true])
         if launched["success"] as? Bool == true {
-            _ = try client.event("initialized")
-            _ = try client.body("configurationDone")
-            _ = try client.event("stopped")
+            _ = try await client.event("initialized")
+            _ = try await client.body("configurationDone")
+            _ = try await client.event("stopped")
             // The damage is found when the history reaches it.
             var message: String?
             for _ in 0..<40 where message == nil {
-                let response = try client.request("next", ["threadId": 1])
+                let response = try await client.request("next", ["threadId": 1])
                 if response["success"] as? Bool == false { message = response["message"] as? String }
             }
             #expect(message?.contains("damaged.jsonl:21: ") == true, "\(message ?? "no error")")
         } else {
             #expect((launched["message"] as? String)?.contains("damaged.jsonl:21: ") == true, "\(launched["message"] ?? "")")
         }
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 }

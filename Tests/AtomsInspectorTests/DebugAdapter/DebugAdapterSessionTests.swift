@@ -24,19 +24,19 @@ struct DebugAdapterSessionTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func everyStepsFrameIsItsWriteSiteAsAFileOnDisk() throws {
+    @Test func everyStepsFrameIsItsWriteSiteAsAFileOnDisk() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
-        let entry = try client.launch(Self.todo)
+        let entry = try await client.launch(Self.todo)
         #expect((entry["body"] as? [String: Any])?["reason"] as? String == "entry")
-        let first = try client.topFrame()
+        let first = try await client.topFrame()
         #expect(first["name"] as? String == "step 0 · before the first transaction")
         #expect(first["source"] == nil)
 
         let log = try Self.log()
         for logged in log {
-            let stopped = try client.move("next")
+            let stopped = try await client.move("next")
             #expect(stopped["reason"] as? String == "step")
-            let frame = try client.topFrame()
+            let frame = try await client.topFrame()
             let step = try #require(logged["step"] as? Int)
             let name = try #require(frame["name"] as? String)
             #expect(name.hasPrefix("step \(step) · \(logged["cause"] as? String ?? "")"), "\(name)")
@@ -49,80 +49,80 @@ struct DebugAdapterSessionTests {
             #expect(frame["line"] as? Int == line)
         }
         // At the last step `next` stays stopped: no terminated event, and stepBack works.
-        let atEnd = try client.move("next")
+        let atEnd = try await client.move("next")
         #expect((atEnd["text"] as? String)?.contains("the last step") == true)
-        #expect(try client.position() == log.count)
+        #expect(try await client.position() == log.count)
         #expect(client.takeEvents().allSatisfy { $0["event"] as? String != "terminated" })
-        _ = try client.move("stepBack")
-        #expect(try client.position() == log.count - 1)
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        _ = try await client.move("stepBack")
+        #expect(try await client.position() == log.count - 1)
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 
-    @Test func variablesAreTheValuesShowJSONPrints() throws {
+    @Test func variablesAreTheValuesShowJSONPrints() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
-        try client.launch(Self.todo)
+        try await client.launch(Self.todo)
         var generator = SeededGenerator(seed: 42)
         let steps = [1, 2, 40, 259, 260] + (0..<6).map { _ in Int.random(in: 3...258, using: &generator) }
         for step in steps {
-            let evaluated = try client.body("evaluate", ["expression": "goto \(step)", "context": "repl"])
+            let evaluated = try await client.body("evaluate", ["expression": "goto \(step)", "context": "repl"])
             #expect((evaluated["result"] as? String)?.hasPrefix("[\(step)/260]") == true)
-            #expect((try client.event("stopped")["body"] as? [String: Any])?["reason"] as? String == "goto")
-            #expect(try client.position() == step)
+            #expect(await (try client.event("stopped")["body"] as? [String: Any])?["reason"] as? String == "goto")
+            #expect(try await client.position() == step)
 
             let shown = try Self.show(at: step)
-            let scopes = try #require(try client.body("scopes", ["frameId": step])["scopes"] as? [[String: Any]])
+            let scopes = try #require(try await client.body("scopes", ["frameId": step])["scopes"] as? [[String: Any]])
             #expect(scopes.map { $0["name"] as? String } == ["Changed at step \(step)", "Atoms"])
-            let atoms = try client.variables(try #require(scopes[1]["variablesReference"] as? Int))
+            let atoms = try await client.variables(try #require(scopes[1]["variablesReference"] as? Int))
             let expected = try #require(shown["atoms"] as? [[String: Any]])
             #expect(atoms.map { $0["name"] as? String } == expected.map { $0["atom"] as? String })
             for (variable, atom) in zip(atoms, expected) {
                 #expect(variable["type"] as? String == atom["type"] as? String)
-                let value = try client.value(of: variable)
+                let value = try await client.value(of: variable)
                 #expect(NSDictionary(dictionary: ["v": value]).isEqual(to: ["v": atom["value"] ?? NSNull()]), "\(atom["atom"] ?? "") at step \(step)")
             }
             // The changed scope holds the atoms the step's transaction wrote.
-            let changed = try client.variables(try #require(scopes[0]["variablesReference"] as? Int))
+            let changed = try await client.variables(try #require(scopes[0]["variablesReference"] as? Int))
             let logged = try #require(try Self.log().first { $0["step"] as? Int == step })
             let written = Set((logged["changed"] as? [String] ?? []) + (logged["created"] as? [String] ?? []))
             #expect(Set(changed.compactMap { $0["name"] as? String }) == written)
         }
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 
-    @Test func watchAndHoverReadPathsAndTheConsoleIsTheStepPrompt() throws {
+    @Test func watchAndHoverReadPathsAndTheConsoleIsTheStepPrompt() async throws {
         let client = try DAPClient(workingDirectory: Self.repository)
-        try client.launch(Self.todo)
-        _ = try client.body("evaluate", ["expression": "goto 40", "context": "repl"])
-        _ = try client.event("stopped")
+        try await client.launch(Self.todo)
+        _ = try await client.body("evaluate", ["expression": "goto 40", "context": "repl"])
+        _ = try await client.event("stopped")
         let shown = try Self.show(at: 40)
         let todos = try #require((shown["atoms"] as? [[String: Any]])?.first { $0["atom"] as? String == "TodosAtom" }?["value"] as? [[String: Any]])
         let text = try #require(todos[0]["text"] as? String)
-        let watched = try client.body("evaluate", ["expression": "TodosAtom[0].text", "context": "watch", "frameId": 40])
+        let watched = try await client.body("evaluate", ["expression": "TodosAtom[0].text", "context": "watch", "frameId": 40])
         #expect(watched["result"] as? String == "\"\(text)\"")
-        let hovered = try client.body("evaluate", ["expression": "TodosAtom", "context": "hover", "frameId": 40])
+        let hovered = try await client.body("evaluate", ["expression": "TodosAtom", "context": "hover", "frameId": 40])
         let reference = try #require(hovered["variablesReference"] as? Int)
         #expect(reference > 0)
-        #expect(try client.variables(reference).count == todos.count)
-        let condition = try client.body("evaluate", ["expression": "TodosAtom.count == \(todos.count)", "context": "watch"])
+        #expect(try await client.variables(reference).count == todos.count)
+        let condition = try await client.body("evaluate", ["expression": "TodosAtom.count == \(todos.count)", "context": "watch"])
         #expect(condition["result"] as? String == "true")
 
-        let unknown = try client.request("evaluate", ["expression": "NoSuchAtom.x", "context": "watch"])
+        let unknown = try await client.request("evaluate", ["expression": "NoSuchAtom.x", "context": "watch"])
         #expect(unknown["success"] as? Bool == false)
         #expect((unknown["message"] as? String)?.contains("no atom in the journal is named 'NoSuchAtom'") == true)
         // The console: the step prompt's commands, errors as failed responses.
-        let help = try client.body("evaluate", ["expression": "help", "context": "repl"])
+        let help = try await client.body("evaluate", ["expression": "help", "context": "repl"])
         #expect(help["result"] as? String == StepSession.help)
-        let blame = try client.body("evaluate", ["expression": "blame TodosAtom", "context": "repl"])
+        let blame = try await client.body("evaluate", ["expression": "blame TodosAtom", "context": "repl"])
         #expect((blame["result"] as? String)?.contains("TodosAtom") == true)
-        let bad = try client.request("evaluate", ["expression": "fly away", "context": "repl"])
+        let bad = try await client.request("evaluate", ["expression": "fly away", "context": "repl"])
         #expect(bad["success"] as? Bool == false)
         #expect((bad["message"] as? String)?.contains("unknown command 'fly'") == true)
-        let found = try client.body("evaluate", ["expression": "where -b StatsAtom.total == 1", "context": "repl"])
+        let found = try await client.body("evaluate", ["expression": "where -b StatsAtom.total == 1", "context": "repl"])
         #expect((found["result"] as? String)?.hasPrefix("[") == true)
-        _ = try client.event("stopped")
-        #expect(try client.disconnect() == 0)
-        try client.validateAgainstSchema()
+        _ = try await client.event("stopped")
+        #expect(try await client.disconnect() == 0)
+        try await client.validateAgainstSchema()
     }
 }

@@ -15,11 +15,13 @@ struct DebugpyClientTests {
     private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("debugpy_client.py").path
 
     private static var hasDebugpy: Bool {
-        (try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import debugpy.common.messaging"], timeout: 30))?.status == 0
+        get async {
+            (try? await Subprocess.run("/usr/bin/env", ["python3", "-c", "import debugpy.common.messaging"], timeout: 30))?.status == 0
+        }
     }
 
-    @Test func debugpysClientStopsAtABreakpointStepsBothWaysAndSeesTheAtoms() throws {
-        guard Self.hasDebugpy else {
+    @Test func debugpysClientStopsAtABreakpointStepsBothWaysAndSeesTheAtoms() async throws {
+        guard await Self.hasDebugpy else {
             print("DebugpyClientTests: debugpy is not installed (pip install debugpy): the ecosystem client did not run")
             return
         }
@@ -33,7 +35,7 @@ struct DebugpyClientTests {
         let firstHit = try #require(entries.first { $0.at == site })
         let file = Self.repository + "/samples/Todo/main.swift"
 
-        let run = try Subprocess.run(
+        let run = try await Subprocess.run(
             "/usr/bin/env", ["python3", Self.script, try #require(BuiltProducts.executable("atoms-inspect")), journalPath, Self.repository, file, String(line)],
             directory: Self.repository, timeout: 90
         )

@@ -16,7 +16,7 @@ struct DuckDBTests {
         #expect(DuckDB.find(environment: ["PATH": "/nonexistent"]) == nil)
     }
 
-    @Test(.enabled(if: PythonDuckDB.python != nil, "DuckDB is not installed (pip install duckdb): its errors are not tested"))
+    @Test(.enabled("DuckDB is not installed (pip install duckdb): its errors are not tested") { await PythonDuckDB.python != nil })
     func aFailingStatementIsOneLineWithStatus69() throws {
         let duckdb = try #require(DuckDB.find())
         #expect(throws: Never.self) { try duckdb.execute("SELECT 1") }

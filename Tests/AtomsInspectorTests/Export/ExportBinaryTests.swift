@@ -7,49 +7,49 @@ import TestSupport
 /// `atoms-inspect export` as a process: exit statuses, stderr lines, Parquet through DuckDB.
 @MainActor
 struct ExportBinaryTests {
-    private func inspect(_ arguments: [String], environment: [String: String]? = nil) throws -> BuiltProducts.Run {
+    private func inspect(_ arguments: [String], environment: [String: String]? = nil) async throws -> BuiltProducts.Run {
         let executable = try #require(BuiltProducts.executable("atoms-inspect"), "atoms-inspect is built")
-        return try Subprocess.run(executable, arguments, environment: environment, timeout: 120)
+        return try await Subprocess.run(executable, arguments, environment: environment, timeout: 120)
     }
 
-    @Test func aMissingJournalIsNamedTheOthersAreExportedAndTheStatusSaysSo() throws {
+    @Test func aMissingJournalIsNamedTheOthersAreExportedAndTheStatusSaysSo() async throws {
         let directory = try TemporaryDirectory()
         let path = try RecordedSessions.small(in: directory)
         let missing = directory.path("missing.jsonl")
         let output = directory.path("out")
-        let run = try inspect(["export", path, missing, "-o", output])
+        let run = try await inspect(["export", path, missing, "-o", output])
         #expect(run.status == ExitStatus.noInput.rawValue)
         #expect(run.stderr == "atoms-inspect: \(missing): error: cannot read: no such file — check the path and permissions\n")
         #expect(run.stdout.hasPrefix("exported 1 of 2 journals to \(output) (ndjson): "))
         let transactions = try String(contentsOfFile: output + "/transactions.ndjson", encoding: .utf8)
         #expect(transactions.split(separator: "\n").count == 9)
 
-        let again = try inspect(["export", path, "-o", output])
+        let again = try await inspect(["export", path, "-o", output])
         #expect(again.status == ExitStatus.cannotCreate.rawValue)
         #expect(again.stderr.hasPrefix("atoms-inspect: \(output): error: the output folder is not empty"))
         #expect(again.stderr.contains("--force"))
-        #expect(try inspect(["export", path, "-o", output, "--force"]).status == 0)
+        #expect(try await inspect(["export", path, "-o", output, "--force"]).status == 0)
     }
 
-    @Test func parquetWithoutDuckDBSaysHowToInstallIt() throws {
+    @Test func parquetWithoutDuckDBSaysHowToInstallIt() async throws {
         let directory = try TemporaryDirectory()
         let path = try RecordedSessions.small(in: directory)
         let output = directory.path("out")
-        let run = try inspect(["export", path, "-o", output, "--format", "parquet"], environment: ["PATH": directory.path("empty-bin")])
+        let run = try await inspect(["export", path, "-o", output, "--format", "parquet"], environment: ["PATH": directory.path("empty-bin")])
         #expect(run.status == ExitStatus.unavailable.rawValue)
         #expect(run.stderr.hasPrefix("atoms-inspect: error: DuckDB is not installed"))
         #expect(run.stderr.contains("pip install duckdb"))
         #expect(!FileManager.default.fileExists(atPath: output), "nothing is written")
     }
 
-    @Test(.enabled(if: PythonDuckDB.python != nil, "DuckDB is not installed (pip install duckdb): Parquet output is not tested"))
-    func parquetTablesHoldTheRowsWithTheDocumentedTypes() throws {
+    @Test(.enabled("DuckDB is not installed (pip install duckdb): Parquet output is not tested") { await PythonDuckDB.python != nil })
+    func parquetTablesHoldTheRowsWithTheDocumentedTypes() async throws {
         let directory = try TemporaryDirectory()
         // A file name that would end a SQL string literal if it were not escaped.
         let path = directory.path("it's.jsonl")
         try FileManager.default.moveItem(atPath: try RecordedSessions.small(in: directory), toPath: path)
         let output = directory.path("out'; DROP TABLE x; --")
-        let run = try inspect(["export", path, "-o", output, "--format", "parquet", "--json"])
+        let run = try await inspect(["export", path, "-o", output, "--format", "parquet", "--json"])
         try #require(run.status == 0, "\(run.stderr)")
         let summary = try JSONDecoder().decode(JSONValue.self, from: Data(run.stdout.utf8))
         guard case .object(let members) = summary, case .object(let rows)? = members["rows"] else {
@@ -65,7 +65,7 @@ struct ExportBinaryTests {
                 result[table] = {"rows": len(relation.fetchall()), "types": [column[0] + " " + str(column[1]) for column in relation.description]}
             print(json.dumps(result))
             """
-        let read = try Subprocess.run(try #require(PythonDuckDB.python), ["-c", script, output], timeout: 120)
+        let read = try await Subprocess.run(try #require(await PythonDuckDB.python), ["-c", script, output], timeout: 120)
         try #require(read.status == 0, "\(read.stderr)")
         let tables = try JSONDecoder().decode([String: JSONValue].self, from: Data(read.stdout.utf8))
         for table in ExportTable.allCases {

@@ -6,18 +6,23 @@ import TestSupport
 
 /// Python with the `duckdb` package (`pip install duckdb`, as .ci/run does), when installed.
 enum PythonDuckDB {
-    static let python: String? = {
+    static var python: String? {
+        get async { await probe.value }
+    }
+
+    /// Looks for python3 and `duckdb` once, in a task the tests that need it await.
+    private static let probe = Task<String?, Never> {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         guard let python = path.split(separator: ":").map({ "\($0)/python3" }).first(where: FileManager.default.isExecutableFile) else {
             return nil
         }
-        let probe = try? Subprocess.run(python, ["-c", "import duckdb"], timeout: 60)
+        let probe = try? await Subprocess.run(python, ["-c", "import duckdb"], timeout: 60)
         return probe?.status == 0 ? python : nil
-    }()
+    }
 
     /// Runs the named SQL blocks in one DuckDB connection, in `directory`; returns each
     /// query's rows (the `tables` block only sets up).
-    static func run(_ blocks: [(name: String, sql: String)], in directory: String) throws -> [String: [[JSONValue]]] {
+    static func run(_ blocks: [(name: String, sql: String)], in directory: String) async throws -> [String: [[JSONValue]]] {
         let script = """
             import json, sys, duckdb
             connection = duckdb.connect()
@@ -29,7 +34,7 @@ enum PythonDuckDB {
             print(json.dumps(results, default=str))
             """
         let arguments = String(decoding: try JSONEncoder().encode(blocks.map { [$0.name, $0.sql] }), as: UTF8.self)
-        let run = try Subprocess.run(try #require(python), ["-c", script, arguments], directory: directory, timeout: 120)
+        let run = try await Subprocess.run(try #require(python), ["-c", script, arguments], directory: directory, timeout: 120)
         try #require(run.status == 0, "DuckDB failed: \(run.stderr)")
         return try JSONDecoder().decode([String: [[JSONValue]]].self, from: Data(run.stdout.utf8))
     }
@@ -73,14 +78,14 @@ struct ExportQueryTests {
         return total.int64.map(Int.init)
     }
 
-    @Test(.enabled(if: PythonDuckDB.python != nil, "DuckDB is not installed (pip install duckdb): the documented queries are not run"))
-    func theDocumentedQueriesAnswerWhatShowAndStatsSay() throws {
+    @Test(.enabled("DuckDB is not installed (pip install duckdb): the documented queries are not run") { await PythonDuckDB.python != nil })
+    func theDocumentedQueriesAnswerWhatShowAndStatsSay() async throws {
         let directory = try TemporaryDirectory()
         let todo = try #require(BuiltProducts.executable("sample-todo"), "sample-todo is built")
         var journals: [String: InspectedJournal] = [:]
         for k in Self.sessions {
             let path = directory.path("\(Self.name(k)).jsonl")
-            let run = try Subprocess.run(todo, ["--journal", path], stdin: Self.script(session: k).joined(separator: "\n") + "\n", timeout: 60)
+            let run = try await Subprocess.run(todo, ["--journal", path], stdin: Self.script(session: k).joined(separator: "\n") + "\n", timeout: 60)
             try #require(run.status == 0, "\(run.stderr)")
             let journal = try InspectedJournal(path: path)
             // One export folder per run, as a fleet keeps them; the first two are the baseline.
@@ -93,7 +98,7 @@ struct ExportQueryTests {
 
         let queries = try ExportDocument().queries(engine: "duckdb")
         #expect(queries.map(\.name) == ["tables", "stats-total-over-100", "filter-write-sites", "p99-growth"])
-        let results = try PythonDuckDB.run(queries, in: directory.url.path)
+        let results = try await PythonDuckDB.run(queries, in: directory.url.path)
 
         // 1. The runs where StatsAtom.total passed 100, and the first step: show --json says
         // the total is over 100 there and not before; the other runs end at 100 or less.

@@ -17,7 +17,7 @@ private struct ReadmeDoubledAtom: ValueAtom, Hashable {
 /// set, can be profiled: timing is on unless the app opts out.
 @MainActor
 struct ProfileReadmeJournalTests {
-    @Test func aJournalRecordedAsTheReadmeShowsIsProfiled() throws {
+    @Test func aJournalRecordedAsTheReadmeShowsIsProfiled() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("session.jsonl")
         let root = AtomRoot()
@@ -40,10 +40,10 @@ struct ProfileReadmeJournalTests {
         #expect(text.contains("ReadmeDoubledAtom"))
 
         // The command itself, end to end: it profiles the journal (exit 0).
-        let run = try BuiltProducts.run("atoms-inspect", ["profile", path])
+        let run = try await BuiltProducts.run("atoms-inspect", ["profile", path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("ReadmeDoubledAtom"))
-        let cost = try BuiltProducts.run("atoms-inspect", ["step", path], stdin: "goto 3\ncost\nq\n")
+        let cost = try await BuiltProducts.run("atoms-inspect", ["step", path], stdin: "goto 3\ncost\nq\n")
         #expect(cost.status == 0, "\(cost.stderr)")
         #expect(cost.stdout.contains("App/View.swift:7"), "the subscriber told, by where it was created")
     }

@@ -53,12 +53,12 @@ struct PromptPartsTests {
         #expect(PromptHistory.path(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/atoms-inspect/history")
     }
 
-    @Test func pipedInputWritesNoHistoryAndNoPrompt() throws {
+    @Test func pipedInputWritesNoHistoryAndNoPrompt() async throws {
         let directory = try TemporaryDirectory()
         let journal = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../samples/journals/todo.jsonl").standardized.path
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = directory.path("state")
-        let run = try BuiltProducts.run("atoms-inspect", ["step", journal], stdin: "n\n\nq\n", environment: environment)
+        let run = try await BuiltProducts.run("atoms-inspect", ["step", journal], stdin: "n\n\nq\n", environment: environment)
         #expect(run.status == 0)
         // The empty line repeats nothing when piped.
         #expect(run.stdout.split(separator: "\n").count == 2)

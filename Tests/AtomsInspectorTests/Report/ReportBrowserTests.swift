@@ -27,8 +27,8 @@ struct ReportBrowserTests {
     private static let ready = "window.atomsReport && window.atomsReport.firstRenderMs !== null"
 
     /// The `pre.value` text of every atom the page lists, by name.
-    private func shownValues(_ browser: HeadlessChromium) throws -> [String: String] {
-        let pairs = try browser.evaluate("[...document.querySelectorAll('#values .atom')].map(e => [e.dataset.atom, e.querySelector('pre.value').textContent])") as? [[String]] ?? []
+    private func shownValues(_ browser: HeadlessChromium) async throws -> [String: String] {
+        let pairs = try await browser.evaluate("[...document.querySelectorAll('#values .atom')].map(e => [e.dataset.atom, e.querySelector('pre.value').textContent])") as? [[String]] ?? []
         return Dictionary(pairs.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
     }
 
@@ -79,51 +79,51 @@ struct ReportBrowserTests {
         return result
     }
 
-    private func shownEdges(_ browser: HeadlessChromium) throws -> Set<String> {
-        Set(try browser.evaluate("[...document.querySelectorAll('#graph g.edge > title')].map(t => t.textContent)") as? [String] ?? [])
+    private func shownEdges(_ browser: HeadlessChromium) async throws -> Set<String> {
+        await Set(try browser.evaluate("[...document.querySelectorAll('#graph g.edge > title')].map(t => t.textContent)") as? [String] ?? [])
     }
 
     @Test(arguments: [true, false])
-    func theTodoReportAtStep40ShowsWhatShowAndGraphPrint(usingDot: Bool) throws {
+    func theTodoReportAtStep40ShowsWhatShowAndGraphPrint(usingDot: Bool) async throws {
         let directory = try TemporaryDirectory()
         let journal = try InspectedJournal(path: todo)
         let page = try writeReport(todo, in: directory, graphviz: usingDot ? Graphviz() : nil)
-        let browser = try HeadlessChromium()
+        let browser = try await HeadlessChromium()
         defer { browser.close() }
-        try browser.open("file://\(page)#step=40", until: Self.ready)
-        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
-        #expect(try browser.evaluate("window.atomsReport.step()") as? Int == 40)
+        try await browser.open("file://\(page)#step=40", until: Self.ready)
+        #expect(try await browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try await browser.evaluate("window.atomsReport.step()") as? Int == 40)
 
         // The values `show --at 40 --json` prints, as the CLI's text renders them.
         let expected = try cliValues(journal, at: 40)
         #expect(!expected.isEmpty)
-        #expect(try shownValues(browser) == expected)
+        #expect(try await shownValues(browser) == expected)
 
         // The graph's edges are those of `graph --at 40`.
-        let layout = try browser.evaluate("document.getElementById('graph').dataset.layout") as? String
+        let layout = try await browser.evaluate("document.getElementById('graph').dataset.layout") as? String
         if usingDot && Graphviz().executable != nil { #expect(layout == "dot") } else { #expect(layout == "page") }
         let dot = try GraphCommand.dot(journal, at: .number(40))
-        #expect(try shownEdges(browser) == edges(ofDOT: dot))
+        #expect(try await shownEdges(browser) == edges(ofDOT: dot))
         #expect(edges(ofDOT: dot).count >= 5)
 
         // → moves to step 41, and the URL follows.
-        try browser.press(key: "ArrowRight", code: 39)
-        try browser.wait(until: "window.atomsReport.step() === 41", timeout: 10)
-        #expect(try browser.evaluate("location.hash") as? String == "#step=41")
-        #expect(try shownValues(browser) == (try cliValues(journal, at: 41)))
-        try browser.press(key: "ArrowLeft", code: 37)
-        try browser.wait(until: "window.atomsReport.step() === 40", timeout: 10)
+        try await browser.press(key: "ArrowRight", code: 39)
+        try await browser.wait(until: "window.atomsReport.step() === 41", timeout: 10)
+        #expect(try await browser.evaluate("location.hash") as? String == "#step=41")
+        #expect(try await shownValues(browser) == (try cliValues(journal, at: 41)))
+        try await browser.press(key: "ArrowLeft", code: 37)
+        try await browser.wait(until: "window.atomsReport.step() === 40", timeout: 10)
     }
 
     /// Every step, visited forwards and then backwards (rebuilt from keyframes), shows the
     /// values the reader computes: the page's delta decoding is the reader's.
-    @Test func everyStepOfTheTodoReportMatchesTheReader() throws {
+    @Test func everyStepOfTheTodoReportMatchesTheReader() async throws {
         let directory = try TemporaryDirectory()
         let journal = try InspectedJournal(path: todo)
         let page = try writeReport(todo, in: directory)
-        let browser = try HeadlessChromium()
+        let browser = try await HeadlessChromium()
         defer { browser.close() }
-        try browser.open("file://\(page)#step=0", until: Self.ready)
+        try await browser.open("file://\(page)#step=0", until: Self.ready)
         let first = journal.reader.firstStep, last = journal.reader.lastStep
         let script = """
             (() => { const out = {}; const visit = (s) => { window.atomsReport.go(s);
@@ -133,7 +133,7 @@ struct ReportBrowserTests {
               for (let s = \(last); s >= \(first); s -= 7) visit(s);
               return [forwards, JSON.stringify(out)]; })()
             """
-        let results = try #require(browser.evaluate(script) as? [String])
+        let results = try #require(await browser.evaluate(script) as? [String])
         #expect(results[0] == results[1], "stepping backwards shows what stepping forwards showed")
         let shown = try #require(JSONSerialization.jsonObject(with: Data(results[0].utf8)) as? [String: [String: String]])
         var state = try journal.state(at: first)
@@ -148,16 +148,16 @@ struct ReportBrowserTests {
     /// the atoms, their text byte for byte and their marks are what `show --json` prints (the
     /// differential test checks every step under Node; this checks the page draws them).
     @Test(arguments: ["counter", "movies", "numpad", "todo", "hostile"])
-    func sampledStepsShowWhatShowPrints(journalName: String) throws {
+    func sampledStepsShowWhatShowPrints(journalName: String) async throws {
         let directory = try TemporaryDirectory()
         let path = journalName == "hostile"
             ? try HostileSessions.values(in: directory)
             : repository.appendingPathComponent("samples/journals/\(journalName).jsonl").path
         let journal = try InspectedJournal(path: path)
         let page = try writeReport(path, in: directory)
-        let browser = try HeadlessChromium()
+        let browser = try await HeadlessChromium()
         defer { browser.close() }
-        try browser.open("file://\(page)#step=\(journal.reader.lastStep)", until: Self.ready)
+        try await browser.open("file://\(page)#step=\(journal.reader.lastStep)", until: Self.ready)
         let first = journal.reader.firstStep, last = journal.reader.lastStep
         let steps = Array(Set(stride(from: first, through: last, by: 7)).union([first, first + 1, last])).sorted()
         let script = """
@@ -165,7 +165,7 @@ struct ReportBrowserTests {
               return [window.atomsReport.step(), [...document.querySelectorAll('#values .atom')].map((e) => [e.dataset.atom,
                 e.querySelector('pre.value').textContent, (e.querySelector('.marks')?.textContent ?? '').replace(/^\\((.*)\\)$/s, '$1')])]; }))
             """
-        let shown = try JSONValue.parse(Array(try #require(browser.evaluate(script) as? String).utf8))
+        let shown = try await JSONValue.parse(Array(try #require(browser.evaluate(script) as? String).utf8))
         guard case .array(let visits) = shown else { Issue.record("the page returned \(shown)"); return }
         #expect(visits.count == steps.count)
         for (step, visit) in zip(steps, visits) {
@@ -179,51 +179,51 @@ struct ReportBrowserTests {
             let same = page.map { $0.map { Array($0.utf8) } } == printed.map { $0.map { Array($0.utf8) } }
             #expect(same, "step \(step) of \(journalName): the page has \(page.filter { !printed.contains($0) }), show \(printed.filter { !page.contains($0) })")
         }
-        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
-        #expect(try browser.evaluate("typeof window.__injected") as? String == "undefined")
+        #expect(try await browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try await browser.evaluate("typeof window.__injected") as? String == "undefined")
     }
 
-    @Test func hostileValuesRenderAsTextAndNothingRuns() throws {
+    @Test func hostileValuesRenderAsTextAndNothingRuns() async throws {
         let directory = try TemporaryDirectory()
         let path = try HostileSessions.values(in: directory)
         let journal = try InspectedJournal(path: path)
         let page = try writeReport(path, in: directory)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(!html.contains(Hostile.secret), "a redacted value never reaches the report")
-        let browser = try HeadlessChromium()
+        let browser = try await HeadlessChromium()
         defer { browser.close() }
         for step in [journal.reader.lastStep, journal.reader.lastStep / 2, journal.reader.firstStep] {
-            try browser.open("file://\(page)#step=\(step)", until: Self.ready)
-            #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
-            #expect(try browser.evaluate("typeof window.__injected") as? String == "undefined", "no value ran as script at step \(step)")
-            #expect(try browser.evaluate("document.querySelectorAll('body img, body script:not([nonce]):not([type])').length") as? Int == 0)
-            let shownNow = try shownValues(browser), printed = try cliValues(journal, at: step)
+            try await browser.open("file://\(page)#step=\(step)", until: Self.ready)
+            #expect(try await browser.evaluate("window.atomsReport.error") as? String == nil)
+            #expect(try await browser.evaluate("typeof window.__injected") as? String == "undefined", "no value ran as script at step \(step)")
+            #expect(try await browser.evaluate("document.querySelectorAll('body img, body script:not([nonce]):not([type])').length") as? Int == 0)
+            let shownNow = try await shownValues(browser), printed = try cliValues(journal, at: step)
             #expect(shownNow == printed, "step \(step): \(shownNow.filter { printed[$0.key] != $0.value }) vs \(printed.filter { shownNow[$0.key] != $0.value })")
         }
-        try browser.open("file://\(page)#step=\(journal.reader.lastStep)", until: Self.ready)
-        #expect(try shownValues(browser)["TokenAtom"] == "<redacted>")
-        let text = try browser.evaluate("document.body.innerText") as? String ?? ""
+        try await browser.open("file://\(page)#step=\(journal.reader.lastStep)", until: Self.ready)
+        #expect(try await shownValues(browser)["TokenAtom"] == "<redacted>")
+        let text = try await browser.evaluate("document.body.innerText") as? String ?? ""
         #expect(text.contains(JSONValue.string(Hostile.scriptEnd).jsonText))
         #expect(text.contains(JSONValue.string(Hostile.image).jsonText))
     }
 
     @Test(arguments: [true, false])
-    func hostileNamesAndLocationsRenderAsText(usingDot: Bool) throws {
+    func hostileNamesAndLocationsRenderAsText(usingDot: Bool) async throws {
         let directory = try TemporaryDirectory()
         let path = try HostileSessions.names(in: directory)
         let journal = try InspectedJournal(path: path)
         let page = try writeReport(path, in: directory, graphviz: usingDot ? Graphviz() : nil)
-        let browser = try HeadlessChromium()
+        let browser = try await HeadlessChromium()
         defer { browser.close() }
         for step in [1, 2] {
-            try browser.open("file://\(page)#step=\(step)", until: Self.ready)
-            #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
+            try await browser.open("file://\(page)#step=\(step)", until: Self.ready)
+            #expect(try await browser.evaluate("window.atomsReport.error") as? String == nil)
             // Hovering shows the write site and the atoms written.
-            try browser.send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": 1380, "y": 100])
-            #expect(try browser.evaluate("typeof window.__injected") as? String == "undefined", "step \(step)")
-            #expect(try shownValues(browser) == (try cliValues(journal, at: step)))
-            #expect(try shownEdges(browser) == edges(ofDOT: try GraphCommand.dot(journal, at: .number(step))))
-            let text = try browser.evaluate("document.body.innerText") as? String ?? ""
+            try await browser.send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": 1380, "y": 100])
+            #expect(try await browser.evaluate("typeof window.__injected") as? String == "undefined", "step \(step)")
+            #expect(try await shownValues(browser) == (try cliValues(journal, at: step)))
+            #expect(try await shownEdges(browser) == edges(ofDOT: try GraphCommand.dot(journal, at: .number(step))))
+            let text = try await browser.evaluate("document.body.innerText") as? String ?? ""
             #expect(text.contains(Hostile.image), "the label shows as text")
             #expect(text.contains(Hostile.scriptEnd + ".swift:3"), "the location shows as text")
         }
@@ -232,37 +232,37 @@ struct ReportBrowserTests {
     /// The todo journal is recorded with timing: the cost lane draws a bar per transaction,
     /// and at a step the page lists that step's evaluations and the atoms `profile --to STEP`
     /// ranks first. A journal recorded without timing has no lane, and says so.
-    @Test func theCostLaneRendersForATimedJournalAndIsAbsentWithoutTiming() throws {
+    @Test func theCostLaneRendersForATimedJournalAndIsAbsentWithoutTiming() async throws {
         let directory = try TemporaryDirectory()
         let journal = try InspectedJournal(path: todo)
         let page = try writeReport(todo, in: directory)
-        let browser = try HeadlessChromium()
+        let browser = try await HeadlessChromium()
         defer { browser.close() }
-        try browser.open("file://\(page)#step=100", until: Self.ready)
-        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
-        #expect(try browser.evaluate("document.getElementById('cost-panel').dataset.timed") as? String == "true")
+        try await browser.open("file://\(page)#step=100", until: Self.ready)
+        #expect(try await browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try await browser.evaluate("document.getElementById('cost-panel').dataset.timed") as? String == "true")
         // Columns of the lane's bottom half holding a bar: many, not just the step's marker.
         let paintedColumns = """
             (() => { const c = document.getElementById('cost-lane'); const d = c.getContext('2d').getImageData(0, c.height / 2, c.width, c.height / 2);
               const columns = new Set(); for (let i = 3; i < d.data.length; i += 4) if (d.data[i]) columns.add(((i - 3) / 4) % d.width); return columns.size; })()
             """
-        #expect(try browser.evaluate(paintedColumns) as? Int ?? 0 >= 50)
-        let summary = try browser.evaluate("document.getElementById('cost-summary').textContent") as? String ?? ""
+        #expect(try await browser.evaluate(paintedColumns) as? Int ?? 0 >= 50)
+        let summary = try await browser.evaluate("document.getElementById('cost-summary').textContent") as? String ?? ""
         #expect(summary.hasPrefix("Step 100 took ") && summary.contains("(the slowest: "), "\(summary)")
 
         let rows = "(id) => [...document.querySelectorAll('#' + id + ' tr')].slice(1).map((r) => r.firstChild.textContent)"
         let profile = try ProfileCommand.profile(journal, options: .init(to: .number(100)))
-        #expect(try browser.evaluate("(\(rows))('cost-atoms')") as? [String] == Array(profile.atoms.map(\.atom).prefix(10)))
+        #expect(try await browser.evaluate("(\(rows))('cost-atoms')") as? [String] == Array(profile.atoms.map(\.atom).prefix(10)))
         let record = try journal.transaction(100, decodingValuesOf: [])
         let evaluated = try #require(try journal.reader.timing(of: 100)).evaluations.map { try journal.state(at: 100).declarations[$0.atom]?.displayName ?? "" }
         #expect(!evaluated.isEmpty && record.values?.isEmpty == false)
-        #expect(try browser.evaluate("(\(rows))('cost-step')") as? [String] == evaluated)
+        #expect(try await browser.evaluate("(\(rows))('cost-step')") as? [String] == evaluated)
 
         let untimed = try writeReport(RecordedSessions.long(in: directory, operations: 12, timing: false), in: directory, name: "untimed.html")
-        try browser.open("file://\(untimed)#step=5", until: Self.ready)
-        #expect(try browser.evaluate("window.atomsReport.error") as? String == nil)
-        #expect(try browser.evaluate("document.getElementById('cost-lane') === null") as? Bool == true)
-        let notice = try browser.evaluate("document.getElementById('cost-summary').textContent") as? String ?? ""
+        try await browser.open("file://\(untimed)#step=5", until: Self.ready)
+        #expect(try await browser.evaluate("window.atomsReport.error") as? String == nil)
+        #expect(try await browser.evaluate("document.getElementById('cost-lane') === null") as? Bool == true)
+        let notice = try await browser.evaluate("document.getElementById('cost-summary').textContent") as? String ?? ""
         #expect(notice.hasPrefix("This journal was recorded without timing"))
     }
 }

@@ -130,18 +130,18 @@ struct ReportCommandTests {
 
     // MARK: The built binary
 
-    @Test func theBinaryWritesTheReportAndSaysWhatItWrote() throws {
+    @Test func theBinaryWritesTheReportAndSaysWhatItWrote() async throws {
         let directory = try TemporaryDirectory()
         let journal = try RecordedSessions.small(in: directory)
         let output = directory.path("session.html")
-        let run = try BuiltProducts.run("atoms-inspect", ["report", journal, "-o", output])
+        let run = try await BuiltProducts.run("atoms-inspect", ["report", journal, "-o", output])
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("wrote \(output): steps 0…"))
         let html = try String(contentsOfFile: output, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
         // To a pipe without -o: the same page on stdout.
-        let piped = try BuiltProducts.run("atoms-inspect", ["report", journal])
+        let piped = try await BuiltProducts.run("atoms-inspect", ["report", journal])
         #expect(piped.status == 0 && piped.stdout.hasPrefix("<!DOCTYPE html>"))
     }
 
@@ -152,11 +152,11 @@ struct ReportCommandTests {
         (["report", "JOURNAL", "--max-size", "4KB", "-o", "OUT"], Int32(64)),
         (["report", "JOURNAL", "-o", "/nonexistent-dir/r.html"], Int32(73)),
     ])
-    func badInputsGiveOneLineAndADocumentedStatus(arguments: [String], status: Int32) throws {
+    func badInputsGiveOneLineAndADocumentedStatus(arguments: [String], status: Int32) async throws {
         let directory = try TemporaryDirectory()
         let journal = try RecordedSessions.long(in: directory, operations: 200)
         let resolved = arguments.map { $0 == "JOURNAL" ? journal : $0 == "OUT" ? directory.path("r.html") : $0 }
-        let run = try BuiltProducts.run("atoms-inspect", resolved)
+        let run = try await BuiltProducts.run("atoms-inspect", resolved)
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         #expect(run.stdout.isEmpty)

@@ -15,11 +15,11 @@ struct ReportDifferentialTests {
     typealias Printed = ShowPrinted.Atoms
 
     @Test(arguments: ["counter", "movies", "numpad", "todo"])
-    func everyStepOfTheSampleJournalMatchesShow(sample: String) throws {
-        try compare(ReportWebTests.repository.appendingPathComponent("samples/journals/\(sample).jsonl").path)
+    func everyStepOfTheSampleJournalMatchesShow(sample: String) async throws {
+        try await compare(ReportWebTests.repository.appendingPathComponent("samples/journals/\(sample).jsonl").path)
     }
 
-    @Test func everyStepOfTheHostileJournalMatchesShow() throws {
+    @Test func everyStepOfTheHostileJournalMatchesShow() async throws {
         let directory = try TemporaryDirectory()
         let path = try HostileSessions.values(in: directory)
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -27,18 +27,18 @@ struct ReportDifferentialTests {
         for delta in [#"["o","#, #"["a","#, #"["s","#, #"["m","#, #"["a",[[0,["a","#, #"[0,["o","#] {
             #expect(text.contains(delta), "the hostile journal holds \(delta)")
         }
-        try compare(path)
+        try await compare(path)
     }
 
-    @Test func everyStepOfTheHostileNamesJournalMatchesShow() throws {
+    @Test func everyStepOfTheHostileNamesJournalMatchesShow() async throws {
         let directory = try TemporaryDirectory()
-        try compare(try HostileSessions.names(in: directory))
+        try await compare(try HostileSessions.names(in: directory))
     }
 
-    private func compare(_ path: String) throws {
+    private func compare(_ path: String) async throws {
         let journal = try InspectedJournal(path: path)
         let first = journal.reader.firstStep, last = journal.reader.lastStep
-        let pageStates = try statesFromThePage(journal, first: first, last: last)
+        let pageStates = try await statesFromThePage(journal, first: first, last: last)
         #expect(pageStates.count == last - first + 1)
         for (offset, page) in pageStates.enumerated() {
             let step = first + offset
@@ -52,7 +52,7 @@ struct ReportDifferentialTests {
     }
 
     /// What `print-states.js` prints for the report data of `first…last`.
-    private func statesFromThePage(_ journal: InspectedJournal, first: Int, last: Int) throws -> [Printed] {
+    private func statesFromThePage(_ journal: InspectedJournal, first: Int, last: Int) async throws -> [Printed] {
         var builder = ReportBuilder(journal: journal, first: first, last: last, sizeLimit: .max)
         let data = try builder.build { graphs in graphs.map { _ in nil } }
         let directory = try TemporaryDirectory()
@@ -60,7 +60,7 @@ struct ReportDifferentialTests {
         _ = try directory.write("values.txt", Data(data.values))
         _ = try directory.write("keyframes.txt", Data(data.keyframes))
         let driver = ReportWebTests.tests.appendingPathComponent("print-states.js").path
-        let run = try TimedProcess.run(try #require(ReportWebTests.node), [driver, directory.url.path], timeout: 60)
+        let run = try await TimedProcess.run(try #require(ReportWebTests.node), [driver, directory.url.path], timeout: 60)
         try #require(run.status == 0, "print-states.js failed: \(run.stderr)")
         return try run.stdout.split(separator: "\n").enumerated().map { index, line in
             guard case .object(let members) = try JSONValue.parse(Array(line.utf8)),

@@ -33,11 +33,11 @@ import TestSupport
     }
 
     @Test(.enabled(if: node != nil, "node is not installed (apt-get install nodejs): the page's unit tests did not run"))
-    func theNodeUnitTestsPass() throws {
+    func theNodeUnitTestsPass() async throws {
         // Files, not the folder: Node 18 (Debian's) and 22 find tests in a folder differently.
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.tests.path).filter { $0.hasSuffix(".test.js") }.sorted()
         #expect(files.count >= 5)
-        let run = try TimedProcess.run(try #require(Self.node), ["--test", "--test-reporter=tap"] + files, in: Self.tests.path, timeout: 120)
+        let run = try await TimedProcess.run(try #require(Self.node), ["--test", "--test-reporter=tap"] + files, in: Self.tests.path, timeout: 120)
         #expect(run.status == 0, "node --test failed:\n\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("# fail 0"))
         let passed = run.stdout.split(separator: "\n").first { $0.hasPrefix("# pass ") }.flatMap { Int($0.dropFirst(7)) } ?? 0

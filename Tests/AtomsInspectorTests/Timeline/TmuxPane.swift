@@ -23,7 +23,7 @@ final class TmuxPane {
     private var closed = false
 
     /// Starts `script` in a `columns`×`rows` pane with `environment` added.
-    init(_ script: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) async throws {
+    nonisolated(nonsending) init(_ script: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) async throws {
         directory = try TemporaryDirectory()
         socket = directory.path("tmux.sock")
         try directory.write("pane.sh", script)
@@ -47,7 +47,7 @@ final class TmuxPane {
 
     /// Runs a tmux command on this server.
     @discardableResult
-    func tmux(_ arguments: [String]) async throws -> String {
+    nonisolated(nonsending) func tmux(_ arguments: [String]) async throws -> String {
         let (status, output) = try await Subprocess.runWithDefaultSignals([Self.executable!, "-S", socket] + arguments, outputTo: directory.path("tmux.out"), seconds: 10)
         guard status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.joined(separator: " ")) exited \(status): \(output)"])
@@ -56,23 +56,23 @@ final class TmuxPane {
     }
 
     /// Sends keys by tmux's names (`Right`, `PageDown`, `C-c`, `q`).
-    func send(_ keys: String...) async throws {
+    nonisolated(nonsending) func send(_ keys: String...) async throws {
         try await tmux(["send-keys", "-t", "0"] + keys)
     }
 
     /// The pane's text; with `escapes`, with the SGR codes of its colours and attributes.
-    func screen(escapes: Bool = false) async throws -> String {
+    nonisolated(nonsending) func screen(escapes: Bool = false) async throws -> String {
         try await tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
     }
 
     /// A tmux format about the pane (`#{alternate_on}`, `#{cursor_flag}`).
-    func format(_ format: String) async throws -> String {
+    nonisolated(nonsending) func format(_ format: String) async throws -> String {
         try await tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Polls the screen every 20 ms (sleeping, not blocking a thread) until `condition` holds, for at most `seconds`.
     @discardableResult
-    func waitForScreen(_ what: String, seconds: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) async throws -> String {
+    nonisolated(nonsending) func waitForScreen(_ what: String, seconds: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var screen = ""
         while Date() < deadline {
@@ -84,7 +84,7 @@ final class TmuxPane {
     }
 
     /// Polls for a file the script writes (ending with a newline), for at most `seconds`.
-    func waitForFile(_ name: String, seconds: Double = 10) async throws -> String {
+    nonisolated(nonsending) func waitForFile(_ name: String, seconds: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: directory.path(name), encoding: .utf8), text.hasSuffix("\n") {

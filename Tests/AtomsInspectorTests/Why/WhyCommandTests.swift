@@ -151,7 +151,7 @@ struct WhyCommandTests {
         #expect(comparison.matchingTransactions == journal.reader.transactionCount)
     }
 
-    @Test func aSessionThatDiffersInOneCommandDivergesAtThatCommandsStep() throws {
+    @Test func aSessionThatDiffersInOneCommandDivergesAtThatCommandsStep() async throws {
         let directory = try TemporaryDirectory()
         let script = try String(contentsOf: repository.appendingPathComponent("samples/journals/todo.commands"), encoding: .utf8)
             .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && $0 != "state" }
@@ -159,16 +159,16 @@ struct WhyCommandTests {
         var other = script
         other[changedAt] = "toggle 4"
         #expect(other[changedAt] != script[changedAt])
-        func record(_ commands: [String], _ name: String) throws -> InspectedJournal {
+        func record(_ commands: [String], _ name: String) async throws -> InspectedJournal {
             let path = directory.path(name)
-            let run = try BuiltProducts.run("sample-todo", ["--journal", path], stdin: commands.joined(separator: "\n") + "\n")
+            let run = try await BuiltProducts.run("sample-todo", ["--journal", path], stdin: commands.joined(separator: "\n") + "\n")
             #expect(run.status == 0)
             return try InspectedJournal(path: path)
         }
-        let a = try record(script, "a.jsonl")
-        let b = try record(other, "b.jsonl")
+        let a = try await record(script, "a.jsonl")
+        let b = try await record(other, "b.jsonl")
         // The first transaction of the changed command: after those of the commands before it.
-        let prefix = try record(Array(script.prefix(changedAt)), "prefix.jsonl")
+        let prefix = try await record(Array(script.prefix(changedAt)), "prefix.jsonl")
         let comparison = try CompareCommand.compare(a, b)
         #expect(comparison.diverges)
         #expect(comparison.step == prefix.reader.lastStep + 1)
@@ -245,26 +245,26 @@ struct WhyCommandTests {
 
     // MARK: the binary
 
-    @Test func theBinaryExitsAsDocumented() throws {
+    @Test func theBinaryExitsAsDocumented() async throws {
         let journal = repository.appendingPathComponent("samples/journals/todo.jsonl").path
-        let found = try BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total == 4", "--first"])
+        let found = try await BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total == 4", "--first"])
         #expect(found.status == 0)
         #expect(found.stdout.hasPrefix("step "))
-        let none = try BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total == 4000"])
+        let none = try await BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total == 4000"])
         #expect(none.status == 1)
-        let malformed = try BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total =="])
+        let malformed = try await BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total =="])
         #expect(malformed.status == 64)
         #expect(malformed.stderr.contains("column 19") && malformed.stderr.split(separator: "\n").count == 1)
-        let both = try BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total == 4", "--first", "--all"])
+        let both = try await BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total == 4", "--first", "--all"])
         #expect(both.status == 64)
-        let unknown = try BuiltProducts.run("atoms-inspect", ["blame", journal, "Nope"])
+        let unknown = try await BuiltProducts.run("atoms-inspect", ["blame", journal, "Nope"])
         #expect(unknown.status == 64 && unknown.stderr.contains("Nope"))
-        let blame = try BuiltProducts.run("atoms-inspect", ["blame", journal, "StatsAtom", "--json"])
+        let blame = try await BuiltProducts.run("atoms-inspect", ["blame", journal, "StatsAtom", "--json"])
         #expect(blame.status == 0 && blame.stdout.contains(#""path" : ["#))
-        let same = try BuiltProducts.run("atoms-inspect", ["compare", journal, journal])
+        let same = try await BuiltProducts.run("atoms-inspect", ["compare", journal, journal])
         #expect(same.status == 0)
         let other = repository.appendingPathComponent("samples/journals/counter.jsonl").path
-        let different = try BuiltProducts.run("atoms-inspect", ["compare", journal, other, "--json"])
+        let different = try await BuiltProducts.run("atoms-inspect", ["compare", journal, other, "--json"])
         #expect(different.status == 1 && different.stdout.contains(#""diverges" : true"#))
     }
 }
