@@ -89,7 +89,7 @@ let package = Package(
         // What the test targets share: temporary files, running built executables, gates.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Headless Chromium over the DevTools pipe, for the report's browser tests and benchmark.
-        .target(name: "BrowserSupport", path: "Tests/BrowserSupport"),
+        .target(name: "BrowserSupport", dependencies: ["TestSupport"], path: "Tests/BrowserSupport"),
 
         // The inspector: everything atoms-inspect does, as plain functions over the reader; not
         // a product (its declarations are `package`).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Debian's `chromium`, headless, driven over the DevTools protocol on a pipe
 /// (`--remote-debugging-pipe`: commands on fd 3, replies on fd 4, each message ending in NUL),
@@ -66,6 +67,7 @@ public final class HeadlessChromium {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        InheritedDescriptors.close(above: 4, in: &actions)
         var pid: pid_t = 0
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
