@@ -17,6 +17,7 @@ private struct TallyParityAtom: ValueAtom, Hashable {
 /// Journals truncated, rewritten or recorded again at the same path while a command holds
 /// them open: every command answers from what it read or stops with "the journal changed"
 /// (exit 75), never dies by a signal, and `step`'s `reload` opens the new journal.
+// One at a time: each cuts a journal under a running binary within deadlines of seconds, and two such writers at once on two cores miss them.
 @Suite(.serialized)
 @MainActor
 struct ChangingJournalTests {

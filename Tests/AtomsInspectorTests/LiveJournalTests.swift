@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 
 /// Journals read while their program writes them, and programs killed while they write.
+// One at a time: the follower's pace and the kills' moments assume the recording child has a core of its own.
 @Suite(.serialized)
 struct LiveJournalTests {
     /// A built executable started with pipes; stdout lines are collected on a thread, and

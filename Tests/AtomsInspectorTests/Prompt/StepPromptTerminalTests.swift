@@ -5,6 +5,7 @@ import TestSupport
 /// `atoms-inspect step` as a person uses it: the real binary in a real pseudo-terminal
 /// (tmux), keys sent and the screen read back. The history lives in a temporary
 /// `XDG_STATE_HOME`.
+// One at a time: each drives a terminal by its screen with deadlines of seconds, which tmux servers side by side stretch.
 @Suite(.serialized, .enabled(if: TerminalSession.tmux != nil && BuiltProducts.executable("atoms-inspect") != nil, "needs tmux and a built atoms-inspect"))
 @MainActor
 struct StepPromptTerminalTests {

@@ -8,6 +8,7 @@ import TestSupport
 
 /// Reports opened in Debian's headless Chromium (installed by .ci/run): what the page shows
 /// must be what the command line prints, and no journal content may run as script.
+// One at a time: a headless Chromium takes hundreds of megabytes and both cores while it lays a page out.
 @MainActor
 @Suite(.serialized, .enabled(if: HeadlessChromium.executable != nil, "chromium is not installed (apt-get install chromium)"))
 struct ReportBrowserTests {
