@@ -159,7 +159,8 @@ let package = Package(
         // Allocations per transaction on the app's thread and the others, journal off and on.
         .executableTarget(
             name: "journal-allocations",
-            dependencies: ["Atoms", "AtomsJournal", "AtomsJournalMacros", .product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            // Not the macro: its release build would build swift-syntax too (RecordableSettings.swift).
+            dependencies: ["Atoms", "AtomsJournal", .product(name: "MallocInterposerSwift", package: "malloc-interposer")],
             path: "Benchmarks/JournalAllocations"
         ),
     ],

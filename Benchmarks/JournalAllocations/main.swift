@@ -1,6 +1,5 @@
 import Atoms
 import AtomsJournal
-import AtomsJournalMacros
 import Foundation
 import MallocInterposerSwift
 
@@ -25,14 +24,6 @@ struct Settings: Codable, Equatable {
 
 struct SettingsAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Settings { Settings(volume: 0, muted: false, name: "default") }
-}
-
-/// The same state, recorded through its own code.
-@JournalRecordable
-struct RecordableSettings: Codable, Equatable {
-    var volume: Int
-    var muted: Bool
-    var name: String
 }
 
 struct RecordableSettingsAtom: StateAtom, Hashable {
