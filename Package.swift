@@ -128,15 +128,11 @@ let package = Package(
             exclude: ["FixturePackage"]
         ),
 
-        // Fuzzing: what each target does with an input (replayed by the tests), and thin
-        // executables that libFuzzer drives when built by Fuzz/run.sh (docs/FUZZING.md).
+        // Fuzzing: what each target does with an input (replayed by the tests), and one thin
+        // executable for all of them, which libFuzzer drives when built by Fuzz/run.sh
+        // (docs/FUZZING.md): one build and one link for every target.
         .target(name: "AtomsFuzzTargets", dependencies: ["AtomsInspector", "AtomsJournal"]),
-        .executableTarget(name: "fuzz-journal-reader", dependencies: ["AtomsFuzzTargets"]),
-        .executableTarget(name: "fuzz-journal-summary", dependencies: ["AtomsFuzzTargets"]),
-        .executableTarget(name: "fuzz-rules", dependencies: ["AtomsFuzzTargets"]),
-        .executableTarget(name: "fuzz-step-commands", dependencies: ["AtomsFuzzTargets"]),
-        .executableTarget(name: "fuzz-control-protocol", dependencies: ["AtomsFuzzTargets"]),
-        .executableTarget(name: "fuzz-dap", dependencies: ["AtomsFuzzTargets"]),
+        .executableTarget(name: "atoms-fuzz", dependencies: ["AtomsFuzzTargets"]),
         .testTarget(name: "AtomsFuzzTargetsTests", dependencies: ["AtomsFuzzTargets"]),
 
         // Samples: small programs written the way a user writes atoms. Each sample's atoms are a

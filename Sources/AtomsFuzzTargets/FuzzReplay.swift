@@ -1,17 +1,18 @@
 import Foundation
 
-/// Runs inputs through a fuzz target without libFuzzer: how a fuzzer executable behaves when
-/// built normally (to reproduce a crash: `swift run fuzz-rules crash-…`).
+/// Runs inputs through a fuzz target without libFuzzer: how `atoms-fuzz` behaves when built
+/// normally (to reproduce a crash: `swift run atoms-fuzz rules crash-…`).
 public enum FuzzReplay {
     /// Runs every file named on the command line (or found in a named folder) through the
-    /// target, and prints how many it ran. Exits 66 when an argument cannot be read.
-    public static func main(_ target: (UnsafeRawBufferPointer) -> Void, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
-        guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) FILE|FOLDER… (replays inputs; built with Fuzz/run.sh it fuzzes)\n".utf8))
+    /// target named first, and prints how many it ran. Exits 64 without a known target, 66
+    /// when an argument cannot be read.
+    public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        guard let name = arguments.first, let target = FuzzTargets.all[name], arguments.count > 1 else {
+            FileHandle.standardError.write(Data("usage: atoms-fuzz TARGET FILE|FOLDER… (replays inputs; built with Fuzz/run.sh it fuzzes); TARGET is one of \(FuzzTargets.all.keys.sorted().joined(separator: ", "))\n".utf8))
             exit(64)
         }
         var count = 0
-        for argument in arguments {
+        for argument in arguments.dropFirst() {
             for file in files(at: argument) {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     FileHandle.standardError.write(Data("\(file): cannot read\n".utf8))
@@ -21,7 +22,7 @@ public enum FuzzReplay {
                 count += 1
             }
         }
-        print("replayed \(count) inputs")
+        print("replayed \(count) \(name) inputs")
         exit(0)
     }
 
