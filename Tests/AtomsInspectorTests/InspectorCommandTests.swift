@@ -52,14 +52,20 @@ struct InspectorCommandTests {
     }
 
     @Test(.enabled(if: Graphviz().executable != nil, "Graphviz dot is installed (CI installs it)"))
-    func everyEmittedDOTParsesWithGraphviz() throws {
+    func everyEmittedDOTParsesWithGraphviz() async throws {
         let directory = try TemporaryDirectory()
-        let journal = try InspectedJournal(path: RecordedSessions.small(in: directory))
-        for step in journal.reader.firstStep...journal.reader.lastStep {
-            let svg = try GraphCommand.render(journal, at: .number(step), format: .svg)
+        let path = try RecordedSessions.small(in: directory)
+        // `dot` runs once a step: on a thread of its own, not a test's.
+        let (svgs, png) = try await OwnThread.run {
+            let journal = try InspectedJournal(path: path)
+            let svgs = try (journal.reader.firstStep...journal.reader.lastStep).map { step in
+                (step, try GraphCommand.render(journal, at: .number(step), format: .svg))
+            }
+            return (svgs, try GraphCommand.render(journal, format: .png))
+        }
+        for (step, svg) in svgs {
             #expect(String(decoding: svg, as: UTF8.self).contains("<svg"), "step \(step)")
         }
-        let png = try GraphCommand.render(journal, format: .png)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 

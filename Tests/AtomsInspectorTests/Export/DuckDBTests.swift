@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AtomsInspector
 
 /// Running DuckDB: found on PATH or through Python, SQL literals that no file name can end,
@@ -17,11 +18,15 @@ struct DuckDBTests {
     }
 
     @Test(.enabled("DuckDB is not installed (pip install duckdb): its errors are not tested") { await PythonDuckDB.python != nil })
-    func aFailingStatementIsOneLineWithStatus69() throws {
+    func aFailingStatementIsOneLineWithStatus69() async throws {
         let duckdb = try #require(DuckDB.find())
-        #expect(throws: Never.self) { try duckdb.execute("SELECT 1") }
-        do {
-            try duckdb.execute("SELECT * FROM no_such_table")
+        // DuckDB runs as a process: on a thread of its own, not a test's.
+        let (good, bad) = try await OwnThread.run {
+            (Result<Void, InspectorError> { () throws(InspectorError) in try duckdb.execute("SELECT 1") }, Result<Void, InspectorError> { () throws(InspectorError) in try duckdb.execute("SELECT * FROM no_such_table") })
+        }
+        #expect(throws: Never.self) { try good.get() }
+        do throws(InspectorError) {
+            try bad.get()
             Issue.record("DuckDB ran a query over a missing table")
         } catch {
             #expect(error.status == .unavailable)

@@ -18,8 +18,10 @@ struct ReportBrowserTests {
 
     private var todo: String { repository.appendingPathComponent("samples/journals/todo.jsonl").path }
 
-    private func writeReport(_ journalPath: String, in directory: TemporaryDirectory, name: String = "report.html", graphviz: Graphviz? = Graphviz()) throws -> String {
-        let (html, _) = try ReportCommand.run(InspectedJournal(path: journalPath), graphviz: graphviz)
+    private func writeReport(_ journalPath: String, in directory: TemporaryDirectory, name: String = "report.html", graphviz: Graphviz? = Graphviz()) async throws -> String {
+        // `dot` runs for every distinct graph: on a thread of its own, not a test's.
+        let useDot = graphviz != nil
+        let html = try await OwnThread.run { try ReportCommand.run(InspectedJournal(path: journalPath), graphviz: useDot ? Graphviz() : nil).html }
         let path = directory.path(name)
         try Data(html).write(to: URL(fileURLWithPath: path))
         return path
@@ -88,7 +90,7 @@ struct ReportBrowserTests {
     func theTodoReportAtStep40ShowsWhatShowAndGraphPrint(usingDot: Bool) async throws {
         let directory = try TemporaryDirectory()
         let journal = try InspectedJournal(path: todo)
-        let page = try writeReport(todo, in: directory, graphviz: usingDot ? Graphviz() : nil)
+        let page = try await writeReport(todo, in: directory, graphviz: usingDot ? Graphviz() : nil)
         let browser = try await HeadlessChromium()
         defer { browser.close() }
         try await browser.open("file://\(page)#step=40", until: Self.ready)
@@ -121,7 +123,7 @@ struct ReportBrowserTests {
     @Test func everyStepOfTheTodoReportMatchesTheReader() async throws {
         let directory = try TemporaryDirectory()
         let journal = try InspectedJournal(path: todo)
-        let page = try writeReport(todo, in: directory)
+        let page = try await writeReport(todo, in: directory)
         let browser = try await HeadlessChromium()
         defer { browser.close() }
         try await browser.open("file://\(page)#step=0", until: Self.ready)
@@ -155,7 +157,7 @@ struct ReportBrowserTests {
             ? try HostileSessions.values(in: directory)
             : repository.appendingPathComponent("samples/journals/\(journalName).jsonl").path
         let journal = try InspectedJournal(path: path)
-        let page = try writeReport(path, in: directory)
+        let page = try await writeReport(path, in: directory)
         let browser = try await HeadlessChromium()
         defer { browser.close() }
         try await browser.open("file://\(page)#step=\(journal.reader.lastStep)", until: Self.ready)
@@ -188,7 +190,7 @@ struct ReportBrowserTests {
         let directory = try TemporaryDirectory()
         let path = try HostileSessions.values(in: directory)
         let journal = try InspectedJournal(path: path)
-        let page = try writeReport(path, in: directory)
+        let page = try await writeReport(path, in: directory)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(!html.contains(Hostile.secret), "a redacted value never reaches the report")
         let browser = try await HeadlessChromium()
@@ -213,7 +215,7 @@ struct ReportBrowserTests {
         let directory = try TemporaryDirectory()
         let path = try HostileSessions.names(in: directory)
         let journal = try InspectedJournal(path: path)
-        let page = try writeReport(path, in: directory, graphviz: usingDot ? Graphviz() : nil)
+        let page = try await writeReport(path, in: directory, graphviz: usingDot ? Graphviz() : nil)
         let browser = try await HeadlessChromium()
         defer { browser.close() }
         for step in [1, 2] {
@@ -236,7 +238,7 @@ struct ReportBrowserTests {
     @Test func theCostLaneRendersForATimedJournalAndIsAbsentWithoutTiming() async throws {
         let directory = try TemporaryDirectory()
         let journal = try InspectedJournal(path: todo)
-        let page = try writeReport(todo, in: directory)
+        let page = try await writeReport(todo, in: directory)
         let browser = try await HeadlessChromium()
         defer { browser.close() }
         try await browser.open("file://\(page)#step=100", until: Self.ready)
@@ -259,7 +261,7 @@ struct ReportBrowserTests {
         #expect(!evaluated.isEmpty && record.values?.isEmpty == false)
         #expect(try await browser.evaluate("(\(rows))('cost-step')") as? [String] == evaluated)
 
-        let untimed = try writeReport(RecordedSessions.long(in: directory, operations: 12, timing: false), in: directory, name: "untimed.html")
+        let untimed = try await writeReport(RecordedSessions.long(in: directory, operations: 12, timing: false), in: directory, name: "untimed.html")
         try await browser.open("file://\(untimed)#step=5", until: Self.ready)
         #expect(try await browser.evaluate("window.atomsReport.error") as? String == nil)
         #expect(try await browser.evaluate("document.getElementById('cost-lane') === null") as? Bool == true)
