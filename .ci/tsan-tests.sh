@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 
 # The limit covers the sanitized build too (swift-syntax included, for @JournalRecordable).
 limit_seconds=${TSAN_TEST_LIMIT_SECONDS:-1200}
-# The model test's 20 seeds run in the plain `swift test`; under the sanitizer 5 cover races.
+# The model test's 20 seeds run in the plain `swift test`; under the sanitizer 5 cover races (and the
+# flight recorder's million transactions are a hundred thousand: FlightRecorderTests).
 export ATOMS_MODEL_SEEDS=${ATOMS_MODEL_SEEDS:-5}
 
 timeout --kill-after=30 "$limit_seconds" swift test --sanitize=thread --scratch-path .build-tsan "$@"

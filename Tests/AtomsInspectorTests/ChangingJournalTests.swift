@@ -2,7 +2,6 @@ import Atoms
 import AtomsInspector
 import AtomsJournal
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
@@ -252,7 +251,7 @@ struct ChangingJournalTests {
 
 /// A flag one thread sets and another reads.
 private final class StopFlag: Sendable {
-    private let flag = Mutex(false)
+    private let flag = Locked(false)
     var isSet: Bool { flag.withLock { $0 } }
     func set() { flag.withLock { $0 = true } }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What an async wait in a test suspends on until something it watches changes (a program's
 /// output, its exit, a message read by a reader thread) or its deadline passes.
 ///
@@ -23,7 +21,7 @@ public final class ChangeSignal: Sendable {
         var abandoned: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

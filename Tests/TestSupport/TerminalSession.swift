@@ -52,7 +52,7 @@ public final class TerminalSession: Sendable {
     ///
     /// - Throws: ``TimedOut`` with the screen's last text after `timeout` seconds.
     @discardableResult
-    public nonisolated(nonsending) func waitFor(_ text: String, timeout: Double = 10) async throws -> String {
+    public nonisolated(nonsending) func waitFor(_ text: String, timeout: Double = 60) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -66,7 +66,7 @@ public final class TerminalSession: Sendable {
 
     /// Waits until `count` lines of the screen hold `text`.
     @discardableResult
-    public nonisolated(nonsending) func waitFor(_ text: String, count: Int, timeout: Double = 10) async throws -> String {
+    public nonisolated(nonsending) func waitFor(_ text: String, count: Int, timeout: Double = 60) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {

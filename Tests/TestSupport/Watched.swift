@@ -1,17 +1,15 @@
-import Synchronization
-
 /// A value that other threads change (a program's output and exit, frames a reader thread
 /// took), and waits that suspend until it satisfies a condition.
 ///
 /// Every change goes through ``update(_:)``, which wakes the waiters; a waiter re-checks its
 /// condition after each change and holds no thread in between (``ChangeSignal``).
 public final class Watched<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
+    private let value: Locked<Value>
     private let changes = ChangeSignal()
 
     /// A watched value, starting at `initial`.
     public init(_ initial: Value) {
-        value = Mutex(initial)
+        value = Locked(initial)
     }
 
     /// Reads the value under its lock.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 @testable import AtomsInspector
@@ -271,7 +270,7 @@ enum DAPSchema {
     }
 
     /// Whether `jsonschema` imports, once asked.
-    private static let availability = Mutex<Bool?>(nil)
+    private static let availability = Locked<Bool?>(nil)
 
     /// Validates messages; records an issue for each invalid one.
     @discardableResult
