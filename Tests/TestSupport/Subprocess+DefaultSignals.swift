@@ -31,13 +31,16 @@ extension Subprocess {
     }
 
     /// Starts a program as ``runWithDefaultSignals(_:outputTo:seconds:)`` does and leaves it: a
-    /// thread of its own collects its exit. For what must happen where nothing can wait (a
-    /// `deinit`'s `kill-server`).
-    public static func startWithDefaultSignals(_ command: [String], outputTo path: String) {
+    /// thread of its own collects its exit, holding `owner` until then (the folder of a tmux
+    /// server's socket, which `kill-server` needs). For what must happen where nothing can wait
+    /// (a `deinit`'s `kill-server`).
+    public static func startWithDefaultSignals(_ command: [String], outputTo path: String, keepingAlive owner: (any Sendable)? = nil) {
         guard let pid = try? spawnWithDefaultSignals(command, outputTo: path) else { return }
         Thread.detachNewThread {
             var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            withExtendedLifetime(owner) {
+                _ = waitpid(pid, &status, 0)
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A directory for one test's files, removed when the value is deinitialized.
-public final class TemporaryDirectory {
+public final class TemporaryDirectory: Sendable {
     /// The directory.
     public let url: URL
 

@@ -10,6 +10,8 @@ public final class TerminalSession: Sendable {
 
     private let socket: String
     private let tmux: String
+    /// The folder of the socket: it stays until the server was told to stop.
+    private let directory: TemporaryDirectory
     /// Where tmux commands write what they print.
     private let output: String
 
@@ -20,6 +22,7 @@ public final class TerminalSession: Sendable {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "tmux is not installed"])
         }
         self.tmux = tmux
+        self.directory = directory
         socket = directory.path("tmux-\(UUID().uuidString.prefix(8))")
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
         let line = (["env", "TERM=xterm-256color"] + assignments + command.map(Self.quoted)).joined(separator: " ")
@@ -29,7 +32,7 @@ public final class TerminalSession: Sendable {
     }
 
     deinit {
-        Subprocess.startWithDefaultSignals([tmux, "-S", socket, "kill-server"], outputTo: "/dev/null")
+        Subprocess.startWithDefaultSignals([tmux, "-S", socket, "kill-server"], outputTo: "/dev/null", keepingAlive: directory)
     }
 
     /// Sends keys as `tmux send-keys` takes them: text, or names such as `Enter`, `Tab`,

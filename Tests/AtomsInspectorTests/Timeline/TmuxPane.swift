@@ -42,7 +42,7 @@ final class TmuxPane {
     func close() {
         guard !closed else { return }
         closed = true
-        Subprocess.startWithDefaultSignals([Self.executable!, "-S", socket, "kill-server"], outputTo: "/dev/null")
+        Subprocess.startWithDefaultSignals([Self.executable!, "-S", socket, "kill-server"], outputTo: "/dev/null", keepingAlive: directory)
     }
 
     /// Runs a tmux command on this server.

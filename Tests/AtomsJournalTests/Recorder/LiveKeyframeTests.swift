@@ -54,7 +54,7 @@ struct LiveKeyframeTests {
     private func walk(_ journal: JournalReader, checking steps: Set<Int>, expectedLive: [Int: Set<String>], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         var walked = try journal.state(at: journal.firstStep)
         var identities: [Int: String] = walked.declarations.mapValues(\.identityKey)
-        for step in (journal.firstStep + 1)...journal.lastStep {
+        for step in stride(from: journal.firstStep + 1, through: journal.lastStep, by: 1) {
             let record = try journal.apply(step, to: &walked, decodingValuesOf: nil)
             for declaration in record.declare ?? [] {
                 // A number stands for one atom in the whole journal.
@@ -107,7 +107,7 @@ struct LiveKeyframeTests {
         #expect(!session.returned.isEmpty)
         var numbers: [String: [Int]] = [:]
         var state = try journal.state(at: journal.firstStep)
-        for step in (journal.firstStep + 1)...journal.lastStep {
+        for step in stride(from: journal.firstStep + 1, through: journal.lastStep, by: 1) {
             let record = try journal.apply(step, to: &state, decodingValuesOf: [])
             for declaration in record.declare ?? [] {
                 numbers[declaration.displayName, default: []].append(declaration.id)
@@ -161,12 +161,16 @@ struct LiveKeyframeTests {
             }
             // Subscriptions in graph changes name their locations by number (declared in the
             // segment's keyframe or a location line in it), never spelled out.
+            // (The newest segment may hold only its keyframe and a few lines: where the
+            // segments rotate depends on the bytes of the times.)
             let transactions = try String(contentsOfFile: segment.path, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("[") }
-            #expect(transactions.contains { $0.contains(#""subsRemoved":[{"atom":"#) && $0.contains(#","loc":"#) })
+            if transactions.count >= 20 {
+                #expect(transactions.contains { $0.contains(#""subsRemoved":[{"atom":"#) && $0.contains(#","loc":"#) }, "\(segment.path)")
+            }
             #expect(!transactions.contains { $0.contains(#""at":"#) })
             // Read alone, from its own first keyframe: every step as walked from there.
             let alone = try JournalReader(path: segment.path)
-            let steps = Set(try alone.keyframeSteps.flatMap { [$0, $0 + 1] } + [alone.lastStep]).filter { (alone.firstStep...alone.lastStep).contains($0) }
+            let steps = Set(try alone.keyframeSteps.flatMap { [$0, $0 + 1] } + [alone.lastStep]).filter { $0 >= alone.firstStep && $0 <= alone.lastStep }
             try walk(alone, checking: steps, expectedLive: session.expectedLive)
         }
         // The folder read whole: steps right after each rotation, walked from the oldest
