@@ -135,7 +135,8 @@ struct SampleEndToEndTests {
         }
     }
 
-    // sample-movies included: its script waits for each async search to settle, and a
+    // sample-movies included: its script waits for each async search to settle (and after a
+    // first key typed on a later page, whose page reset searches the old query again), and a
     // refresh that is superseded commits nothing, so no two results race.
     @Test(arguments: ["counter", "todo", "numpad", "movies"])
     func aScriptedSessionRecordedTwiceGivesTheSameJournal(sample: String) async throws {
