@@ -19,7 +19,7 @@ public enum FuzzDriver {
     nonisolated(unsafe) private static var selected: (@Sendable (UnsafeRawBufferPointer) -> Void)?
 
     /// Runs one input through the selected target.
-    public static func runSelectedTarget(_ input: UnsafeRawBufferPointer) {
+    package static func runSelectedTarget(_ input: UnsafeRawBufferPointer) {
         selected?(input)
     }
 

@@ -6,7 +6,7 @@ public enum FuzzReplay {
     /// Runs every file named on the command line (or found in a named folder) through the
     /// target named first, and prints how many it ran. Exits 64 without a known target, 66
     /// when an argument cannot be read.
-    public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    package static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         guard let name = arguments.first, let target = FuzzTargets.all[name], arguments.count > 1 else {
             FileHandle.standardError.write(Data("usage: atoms-fuzz TARGET FILE|FOLDER… (replays inputs; built with Fuzz/run.sh it fuzzes); TARGET is one of \(FuzzTargets.all.keys.sorted().joined(separator: ", "))\n".utf8))
             exit(64)

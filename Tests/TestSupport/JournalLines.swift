@@ -19,24 +19,14 @@ public enum JournalLines {
         guard end > 1 else { return [] }
         var elements: [String] = []
         var depth = 0
-        var inString = false
-        var escaped = false
+        var string = StringState()
         var start = 1
         for index in 1..<end {
             let byte = bytes[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
+            if string.consume(byte) {
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
@@ -99,20 +89,12 @@ public enum JournalLines {
     /// A line of JSON with each number outside its strings written as `0`.
     private static func numbersAsZero(_ line: Substring) -> String {
         var result: [UInt8] = []
-        var inString = false
-        var escaped = false
+        var string = StringState()
         var inNumber = false
         var inLiteral = false
         for byte in line.utf8 {
-            if inString {
+            if string.consume(byte) {
                 result.append(byte)
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
                 continue
             }
             let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
@@ -134,10 +116,7 @@ public enum JournalLines {
                 }
                 inLiteral = false
             }
-            if byte == UInt8(ascii: "\"") {
-                inString = true
-                result.append(byte)
-            } else if isDigit || byte == UInt8(ascii: "-") {
+            if isDigit || byte == UInt8(ascii: "-") {
                 inNumber = true
                 result.append(UInt8(ascii: "0"))
             } else if isLetter {
@@ -148,5 +127,31 @@ public enum JournalLines {
             }
         }
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Whether a scan of a JSON line is inside a string: every byte from an opening quote to
+    /// its closing one (escapes included) belongs to the string.
+    private struct StringState {
+        private var inString = false
+        private var escaped = false
+
+        /// Takes the next byte; `true` when it belongs to a string (its quotes included).
+        mutating func consume(_ byte: UInt8) -> Bool {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                return true
+            }
+            if byte == UInt8(ascii: "\"") {
+                inString = true
+                return true
+            }
+            return false
+        }
     }
 }
