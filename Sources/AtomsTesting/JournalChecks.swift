@@ -25,7 +25,7 @@ enum JournalChecks {
     /// previous one; a transaction creating the atom gives it its first value, not a change.
     static func changeSteps(of atoms: Set<Int>, in journal: InspectedJournal) throws(InspectorError) -> [Int] {
         try steps(in: journal) { record in
-            record.values?.contains { atoms.contains($0.id) && $0.unchanged != true && record.created?.contains($0.id) != true } == true
+            record.values?.contains { atoms.contains($0.id) && record.changed($0.id) && record.created?.contains($0.id) != true } == true
         }
     }
 
@@ -33,7 +33,7 @@ enum JournalChecks {
     /// to the previous, not the first value a transaction creating the atom gives it.
     static func writeSteps(of atoms: Set<Int>, in journal: InspectedJournal) throws(InspectorError) -> [Int] {
         try steps(in: journal) { record in
-            record.values?.contains { atoms.contains($0.id) && record.created?.contains($0.id) != true } == true
+            record.values?.contains { atoms.contains($0.id) && record.wrote($0.id) && record.created?.contains($0.id) != true } == true
         }
     }
 

@@ -69,12 +69,10 @@ package enum BlameCommand {
         return blames
     }
 
-    /// Whether a transaction changed an atom: a new value (not an equal write), creation or
-    /// release.
+    /// Whether `blame` counts a transaction as one that changed an atom: it changed its value
+    /// (``TransactionRecord/changed(_:)``: an equal write is not a change), created or released it.
     static func changes(_ record: TransactionRecord, _ atom: Int) -> Bool {
-        record.values?.contains { $0.id == atom && $0.unchanged != true } == true
-            || record.created?.contains(atom) == true
-            || record.released?.contains(atom) == true
+        record.changed(atom) || record.createdOrReleased(atom)
     }
 
     /// The last change, at or before `step`, of an atom with any of these numbers.

@@ -20,8 +20,10 @@ package enum FindCommand {
         package let cause: String?
         /// Its write site.
         package let at: String?
-        /// The atoms it changed.
+        /// The atoms it changed (``TransactionRecord/changed(_:)``).
         package let changed: [String]
+        /// The atoms it wrote a value equal to the one they had.
+        package let equal: [String]
         /// Each path of the expression as written, and its value at this step.
         package let values: [String: JSONValue]
     }
@@ -86,7 +88,8 @@ package enum FindCommand {
             }
             body(Match(
                 step: step, cause: record?.cause, at: record?.at,
-                changed: (record?.values ?? []).map { names!.name($0.id) }, values: values
+                changed: (record?.values ?? []).filter { !$0.isEqualWrite }.map { names!.name($0.id) },
+                equal: (record?.values ?? []).filter(\.isEqualWrite).map { names!.name($0.id) }, values: values
             ))
         }
     }
@@ -114,7 +117,8 @@ package enum FindCommand {
         guard let cause = match.cause else {
             return "\(step)  \(style.dim("(the journal's first step)"))"
         }
-        let changed = match.changed.isEmpty ? "-" : match.changed.joined(separator: ", ")
+        let atoms = match.changed + match.equal.map { $0 + "=" }
+        let changed = atoms.isEmpty ? "-" : atoms.joined(separator: ", ")
         return "\(step)  \(style.cyan(cause)) \(changed)\(match.at.map { "  " + style.dim("@ " + $0) } ?? "")"
     }
 }

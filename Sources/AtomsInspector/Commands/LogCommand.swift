@@ -45,8 +45,10 @@ package enum LogCommand {
         package let origin: String?
         /// Where from (`fileID:line`).
         package let at: String?
-        /// Atoms whose values changed.
+        /// Atoms whose values changed (``TransactionRecord/changed(_:)``), in the line's order.
         package let changed: [String]
+        /// Atoms written a value equal to the one they had: written, not changed.
+        package let equal: [String]
         /// Atoms created.
         package let created: [String]
         /// Atoms released.
@@ -150,7 +152,7 @@ package enum LogCommand {
         }
         let style = options.style
         if options.header {
-            out.append(style.bold("step      time  cause         changed (created +, released -)  at"))
+            out.append(style.bold("step      time  cause         changed (equal =, created +, released -)  at"))
             out.append("\n")
         }
         try forEachListed(journal, options: options) { listed, names in
@@ -163,11 +165,19 @@ package enum LogCommand {
         }
     }
 
-    /// The text line of an entry.
-    static func text(of entry: Entry, style: Style) -> String {
+    /// The atoms an entry lists, as `log` prints them: those changed, those written an equal
+    /// value (`FilteredTodosAtom=`), `+` those created, `-` those released.
+    static func listedAtoms(of entry: Entry) -> [String] {
         var atoms = entry.changed.filter { !entry.created.contains($0) }
+        atoms += entry.equal.map { $0 + "=" }
         atoms += entry.created.map { "+" + $0 }
         atoms += entry.released.map { "-" + $0 }
+        return atoms
+    }
+
+    /// The text line of an entry.
+    static func text(of entry: Entry, style: Style) -> String {
+        let atoms = listedAtoms(of: entry)
         let time = Self.seconds(milliseconds: entry.t).leftPadded(to: 9) + "s"
         let step = String(entry.step).leftPadded(to: 5)
         let cause = entry.cause.rightPadded(to: 12)
@@ -182,7 +192,8 @@ package enum LogCommand {
             cause: record.cause,
             origin: record.origin.map(names.name),
             at: record.at,
-            changed: (record.values ?? []).map { names.name($0.id) },
+            changed: (record.values ?? []).filter { !$0.isEqualWrite }.map { names.name($0.id) },
+            equal: (record.values ?? []).filter(\.isEqualWrite).map { names.name($0.id) },
             created: (record.created ?? []).map(names.name),
             released: (record.released ?? []).map(names.name)
         )

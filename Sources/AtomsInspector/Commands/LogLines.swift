@@ -74,7 +74,8 @@ struct LogNames {
             cause: String(decoding: envelope.cause, as: UTF8.self),
             origin: envelope.origin == 0 ? nil : naming.name(envelope.origin),
             at: envelope.location,
-            changed: envelope.atoms.map(naming.name),
+            changed: envelope.atoms.indices.filter { !envelope.isEqualWrite(at: $0) }.map { naming.name(envelope.atoms[$0]) },
+            equal: envelope.atoms.indices.filter { envelope.isEqualWrite(at: $0) }.map { naming.name(envelope.atoms[$0]) },
             created: [],
             released: []
         )
@@ -191,9 +192,15 @@ struct LogBytes {
         if envelope.atoms.isEmpty {
             buffer.append(UInt8(ascii: "-"))
         }
-        for (index, id) in envelope.atoms.enumerated() {
-            if index > 0 { append(", ") }
-            buffer.append(names.text(id))
+        // As `LogCommand.listedAtoms`: the atoms changed, then those written an equal value.
+        var listed = 0
+        for equal in [false, true] {
+            for (index, id) in envelope.atoms.enumerated() where envelope.isEqualWrite(at: index) == equal {
+                if listed > 0 { append(", ") }
+                listed += 1
+                buffer.append(names.text(id))
+                if equal { buffer.append(UInt8(ascii: "=")) }
+            }
         }
         if let at = envelope.location {
             spaces(2)
@@ -262,15 +269,10 @@ struct LogBytes {
         append("    \"cause\" : ")
         buffer.append(cause.json)
         append(",\n    \"changed\" : [\n")
-        if envelope.atoms.isEmpty {
-            append("\n")
-        }
-        for (index, id) in envelope.atoms.enumerated() {
-            append(index > 0 ? ",\n      " : "      ")
-            buffer.append(names.json(id))
-        }
-        if !envelope.atoms.isEmpty { append("\n") }
-        append("    ],\n    \"created\" : [\n\n    ],\n")
+        appendJSONNames(envelope, equal: false, names: &names)
+        append("    ],\n    \"created\" : [\n\n    ],\n    \"equal\" : [\n")
+        appendJSONNames(envelope, equal: true, names: &names)
+        append("    ],\n")
         if envelope.origin != 0 {
             append("    \"origin\" : ")
             buffer.append(names.json(envelope.origin))
@@ -281,6 +283,18 @@ struct LogBytes {
         append(",\n    \"t\" : ")
         append(Self.jsonNumber(envelope.time))
         append("\n  }")
+    }
+
+    /// The names in a JSON array's brackets, as the encoder writes them: the atoms changed, or
+    /// those written an equal value.
+    private mutating func appendJSONNames(_ envelope: ListedEnvelope, equal: Bool, names: inout LogNames) {
+        var listed = 0
+        for (index, id) in envelope.atoms.enumerated() where envelope.isEqualWrite(at: index) == equal {
+            append(listed > 0 ? ",\n      " : "      ")
+            listed += 1
+            buffer.append(names.json(id))
+        }
+        append("\n")
     }
 
     /// A time as `JSONEncoder` writes the `Double` its text reads as: the shortest text that

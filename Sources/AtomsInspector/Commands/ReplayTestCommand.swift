@@ -79,7 +79,8 @@ package enum ReplayTestCommand {
             for declaration in envelope.declare ?? [] { note(declaration) }
             noteEdges(envelope.edgesAdded ?? [])
             let created = Set(envelope.created ?? [])
-            for value in envelope.values ?? [] where value.unchanged != true && !created.contains(value.id) {
+            // Changes (``TransactionRecord/changed(_:)``), not the first value of an atom created.
+            for value in envelope.values ?? [] where envelope.changed(value.id) && !created.contains(value.id) {
                 if let key = identities[value.id] { seen[key]?.changes += 1 }
             }
             let written: [Int] =

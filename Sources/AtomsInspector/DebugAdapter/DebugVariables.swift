@@ -30,7 +30,8 @@ struct DebugVariables {
     /// sorts them.
     static func changed(in state: JournalState, by record: TransactionRecord?) -> [AtomDeclaration] {
         guard let record else { return [] }
-        let ids = Set((record.values ?? []).map(\.id) + (record.created ?? []))
+        // Changed, not merely written: an atom written an equal value is as it was.
+        let ids = Set((record.values ?? []).map(\.id).filter(record.changed) + (record.created ?? []))
         return state.liveAtoms.filter { ids.contains($0.id) }
     }
 

@@ -17,8 +17,9 @@ package enum JournalSearch {
     package enum Query: Sendable, Equatable {
         /// The next step where a condition (as `find --where`) becomes true.
         case condition(String)
-        /// The next step that writes, creates or releases an atom matching a name pattern
-        /// (`*` globs, as `show`).
+        /// The next step that changes (``TransactionRecord/changed(_:)``: an equal write is
+        /// not a change), creates or releases an atom matching a name pattern (`*` globs, as
+        /// `show`).
         case changes(String)
     }
 

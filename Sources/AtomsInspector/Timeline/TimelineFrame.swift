@@ -61,7 +61,8 @@ package struct TimelineFrame: Sendable, Equatable {
         let record = try journal.transaction(position, decodingValuesOf: [])
         let names = Naming(declarations: state.declarations)
         transaction = LogCommand.entry(of: record, names: names)
-        let changed = Set((record.values ?? []).map(\.id))
+        // Written an equal value is not changed: such an atom is shown as it was.
+        let changed = Set((record.values ?? []).map(\.id).filter(record.changed))
         let created = Set(record.created ?? [])
         let released = record.released ?? []
         let before = try journal.state(at: position - 1, decodingValuesOf: changed.union(released))

@@ -38,8 +38,7 @@ package enum TimelineRender {
         guard let transaction = frame.transaction else {
             return [first, [Span(" before the first transaction", .dim)]]
         }
-        var atoms = transaction.changed.filter { !transaction.created.contains($0) }
-        atoms += transaction.created.map { "+" + $0 } + transaction.released.map { "-" + $0 }
+        let atoms = LogCommand.listedAtoms(of: transaction)
         var second: [Span] = [Span(" "), Span(transaction.cause, .cyan), Span("  @ " + (transaction.at ?? "no write site"), .bold)]
         second.append(Span("  " + (atoms.isEmpty ? "-" : atoms.joined(separator: ", "))))
         return [first, second]

@@ -144,10 +144,10 @@ struct ExpressionScan {
         }
     }
 
-    /// Whether a transaction writes, creates or releases one of `atoms`.
+    /// Whether a transaction changed the value of one of `atoms`
+    /// (``TransactionRecord/changed(anyOf:)``: an equal write is not a change), created or
+    /// released one: where an atom search stops, and where a condition may have become true.
     static func touches(_ record: TransactionRecord, _ atoms: Set<Int>) -> Bool {
-        record.values?.contains { atoms.contains($0.id) } == true
-            || record.created?.contains(where: atoms.contains) == true
-            || record.released?.contains(where: atoms.contains) == true
+        record.changed(anyOf: atoms) || record.createdOrReleased(anyOf: atoms)
     }
 }

@@ -285,6 +285,9 @@ enum BitwiseRuns {
             return (min(oldCount, newCount), 0)
         }
         let shorter = min(oldCount, newCount)
+        if size < stride {
+            return paddedEqualEnds(old, count: oldCount, new, count: newCount, size: size, stride: stride, same: same)
+        }
         var prefix = 0
         var scanned = 0
         while prefix < shorter {
@@ -323,6 +326,52 @@ enum BitwiseRuns {
             matchedBytes = suffix * stride
         }
         return (prefix, suffix)
+    }
+
+    /// ``equalEnds`` for elements with padding, element by element: copying an element leaves
+    /// its padding undefined, so a bulk comparison would stop at almost every element (a toggle
+    /// in 500 todos cost the scan about 48,000 instructions that way, 35,000 this way).
+    private static func paddedEqualEnds(
+        _ old: UnsafeRawBufferPointer,
+        count oldCount: Int,
+        _ new: UnsafeRawBufferPointer,
+        count newCount: Int,
+        size: Int,
+        stride: Int,
+        same: (Int, Int) -> Bool
+    ) -> (prefix: Int, suffix: Int) {
+        let shorter = min(oldCount, newCount)
+        var prefix = 0
+        while prefix < shorter,
+            bytesEqual(old, at: prefix * stride, new, at: prefix * stride, size: size) || same(prefix, prefix)
+        {
+            prefix += 1
+        }
+        var suffix = 0
+        while suffix < shorter - prefix {
+            let oldIndex = oldCount - 1 - suffix
+            let newIndex = newCount - 1 - suffix
+            guard bytesEqual(old, at: oldIndex * stride, new, at: newIndex * stride, size: size) || same(oldIndex, newIndex) else { break }
+            suffix += 1
+        }
+        return (prefix, suffix)
+    }
+
+    /// Whether `size` bytes at `a + aOffset` and `b + bOffset` match.
+    @inline(__always)
+    private static func bytesEqual(_ a: UnsafeRawBufferPointer, at aOffset: Int, _ b: UnsafeRawBufferPointer, at bOffset: Int, size: Int) -> Bool {
+        let a = a.baseAddress.unsafelyUnwrapped + aOffset
+        let b = b.baseAddress.unsafelyUnwrapped + bOffset
+        var offset = 0
+        while offset + 8 <= size {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < size {
+            guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Bytes compared per `memcmp` call before narrowing down to words.

@@ -257,11 +257,14 @@ struct EnvelopeTally {
         var lastTransaction: Int?
         var lineOffset = range.lowerBound
         // Consecutive transactions mostly come from one place: its check is not repeated.
-        var lastChecked = 0
+        var lastChecked = Int.min
+        /// Notes a location a line refers to: a write site other than 0 (none), or any
+        /// subscription's location (0 included, which no line declares: reading the
+        /// transaction rejects it, and so does the summary).
         func refer(_ location: Int, at offset: Int) {
             guard location != lastChecked else { return }
             lastChecked = location
-            guard location != 0, !known.contains(location), !part.locations.contains(location), part.references[location] == nil else { return }
+            guard !known.contains(location), !part.locations.contains(location), part.references[location] == nil else { return }
             part.references[location] = offset
         }
         func take(_ kind: LineKind, _ offset: Int) throws(JournalError) {
@@ -298,7 +301,7 @@ struct EnvelopeTally {
                         let atom = ids[index]
                         if !fastWrites.count(atom) { countWrite(atom) }
                     }
-                    refer(envelope.at, at: line.offset)
+                    if envelope.at != 0 { refer(envelope.at, at: line.offset) }
                     kind = .transaction(seq: envelope.seq)
                 } else {
                     do {

@@ -34,6 +34,14 @@ package struct ListedEnvelope {
     package let location: String?
     /// The atoms whose values it writes, in the line's order.
     package let atoms: UnsafeBufferPointer<Int>
+    /// Where each of `atoms`' values is in the line: an empty range for `[id,"="]`.
+    let values: UnsafeBufferPointer<Range<Int>>
+
+    /// Whether the entry of `atoms[index]` writes a value equal to the one before: the atom
+    /// was written, not changed (``TransactionRecord/changed(_:)``).
+    package func isEqualWrite(at index: Int) -> Bool {
+        values[index].isEmpty
+    }
 }
 
 extension JournalReader {
@@ -54,7 +62,11 @@ extension JournalReader {
     package func forEachTransaction(from first: Int, through last: Int, _ body: (ListedTransaction) -> Bool) throws(JournalError) {
         try checkingForChanges { () throws(JournalError) in
             let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
-            defer { ids.deallocate() }
+            let values = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
+            defer {
+                ids.deallocate()
+                values.deallocate()
+            }
             var seq = max(first, firstStep + 1)
             while seq <= last {
                 guard let segment = allSegments.last(where: { $0.firstStep < seq }), seq <= segment.lastStep else {
@@ -63,7 +75,7 @@ extension JournalReader {
                     seq += 1
                     continue
                 }
-                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids)
+                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids, values: values)
                 let next = try walk.run(from: seq, body)
                 guard let next else { return }
                 if next == seq {
@@ -83,6 +95,7 @@ private struct ListingPass {
     let segment: any JournalSegment
     let through: Int
     let ids: UnsafeMutablePointer<Int>
+    let values: UnsafeMutablePointer<Range<Int>>
 
     /// Thrown to leave ``LineReader/forEachLine(in:_:)`` early.
     private struct Stop: Error {}
@@ -107,7 +120,7 @@ private struct ListingPass {
         var lines = LineReader(file: segment.file)
         let scanner = segment.scanner
         let version = segment.header.version
-        let (ids, through) = (self.ids, self.through)
+        let (ids, values, through) = (self.ids, self.values, self.through)
         var seq = start
         var stopped = false
         // Consecutive transactions mostly come from one place: its text is looked up once.
@@ -128,7 +141,7 @@ private struct ListingPass {
             try lines.forEachLine(in: offset..<segment.dataEnd) { raw, line in
                 guard seq <= through else { throw Stop() }
                 var count = 0
-                if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count), envelope.seq == seq {
+                if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: values), envelope.seq == seq {
                     if envelope.at != lastLocation.id {
                         lastLocation = (envelope.at, locations[envelope.at])
                     }
@@ -141,7 +154,8 @@ private struct ListingPass {
                             time: UnsafeRawBufferPointer(start: base + envelope.time.lowerBound, count: envelope.time.count),
                             cause: UnsafeRawBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count),
                             origin: envelope.origin, locationID: envelope.at, location: lastLocation.text,
-                            atoms: UnsafeBufferPointer(start: ids, count: count)
+                            atoms: UnsafeBufferPointer(start: ids, count: count),
+                            values: UnsafeBufferPointer(start: values, count: count)
                         )
                         try checkLast(line)
                         guard body(.envelope(listed)) else {

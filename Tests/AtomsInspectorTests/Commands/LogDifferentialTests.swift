@@ -92,7 +92,7 @@ struct LogDifferentialTests {
         if options.json {
             return JSONOutput.encode(entries)
         }
-        var lines = options.header ? [options.style.bold("step      time  cause         changed (created +, released -)  at")] : []
+        var lines = options.header ? [options.style.bold("step      time  cause         changed (equal =, created +, released -)  at")] : []
         lines += entries.map { LogCommand.text(of: $0, style: options.style) }
         return lines.joined(separator: "\n")
     }
