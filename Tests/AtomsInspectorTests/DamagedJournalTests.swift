@@ -132,6 +132,74 @@ struct DamagedJournalTests {
         try expectEveryCommandRejects(path, line: index + 1, showing: true)
     }
 
+    /// Two or three lines damaged in one journal, the last of them in the last keyframe (which
+    /// commands that seek read first): every command names the first damaged line of the file,
+    /// the one reading in order meets first.
+    @Test(arguments: [2, 3])
+    func everyCommandNamesTheFirstOfSeveralDamagedLines(count: Int) throws {
+        let lines = try recordedLines()
+        let transactions = lines.indices.filter { lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) }
+        let lastKeyframe = try #require(lines.indices.last { lines[$0].hasPrefix(#"{"type":"keyframe""#) })
+        #expect(lastKeyframe > lines.count / 2)
+        // The first damage in the first quarter, a second one in the middle, the last in the
+        // last keyframe: an escape no JSON has.
+        var damaged: [Int: [UInt8]] = [:]
+        let first = try #require(transactions.first { $0 > lines.count / 8 })
+        damaged[first] = Damage.labelNotUTF8.apply(to: lines[first], previous: "")
+        if count == 3 {
+            let middle = try #require(transactions.first { $0 > lines.count / 3 && $0 < lastKeyframe })
+            damaged[middle] = Damage.valueNotJSON.apply(to: lines[middle], previous: "")
+        }
+        damaged[lastKeyframe] = Array(lines[lastKeyframe].replacingOccurrences(of: #""label":""#, with: #""label":"\q"#).utf8)
+        #expect(damaged.count == count)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("damaged.jsonl", Data(lines.indices.flatMap { (damaged[$0] ?? Array(lines[$0].utf8)) + [0x0A] }))
+        try expectEveryCommandRejects(path, line: first + 1, showing: false)
+    }
+
+    /// The journals the summary's fuzz target kept: each gets one verdict from the commands
+    /// that read every line: the same `file:line`, or none.
+    @Test func everyRegressionOfTheSummaryGetsOneVerdict() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/journal-summary")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jsonl") }.sorted()
+        #expect(files.count >= 90)
+        var damaged = 0
+        var keyframeVerdicts = 0
+        for file in files {
+            let path = folder.appendingPathComponent(file).path
+            guard let journal = try? InspectedJournal(path: path) else { continue }
+            let text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+            // An atom the journal declares, for `find` and `blame`.
+            let label = text.firstMatch(of: /"label":"([A-Za-z]+)"/).map { String($0.1) } ?? "CounterAtom"
+            func line(_ body: () throws(InspectorError) -> Void) -> Int? {
+                do throws(InspectorError) { try body(); return nil } catch { return error.line ?? -1 }
+            }
+            let lines: [String: Int?] = [
+                "stats": line { () throws(InspectorError) in _ = try StatsCommand.run(journal) },
+                "log": line { () throws(InspectorError) in _ = try LogCommand.run(journal, options: .init()) },
+                "find": line { () throws(InspectorError) in _ = try FindCommand.run(journal, where: "\(label) == 123456789") },
+                "blame --history": line { () throws(InspectorError) in _ = try BlameCommand.run(journal, atom: label, history: true) },
+            ]
+            let named = Set(lines.values.compactMap { $0 })
+            if !named.isEmpty { damaged += 1 }
+            // Each command names the first damaged line it had to read. `log` reads no keyframe
+            // (it lists transactions); the others also need the state at the last step, from the
+            // last keyframe: a damaged keyframe before the line `log` names is theirs alone.
+            let lineTexts = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let others = Set(lines.filter { $0.key != "log" }.values.compactMap { $0 })
+            if named.count == 2, others.count == 1, let other = others.first, let logLine = lines["log"] ?? nil, other < logLine,
+                lineTexts[other - 1].hasPrefix(#"{"type":"keyframe""#)
+            {
+                keyframeVerdicts += 1
+                continue
+            }
+            #expect(named.count <= 1, "\(file): \(lines.sorted { $0.key < $1.key })")
+        }
+        #expect(damaged >= 40, "most regressions are damaged journals")
+        #expect(keyframeVerdicts <= 2, "the damaged keyframes of subscription-location-0-5fb8… and -6510…")
+    }
+
     /// Every command that reads the journal at `path` past line `line` fails there, exit 65;
     /// `showing`: `show` at the last step too (which reads the lines after the last keyframe,
     /// and, when the last step's line is the damaged line's neighbour, every line after it).

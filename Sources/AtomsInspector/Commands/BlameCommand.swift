@@ -46,6 +46,14 @@ package enum BlameCommand {
     ///   start, the second decoding only the atom's values.
     /// - Throws: ``InspectorError`` (usage) when no atom declared by `step` matches.
     package static func blame(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec = .fromLast(0), history: Bool = false) throws(InspectorError) -> [Blame] {
+        guard history else { return try blames(journal, atom: pattern, at: step, history: false) }
+        // The history reads every line up to the step.
+        return try journal.readingEveryLine { () throws(InspectorError) in
+            try blames(journal, atom: pattern, at: step, history: true)
+        }
+    }
+
+    private static func blames(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec, history: Bool) throws(InspectorError) -> [Blame] {
         let step = try journal.step(step)
         // The history needs every number the atom had, declared further back than a keyframe.
         let (matched, declarations) = try AtomSelection.declared(pattern, in: journal, through: step, everyNumber: history)

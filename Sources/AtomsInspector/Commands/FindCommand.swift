@@ -60,10 +60,12 @@ package enum FindCommand {
     /// - Parameter progress: Told where the scan is every few thousand steps (`find` draws it on
     ///   a terminal); returning `false` stops it, with the matches found so far.
     package static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil) throws(InspectorError) -> Result {
-        let bound = try bind(expression, in: journal)
-        var matches: [Match] = []
-        try forEachMatch(journal, bound, mode: mode, progress: progress) { matches.append($0) }
-        return Result(expression: bound.expression.description, steps: matches)
+        try journal.readingEveryLine { () throws(InspectorError) in
+            let bound = try bind(expression, in: journal)
+            var matches: [Match] = []
+            try forEachMatch(journal, bound, mode: mode, progress: progress) { matches.append($0) }
+            return Result(expression: bound.expression.description, steps: matches)
+        }
     }
 
     /// Calls `body` with each match in step order, as it is found: the search the step

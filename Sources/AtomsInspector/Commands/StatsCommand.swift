@@ -42,6 +42,11 @@ package enum StatsCommand {
     /// - Complexity: Reads every transaction's envelope once (twice when an atom that changed
     ///   was released before the last keyframe, to name it); values are skipped.
     package static func stats(_ journal: InspectedJournal) throws(InspectorError) -> Stats {
+        try journal.readingEveryLine { () throws(InspectorError) in try counted(journal) }
+    }
+
+    /// ``stats(_:)``, without naming the first damaged line.
+    private static func counted(_ journal: InspectedJournal) throws(InspectorError) -> Stats {
         let reader = journal.reader
         let last = try journal.state(at: reader.lastStep, decodingValuesOf: [])
         let summary: JournalSummary
