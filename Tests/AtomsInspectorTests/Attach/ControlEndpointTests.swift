@@ -26,12 +26,12 @@ private struct Program {
     let endpoint: ControlEndpoint
     var journal: String { directory.path("j.jsonl") }
 
-    init(acceptedUser: uid_t = getuid(), queueLimit: Int = 1 << 20) throws {
+    init(acceptedUser: uid_t = getuid(), queueLimit: Int = 1 << 20, flush: FlushPolicy = .everyTransaction) throws {
         directory = try TemporaryDirectory()
         context = root.viewContext()
         context.watch(CountAtom())
         context.watch(HandleAtom())
-        recorder = try JournalRecorder(path: directory.path("j.jsonl"))
+        recorder = try JournalRecorder(path: directory.path("j.jsonl"), flush: flush)
         recorder.attach(to: root.store)
         endpoint = try recorder.listen(at: directory.path("c.sock"), acceptedUser: acceptedUser, queueLimit: queueLimit)
     }
@@ -141,7 +141,8 @@ struct ControlEndpointTests {
     }
 
     @Test func aReplyComesOnceItsTransactionIsOnFile() async throws {
-        let program = try Program()
+        // A recorder that writes only when flushed: the endpoint must flush before it answers.
+        let program = try Program(flush: .onClose)
         for value in 1...3 { program.count = value }
         let connection = try await program.connect()
         _ = try await ask(connection, "hello 1", as: ControlMessages.Hello.self)
@@ -155,6 +156,7 @@ struct ControlEndpointTests {
             #expect(try reader.transaction(reader.lastStep).at == "atoms-inspect/live:\(back.step)", "the site says who wrote, not the library's file")
         }
         program.count = 4
+        #expect(try JournalReader(path: program.journal).lastStep < program.root.store.committedTransactions)
         let present = try await ask(connection, "live", as: ControlMessages.Moved.self)
         #expect(present.recorded == nil && present.step == program.root.store.committedTransactions)
         #expect(try JournalReader(path: program.journal).lastStep == present.step, "live at the present flushes too")

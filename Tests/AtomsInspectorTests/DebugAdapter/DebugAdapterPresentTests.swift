@@ -3,15 +3,18 @@ import Testing
 import TestSupport
 @testable import AtomsInspector
 
+/// How many times the attach flow runs.
+private let attachFlowRuns = ProcessInfo.processInfo.environment["ATOMS_ATTACH_FLOW_RUNS"].flatMap(Int.init) ?? 3
+
 /// Attached to `sample-todo --control`: every stop shows exactly the state the program
 /// prints, the return to the present above all; the present's frame is the program's code;
 /// the program's new writes refresh the editor.
 ///
 /// `ATOMS_ATTACH_FLOW_RUNS` sets how many times the flow runs (3 by default);
 /// `Benchmarks/attach-present-stress.sh` runs it 200 times and says how many runs were wrong.
-@Suite(.timeLimit(.minutes(DebugAdapterPresentTests.runs > 10 ? 60 : 3)))
+@Suite(.timeLimit(.minutes(attachFlowRuns > 10 ? 60 : 3)))
 struct DebugAdapterPresentTests {
-    static let runs = ProcessInfo.processInfo.environment["ATOMS_ATTACH_FLOW_RUNS"].flatMap(Int.init) ?? 3
+    static let runs = attachFlowRuns
 
     /// Whether the editor's values are the program's last printed state (waiting for its
     /// output, which may come after the stop).
@@ -36,7 +39,14 @@ struct DebugAdapterPresentTests {
             if try await client.position() != present - back { wrong.append("step back \(back)") }
             if try await !agree(client, program) { wrong.append("step back \(back) values") }
         }
-        let stopped = try await client.move("continue")
+        let continued = try await client.request("continue", ["threadId": 1])
+        guard continued["success"] as? Bool == true else {
+            wrong.append("continue failed: \(continued["message"] ?? "")")
+            _ = try await client.disconnect()
+            try await program.end()
+            return wrong
+        }
+        let stopped = try #require(try await client.event("stopped")["body"] as? [String: Any])
         let last = try await program.lastStep()
         let position = try await client.position()
         if position != last { wrong.append("present at step \(position), the program's last is \(last)") }
