@@ -23,7 +23,8 @@ package final class DebugAdapter {
     private var resolver: WriteSiteResolver?
     private var sites: WriteSiteIndex?
     private var breakpoints = DebugBreakpoints()
-    private var variables = DebugVariables()
+    /// The variables of the current stop (references valid until the position moves).
+    var variables = DebugVariables()
     private var stopOnEntry = false
     private var linesStartAt1 = true
     /// Whether the client takes `invalidated` events (else a refresh is a `stopped` event).
@@ -259,14 +260,14 @@ package final class DebugAdapter {
 
     /// Tells the editor that what it shows is out of date: `invalidated` for a client that
     /// takes it, else a `stopped` event (which every client refreshes on).
-    private func refresh(_ history: DebugHistory, note: String) throws(InspectorError) -> DAPOutgoing {
+    func refresh(_ history: DebugHistory, note: String) throws(InspectorError) -> DAPOutgoing {
         if clientTakesInvalidated {
             return .event("invalidated", DAPBody.Invalidated(areas: ["all"], threadId: Self.threadID))
         }
         return try stopped("step", history, note: note)
     }
 
-    private func stopped(_ reason: String, _ history: DebugHistory, breakpoints: [Int]? = nil, note: String? = nil) throws(InspectorError) -> DAPOutgoing {
+    func stopped(_ reason: String, _ history: DebugHistory, breakpoints: [Int]? = nil, note: String? = nil) throws(InspectorError) -> DAPOutgoing {
         let frame = try topFrame(history)
         return .event("stopped", DAPBody.Stopped(
             reason: reason, description: note.map { "\(frame.name) — \($0)" } ?? frame.name, threadId: Self.threadID,
@@ -499,57 +500,5 @@ package final class DebugAdapter {
         // The steps nearest the position first, at most 50.
         let nearest = steps.sorted { abs($0 - history.position) < abs($1 - history.position) }.prefix(50).sorted()
         return DAPBody.GotoTargets(targets: nearest.map { .init(id: $0, label: "step \($0)", line: arguments.line) })
-    }
-
-    // MARK: Evaluating
-
-    private func evaluate(_ request: DAPRequest, _ history: DebugHistory) throws -> [DAPOutgoing] {
-        let arguments = try request.arguments(DAPBody.EvaluateArguments.self)
-        // A console line that is not a command is an expression, as a watch's (older clients
-        // hover in the console).
-        if arguments.context == "repl", arguments.expression.split(whereSeparator: \.isWhitespace).first.map({ StepVerb(spelling: $0) != nil }) ?? true {
-            let before = history.position
-            let reply = try history.command(arguments.expression)
-            let body = DAPBody.Evaluate(result: reply?.text ?? "", type: nil, variablesReference: 0)
-            guard history.position != before else { return [.response(to: request, body)] }
-            variables.reset()
-            return [.response(to: request, body), try stopped("goto", history)]
-        }
-        let state = history.state
-        let expression: WhereExpression
-        let bound: BoundExpression
-        do {
-            expression = try WhereExpression.parse(arguments.expression)
-            bound = try BoundExpression(expression, declarations: state.declarations, journal: history.journal.path)
-        } catch {
-            guard arguments.context == "repl" else { throw error }
-            throw InspectorError(.usage, "'\(arguments.expression)' is neither a command (type help for the list) nor an expression: \(Self.text(error))")
-        }
-        guard case .path(let path) = expression else {
-            let result = bound.holds(in: state.values)
-            return [.response(to: request, DAPBody.Evaluate(result: String(result), type: "boolean", variablesReference: 0))]
-        }
-        let value = bound.value(of: path, in: state.values)
-        let (reference, _, _) = variables.expand(value, path: path)
-        return [.response(to: request, DAPBody.Evaluate(result: DebugVariables.preview(value), type: DebugVariables.typeName(value), variablesReference: reference))]
-    }
-
-    // MARK: Writing
-
-    /// Sets `path` to `value` (JSON) in the running program: the response reads the value
-    /// back at the new step, and the editor is told to refresh.
-    private func write(_ path: String, _ value: String, _ request: DAPRequest, _ history: DebugHistory) throws -> [DAPOutgoing] {
-        let reply = try history.set(path, to: value)
-        variables.reset()
-        let expression = try WhereExpression.parse(path)
-        let bound = try BoundExpression(expression, declarations: history.state.declarations, journal: history.journal.path)
-        guard case .path(let valuePath) = expression else {
-            throw InspectorError(.usage, "'\(path)' is not an atom or a member of its value")
-        }
-        let written = bound.value(of: valuePath, in: history.state.values)
-        let (reference, _, _) = variables.expand(written, path: valuePath)
-        let body = DAPBody.SetValue(value: DebugVariables.preview(written), type: DebugVariables.typeName(written), variablesReference: reference)
-        let console = DAPOutgoing.event("output", DAPBody.Output(category: "console", output: reply.text + "\n"))
-        return [.response(to: request, body), console, try refresh(history, note: "\(path) set by atoms-inspect")]
     }
 }
