@@ -18,7 +18,13 @@ struct Dap: ParsableCommand {
             step's write site, the variables are the live atoms; next and stepBack move one step, \
             continue and reverseContinue run to a breakpoint (a line that writes, an atom that \
             changes, a where condition) or to the first or last step. The debug console runs the \
-            step prompt's commands. Editor set-ups are in editors/; docs/DEBUG_ADAPTER.md says what it \
+            step prompt's commands, and evaluates a line that is not one as a watch expression. \
+            Sources may be paths, file:// URIs or paths relative to sourceRoot. Attached, continue \
+            returns the program to the present (its state after its last transaction), the program's \
+            new writes refresh the editor (invalidated, or stopped for clients without it), and \
+            setVariable and setExpression write a value (JSON) into the program as one set \
+            transaction; a journal is history and refuses them. Editor set-ups are in editors/; \
+            docs/DEBUG_ADAPTER.md says what it \
             does and does not do. Exits 0 after disconnect, 65 when the framing breaks (a bad \
             Content-Length, a truncated message, input ending without disconnect), 74 when it cannot \
             write.

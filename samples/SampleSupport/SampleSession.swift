@@ -12,7 +12,7 @@ import Foundation
 /// recorded too, for `atoms-inspect profile` (as a recorder does by default), unless
 /// `--no-timing` is given (`--timing`, the default, is still accepted);
 /// `--control` opens the recorder's control endpoint for `atoms-inspect attach`
-/// (samples that read stdin off the main thread, with ``runAsync(state:handle:)``).
+/// (samples that read stdin off the main thread, with ``runAsync(showingState:state:handle:)``).
 @MainActor
 public final class SampleSession {
     /// The root all of the sample's atoms live in.
@@ -177,7 +177,13 @@ public final class SampleSession {
     /// Like ``run(state:handle:)``, for samples with asynchronous atoms: stdin is read on
     /// another thread, so tasks, debounces and publishers keep running on the main actor
     /// between commands, and a command may `await` (e.g. until a search settles).
-    public func runAsync(state: () -> [String: any Encodable], handle: (_ command: String, _ argument: String) async throws -> Bool) async {
+    /// With `showingState` and `--control`, `state()` is printed as `state` prints it now and
+    /// after every transaction that changes it, so the program's own output shows what an
+    /// attached inspector moved or set.
+    public func runAsync(showingState: Bool = false, state: @escaping @MainActor () -> [String: any Encodable], handle: (_ command: String, _ argument: String) async throws -> Bool) async {
+        if showingState {
+            showWhileControlled { Self.json(state()) }
+        }
         for await line in Self.standardInputLines() {
             guard let (command, argument) = respond(to: line, state: state) else { continue }
             let outcome: Result<Bool, any Error>

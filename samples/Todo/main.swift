@@ -16,7 +16,7 @@ func runTodo() async {
     list.watch(NextTodoIDAtom())
 
     await session.runAsync(
-        state: {
+        showingState: true, state: {
             [
                 "TodosAtom": list.read(TodosAtom()),
                 "FilterAtom": list.read(FilterAtom()),

@@ -90,6 +90,13 @@ class AnyAtomNode {
     func assign(_ value: Any) {}
     /// Takes the seeded value for this atom, if the seeds have one; returns whether it did.
     func takeSeed(from seeds: any AtomValueSeeds) -> Bool { false }
+    /// Whether the atom is a state (a ``StateAtom``), which a write may set.
+    var isState: Bool { false }
+    /// The name of the atom's value type, for messages (`Array<Todo>`).
+    var valueTypeName: String { "" }
+    /// The seeded value for this atom, ready to set; `nil` when the seeds have none that
+    /// decodes as the atom's value type.
+    func seededWrite(from seeds: any AtomValueSeeds) -> (@MainActor () -> Void)? { nil }
     /// The effect lifecycle events, run by the store after a transaction commits.
     func effectInitialized() {}
     func effectUpdated() {}
@@ -248,6 +255,21 @@ final class AtomNode<Node: Atom>: AnyAtomNode {
         }
         setValue(seeded)
         return true
+    }
+
+    override var isState: Bool {
+        Node.self is any StateAtom.Type
+    }
+
+    override var valueTypeName: String {
+        String(describing: Node.Produced.self)
+    }
+
+    override func seededWrite(from seeds: any AtomValueSeeds) -> (@MainActor () -> Void)? {
+        guard let seeded = seeds.value(for: identity, as: Node.Produced.self) else {
+            return nil
+        }
+        return { [self] in setValue(seeded) }
     }
 
     override func assign(_ value: Any) {

@@ -58,6 +58,14 @@ public final class AtomStore {
         engine.restoreValues(from: seeds, location: SourceLocation(fileID: fileID, line: line))
     }
 
+    /// Sets a cached state to the value the seeds have for it, as a subscript write does: one
+    /// `set` transaction at `fileID:line`, its dependents recomputed and subscribers told.
+    /// Nothing is written unless the atom is a cached ``StateAtom`` and the seeds' value
+    /// decodes as its type.
+    package func write(_ atom: AtomIdentity, from seeds: any AtomValueSeeds, fileID: String, line: UInt) -> AtomSeedWrite {
+        engine.write(atom, from: seeds, location: SourceLocation(fileID: fileID, line: line))
+    }
+
     /// Captures the values of all cached atoms and the dependency graph.
     public func snapshot() -> Snapshot {
         engine.makeSnapshot()

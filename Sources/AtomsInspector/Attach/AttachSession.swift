@@ -11,6 +11,9 @@ import Foundation
 /// Every command is ``StepSession``'s; after one that moves (next, prev, goto, first, last,
 /// find, where) to a step other than the one the program shows, the program is sent there.
 /// The journal is the program's own, so `last` is the present: the newest step it recorded.
+/// `live` returns the program to the present and the session to the step the program
+/// answered with (the program writes it to the journal before answering); `set` writes a
+/// value into the program at the present.
 package final class AttachSession {
     private let connection: ControlConnection
     private(set) var session: StepSession
@@ -64,6 +67,11 @@ package final class AttachSession {
         session.position
     }
 
+    /// Whether the program shows a step of its past (jumped there, not yet back).
+    package var isProgramInPast: Bool {
+        isInPast
+    }
+
     /// Commands and what they do, for `help`.
     package static let help = StepVerb.help(runningProgram: true)
 
@@ -109,7 +117,9 @@ package final class AttachSession {
         do {
             switch command {
             case .live:
-                reply = StepReply(returnToPresent())
+                reply = StepReply(try returnToPresent())
+            case .set(let path, let value):
+                reply = StepReply(try set(path, to: value))
             case .help:
                 reply = StepReply(Self.help)
             default:
@@ -150,19 +160,55 @@ package final class AttachSession {
         }
     }
 
-    private func returnToPresent() -> String {
-        do {
-            let moved = try connection.request("live").decode(ControlMessages.Moved.self)
-            if let recorded = moved.recorded {
-                programLast = max(programLast, recorded)
-            }
-            let output = (try? session.run(.last).text) ?? ""
-            programShows = session.position
-            isInPast = false
-            return (moved.recorded == nil ? "the program is in the present" : "back to the present (step \(moved.step))") + describe(moved, verb: nil) + "\n" + output
-        } catch {
-            return "error: \(error.message)"
+    private func returnToPresent() throws(InspectorError) -> String {
+        let moved = try connection.request("live").decode(ControlMessages.Moved.self)
+        let present = moved.recorded ?? moved.step
+        programLast = max(programLast, present)
+        isInPast = false
+        let output = try moveToLast(atLeast: present)
+        return (moved.recorded == nil ? "the program is in the present" : "back to the present (step \(moved.step))") + describe(moved, verb: nil) + "\n" + output
+    }
+
+    /// Moves the session to the journal's last step, which holds `step` at least: the
+    /// program wrote it to the file before it answered.
+    private func moveToLast(atLeast step: Int) throws(InspectorError) -> String {
+        let output = try session.run(.last).text
+        programShows = session.position
+        guard session.position >= step else {
+            throw InspectorError(.unavailable, path: hello.journal, "the journal ends at step \(session.position), but the program is at step \(step) — type last to read it again")
         }
+        return output
+    }
+
+    /// At the present, follows the program's own new transactions: moves to the newest step
+    /// on file. Returns whether the position moved.
+    ///
+    /// - Throws: ``InspectorError`` when the journal cannot be read.
+    package func followPresent() throws(InspectorError) -> Bool {
+        let notices = takeNotices()
+        pendingNotices = notices
+        guard !isInPast, programLast > session.position else { return false }
+        let before = session.position
+        _ = try session.run(.last)
+        programShows = session.position
+        return session.position != before
+    }
+
+    /// Writes `text` (JSON) at `path` (an atom or a member of its value) into the program at
+    /// the present, as one `set` transaction, and moves to its step.
+    private func set(_ path: String, to text: String) throws(InspectorError) -> String {
+        guard !isInPast else {
+            throw InspectorError(.usage, "the program shows step \(programShows) of its past — return to the present (live) and set again")
+        }
+        // The present as the program has it: `live` answers once its last step is on file.
+        let present = try connection.request("live").decode(ControlMessages.Moved.self)
+        _ = try moveToLast(atLeast: present.recorded ?? present.step)
+        let write = try ValueWrite(path: path, value: text, in: session.currentState, journal: hello.journal)
+        let request = ControlProtocol.setRequest(.init(atom: write.atom.identityKey, value: write.value))
+        let written = try connection.request(request).decode(ControlMessages.Written.self)
+        programLast = max(programLast, written.recorded)
+        let output = try moveToLast(atLeast: written.recorded)
+        return style.dim("→ the program set \(written.atom), recorded as step \(written.recorded)") + "\n" + output
     }
 
     private func describe(_ moved: ControlMessages.Moved, verb: String?) -> String {

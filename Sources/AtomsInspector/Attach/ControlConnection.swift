@@ -84,9 +84,9 @@ package final class ControlConnection: @unchecked Sendable {
     /// Sends a request and waits for its reply.
     ///
     /// - Returns: The `ok` reply.
-    /// - Throws: ``InspectorError``: the program's `error` reply (status 64 for a usage or range
-    ///   error, 69 otherwise), or 69 when the program is gone or does not answer in `timeout`
-    ///   seconds.
+    /// - Throws: ``InspectorError``: the program's `error` reply (status 64 for a usage, range,
+    ///   past or atom error, 65 for a value that does not decode, 69 otherwise), or 69 when
+    ///   the program is gone or does not answer in `timeout` seconds.
     package func request(_ line: String, timeout: Double = 30) throws(InspectorError) -> Message {
         guard UnixSocket.sendAll(descriptor, Array((line + "\n").utf8)) else {
             throw InspectorError(.unavailable, path: path, "the program is gone (it closed the connection)")
@@ -105,7 +105,12 @@ package final class ControlConnection: @unchecked Sendable {
         let reply = replies.removeFirst()
         guard reply.kind == "ok" else {
             let message = (try? reply.decode([String: String].self))?["message"] ?? String(decoding: reply.body, as: UTF8.self)
-            throw InspectorError(["usage", "range"].contains(reply.name) ? .usage : .unavailable, message)
+            let status: ExitStatus = switch reply.name {
+            case "usage", "range", "past", "atom": .usage
+            case "value": .dataError
+            default: .unavailable
+            }
+            throw InspectorError(status, message)
         }
         return reply
     }

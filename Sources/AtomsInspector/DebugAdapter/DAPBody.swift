@@ -116,6 +116,27 @@ package enum DAPBody {
         package var targetId: Int
     }
 
+    /// `breakpointLocations`: the lines of a file, from `line` to `endLine`.
+    package struct BreakpointLocationsArguments: Decodable, Sendable {
+        package var source: Source
+        package var line: Int
+        package var endLine: Int?
+    }
+
+    /// `setVariable`: a variable of a scope or of a structured value, and its new value.
+    package struct SetVariableArguments: Decodable, Sendable {
+        package var variablesReference: Int
+        package var name: String
+        package var value: String
+    }
+
+    /// `setExpression`: a path, and its new value.
+    package struct SetExpressionArguments: Decodable, Sendable {
+        package var expression: String
+        package var value: String
+        package var frameId: Int?
+    }
+
     /// `disconnect`, and anything else whose arguments the adapter does not read.
     package struct NoArguments: Decodable, Sendable {}
 
@@ -145,8 +166,27 @@ package enum DAPBody {
         var supportsDataBreakpoints = true
         var supportsEvaluateForHovers = true
         var supportsGotoTargetsRequest = true
+        var supportsBreakpointLocationsRequest = true
         var supportsTerminateRequest = false
         var supportTerminateDebuggee = false
+    }
+
+    /// What an attached session can do besides: write values (said by a `capabilities`
+    /// event after `attach`, not by `initialize`: a journal cannot be written).
+    package struct WriteCapabilities: Encodable, Sendable {
+        var supportsSetVariable = true
+        var supportsSetExpression = true
+    }
+
+    /// The `capabilities` event's body.
+    package struct CapabilitiesEvent: Encodable, Sendable {
+        let capabilities: WriteCapabilities
+    }
+
+    /// The `invalidated` event's body: what the client shows is out of date.
+    package struct Invalidated: Encodable, Sendable {
+        let areas: [String]
+        let threadId: Int?
     }
 
     /// A thread (the one thread: the history).
@@ -211,6 +251,23 @@ package enum DAPBody {
     /// `variables`' body.
     package struct Variables: Encodable, Sendable {
         let variables: [Variable]
+    }
+
+    /// `setVariable`'s and `setExpression`'s body: the value written, as read back.
+    package struct SetValue: Encodable, Sendable {
+        let value: String
+        let type: String?
+        let variablesReference: Int
+    }
+
+    /// A line with a write, for `breakpointLocations`.
+    package struct BreakpointLocation: Encodable, Sendable {
+        let line: Int
+    }
+
+    /// `breakpointLocations`' body.
+    package struct BreakpointLocations: Encodable, Sendable {
+        let breakpoints: [BreakpointLocation]
     }
 
     /// `evaluate`'s body.

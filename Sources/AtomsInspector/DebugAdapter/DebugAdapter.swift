@@ -23,9 +23,14 @@ package final class DebugAdapter {
     private var resolver: WriteSiteResolver?
     private var sites: WriteSiteIndex?
     private var breakpoints = DebugBreakpoints()
-    private var variables = DebugVariables()
+    /// The variables of the current stop (references valid until the position moves).
+    var variables = DebugVariables()
     private var stopOnEntry = false
     private var linesStartAt1 = true
+    /// Whether the client takes `invalidated` events (else a refresh is a `stopped` event).
+    private var clientTakesInvalidated = false
+    /// Whether `configurationDone` came: the editor shows a stop, which may be refreshed.
+    private var isConfigured = false
     /// Whether a `disconnect` was answered: the adapter ends (status 0).
     package private(set) var isFinished = false
 
@@ -65,9 +70,22 @@ package final class DebugAdapter {
     }
 
     /// What a running program did while no request came (its own writes, an excursion's
-    /// end), as `output` events; none for a journal.
+    /// end), as `output` events; none for a journal. At the present, the program's new
+    /// transactions move the session to the newest, and the editor is told to refresh.
     package func idle() -> [DAPOutgoing] {
-        notices()
+        guard let history, history.isProgram, isConfigured else { return notices() }
+        let moved: Bool
+        do {
+            moved = try history.followPresent()
+        } catch {
+            return notices() + [.event("output", DAPBody.Output(category: "stderr", output: Self.text(error) + "\n"))]
+        }
+        var messages = notices()
+        if moved, let refresh = try? refresh(history, note: "the program recorded step \(history.position)") {
+            variables.reset()
+            messages.append(refresh)
+        }
+        return messages
     }
 
     /// Whether the session follows a running program (and so has news without requests).
@@ -96,8 +114,10 @@ package final class DebugAdapter {
     private func dispatch(_ request: DAPRequest) throws -> [DAPOutgoing] {
         switch request.command {
         case "initialize":
-            struct Arguments: Decodable { var linesStartAt1: Bool? }
-            linesStartAt1 = try request.arguments(Arguments.self).linesStartAt1 ?? true
+            struct Arguments: Decodable { var linesStartAt1: Bool?, supportsInvalidatedEvent: Bool? }
+            let arguments = try request.arguments(Arguments.self)
+            linesStartAt1 = arguments.linesStartAt1 ?? true
+            clientTakesInvalidated = arguments.supportsInvalidatedEvent ?? false
             return [.response(to: request, DAPBody.Capabilities())]
         case "launch": return try launch(request)
         case "attach": return try attach(request)
@@ -119,6 +139,7 @@ package final class DebugAdapter {
         case "dataBreakpointInfo": return [.response(to: request, try dataBreakpointInfo(request.arguments(DAPBody.DataBreakpointInfoArguments.self), history))]
         case "setDataBreakpoints": return [.response(to: request, try setDataBreakpoints(request.arguments(DAPBody.SetDataBreakpointsArguments.self), history))]
         case "configurationDone":
+            isConfigured = true
             if stopOnEntry || history.isProgram {
                 return [.response(to: request), try stopped("entry", history)]
             }
@@ -139,6 +160,16 @@ package final class DebugAdapter {
         case "pause":
             return [.response(to: request)]
         case "gotoTargets": return [.response(to: request, try gotoTargets(request.arguments(DAPBody.GotoTargetsArguments.self), history))]
+        case "breakpointLocations": return [.response(to: request, try breakpointLocations(request.arguments(DAPBody.BreakpointLocationsArguments.self), history))]
+        case "setVariable":
+            let arguments = try request.arguments(DAPBody.SetVariableArguments.self)
+            guard let path = variables.path(of: arguments.name, in: arguments.variablesReference, atoms: history.state.liveAtoms) else {
+                throw InspectorError(.usage, "no variable '\(arguments.name)' in reference \(arguments.variablesReference) at step \(history.position) — ask for variables again after each stop")
+            }
+            return try write(path.description, arguments.value, request, history)
+        case "setExpression":
+            let arguments = try request.arguments(DAPBody.SetExpressionArguments.self)
+            return try write(arguments.expression, arguments.value, request, history)
         case "goto":
             let target = try request.arguments(DAPBody.GotoArguments.self).targetId
             guard target >= history.first, target <= history.last else {
@@ -183,7 +214,9 @@ package final class DebugAdapter {
         history = DebugHistory(program: session)
         resolver = WriteSiteResolver(root: root(arguments.sourceRoot))
         let greeting = DAPOutgoing.event("output", DAPBody.Output(category: "console", output: session.greeting + "\n"))
-        return [.response(to: request), greeting, .event("initialized")]
+        // A running program's values can be written: said now, not at initialize.
+        let capabilities = DAPOutgoing.event("capabilities", DAPBody.CapabilitiesEvent(capabilities: .init()))
+        return [.response(to: request), greeting, capabilities, .event("initialized")]
     }
 
     private func root(_ sourceRoot: String?) -> String {
@@ -225,7 +258,16 @@ package final class DebugAdapter {
         return [try stopped("step", history, note: note)]
     }
 
-    private func stopped(_ reason: String, _ history: DebugHistory, breakpoints: [Int]? = nil, note: String? = nil) throws(InspectorError) -> DAPOutgoing {
+    /// Tells the editor that what it shows is out of date: `invalidated` for a client that
+    /// takes it, else a `stopped` event (which every client refreshes on).
+    func refresh(_ history: DebugHistory, note: String) throws(InspectorError) -> DAPOutgoing {
+        if clientTakesInvalidated {
+            return .event("invalidated", DAPBody.Invalidated(areas: ["all"], threadId: Self.threadID))
+        }
+        return try stopped("step", history, note: note)
+    }
+
+    func stopped(_ reason: String, _ history: DebugHistory, breakpoints: [Int]? = nil, note: String? = nil) throws(InspectorError) -> DAPOutgoing {
         let frame = try topFrame(history)
         return .event("stopped", DAPBody.Stopped(
             reason: reason, description: note.map { "\(frame.name) — \($0)" } ?? frame.name, threadId: Self.threadID,
@@ -247,12 +289,40 @@ package final class DebugAdapter {
             + (record.released ?? []).compactMap { declarations[$0].map { "-" + $0.displayName } }
         let changed = names.count > 3 ? names.prefix(3).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
         var name = "step \(step) · \(record.cause)\(changed.isEmpty ? "" : " " + changed)"
-        guard let site = record.at, let (fileID, line) = WriteSiteResolver.split(site), let path = resolver?.path(forFileID: fileID) else {
+        var site = record.at
+        if let at = record.at, let request = ControlWriteSite.request(of: at) {
+            // Written by atoms-inspect, not by the program: the frame is at the program's last
+            // write site, or has no source.
+            let target = WriteSiteResolver.split(at)?.line ?? 0
+            let what = switch request {
+            case .jump: "a jump to step \(target)"
+            case .live: "back to the present of step \(target)"
+            case .set: "a value set"
+            }
+            name += " by atoms-inspect (\(what))"
+            let written = try programWriteSite(before: step, history)
+            site = written?.site
+            if let written { name += " · the program last wrote at step \(written.step)" }
+        }
+        guard let site, let (fileID, line) = WriteSiteResolver.split(site), let path = resolver?.path(forFileID: fileID) else {
             if let site = record.at { name += " @ \(site)" }
             return DAPBody.StackFrame(id: step, name: name, source: nil, line: 0, column: 0, presentationHint: "subtle")
         }
         let source = DAPBody.Source(name: String(path.split(separator: "/").last ?? ""), path: path)
         return DAPBody.StackFrame(id: step, name: name, source: source, line: clientLine(line), column: clientLine(1), presentationHint: nil)
+    }
+
+    /// The newest step before `step` with a write site of the program's own (not
+    /// atoms-inspect's), looking back at most 1,000 steps.
+    private func programWriteSite(before step: Int, _ history: DebugHistory) throws(InspectorError) -> (step: Int, site: String)? {
+        var candidate = step - 1
+        while candidate > history.first, candidate >= step - 1_000 {
+            if let site = try history.journal.transaction(candidate, decodingValuesOf: []).at, ControlWriteSite.request(of: site) == nil {
+                return (candidate, site)
+            }
+            candidate -= 1
+        }
+        return nil
     }
 
     private func clientLine(_ line: Int) -> Int {
@@ -278,6 +348,7 @@ package final class DebugAdapter {
 
     private func variables(_ arguments: DAPBody.VariablesArguments, _ history: DebugHistory) throws -> DAPBody.Variables {
         let changed = try changedAtoms(history)
+        variables.isWritable = history.canSet
         var list: [DAPBody.Variable]
         switch arguments.variablesReference {
         case DebugVariables.changedScope:
@@ -285,6 +356,7 @@ package final class DebugAdapter {
         case DebugVariables.atomsScope:
             list = variables.variables(for: history.state.liveAtoms, in: history.state)
         case let reference:
+            variables.isWritable = history.canSet
             guard let children = variables.children(of: reference) else {
                 throw InspectorError(.usage, "variablesReference \(reference) is not known at step \(history.position) — ask for scopes again after each stop")
             }
@@ -312,10 +384,21 @@ package final class DebugAdapter {
         }
     }
 
-    private func setBreakpoints(_ arguments: DAPBody.SetBreakpointsArguments, _ history: DebugHistory) throws -> DAPBody.Breakpoints {
-        guard let path = arguments.source.path else {
-            throw InspectorError(.usage, "setBreakpoints needs source.path — breakpoints are set on files on disk")
+    /// The file a request's source names: an absolute path, a `file://` URI or a path
+    /// relative to the source root.
+    private func filePath(_ source: DAPBody.Source, for command: String) throws(InspectorError) -> String {
+        guard let text = source.path, !text.isEmpty else {
+            throw InspectorError(.usage, "\(command) needs source.path — a file on disk (a path, a path relative to sourceRoot, or a file:// URI)")
         }
+        guard let path = ClientSourcePath.path(text, root: resolver?.root ?? workingDirectory) else {
+            throw InspectorError(.usage, "\(command): '\(text)' is not a file on this machine — send a path, a path relative to sourceRoot, or a file:// URI")
+        }
+        return path
+    }
+
+    private func setBreakpoints(_ arguments: DAPBody.SetBreakpointsArguments, _ history: DebugHistory) throws -> DAPBody.Breakpoints {
+        let sent = arguments.source.path ?? ""
+        let path = try filePath(arguments.source, for: "setBreakpoints")
         let requested = arguments.breakpoints ?? (arguments.lines ?? []).map { DAPBody.SourceBreakpoint(line: $0) }
         let index = try siteIndex(history)
         let fileIDs = fileIDs(of: path, index)
@@ -326,7 +409,8 @@ package final class DebugAdapter {
         for wanted in requested {
             let id = breakpoints.makeID()
             let line = linesStartAt1 ? wanted.line : wanted.line + 1
-            let source = DAPBody.Source(name: String(canonical.split(separator: "/").last ?? ""), path: path)
+            // The source as the client sent it: the editor matches it to its buffer.
+            let source = DAPBody.Source(name: String(canonical.split(separator: "/").last ?? ""), path: sent)
             guard written.contains(line) else {
                 let lines = written.sorted().prefix(12).map(String.init).joined(separator: ", ")
                 let message = fileIDs.isEmpty
@@ -398,39 +482,23 @@ package final class DebugAdapter {
         return answered
     }
 
+    private func breakpointLocations(_ arguments: DAPBody.BreakpointLocationsArguments, _ history: DebugHistory) throws -> DAPBody.BreakpointLocations {
+        let path = try filePath(arguments.source, for: "breakpointLocations")
+        let index = try siteIndex(history)
+        let written = fileIDs(of: path, index).reduce(into: Set<Int>()) { $0.formUnion(index.lines(ofFileID: $1)) }
+        let first = linesStartAt1 ? arguments.line : arguments.line + 1
+        let last = arguments.endLine.map { linesStartAt1 ? $0 : $0 + 1 } ?? first
+        let lines = written.filter { $0 >= first && $0 <= last }.sorted()
+        return DAPBody.BreakpointLocations(breakpoints: lines.map { .init(line: clientLine($0)) })
+    }
+
     private func gotoTargets(_ arguments: DAPBody.GotoTargetsArguments, _ history: DebugHistory) throws -> DAPBody.GotoTargets {
-        guard let path = arguments.source.path else {
-            throw InspectorError(.usage, "gotoTargets needs source.path — targets are steps written at a line of a file")
-        }
+        let path = try filePath(arguments.source, for: "gotoTargets")
         let index = try siteIndex(history)
         let line = linesStartAt1 ? arguments.line : arguments.line + 1
         let steps = fileIDs(of: path, index).flatMap { index.steps["\($0):\(line)"] ?? [] }.sorted()
         // The steps nearest the position first, at most 50.
         let nearest = steps.sorted { abs($0 - history.position) < abs($1 - history.position) }.prefix(50).sorted()
         return DAPBody.GotoTargets(targets: nearest.map { .init(id: $0, label: "step \($0)", line: arguments.line) })
-    }
-
-    // MARK: Evaluating
-
-    private func evaluate(_ request: DAPRequest, _ history: DebugHistory) throws -> [DAPOutgoing] {
-        let arguments = try request.arguments(DAPBody.EvaluateArguments.self)
-        if arguments.context == "repl" {
-            let before = history.position
-            let reply = try history.command(arguments.expression)
-            let body = DAPBody.Evaluate(result: reply?.text ?? "", type: nil, variablesReference: 0)
-            guard history.position != before else { return [.response(to: request, body)] }
-            variables.reset()
-            return [.response(to: request, body), try stopped("goto", history)]
-        }
-        let expression = try WhereExpression.parse(arguments.expression)
-        let state = history.state
-        let bound = try BoundExpression(expression, declarations: state.declarations, journal: history.journal.path)
-        guard case .path(let path) = expression else {
-            let result = bound.holds(in: state.values)
-            return [.response(to: request, DAPBody.Evaluate(result: String(result), type: "boolean", variablesReference: 0))]
-        }
-        let value = bound.value(of: path, in: state.values)
-        let (reference, _, _) = variables.expand(value, path: path)
-        return [.response(to: request, DAPBody.Evaluate(result: DebugVariables.preview(value), type: DebugVariables.typeName(value), variablesReference: reference))]
     }
 }

@@ -85,6 +85,33 @@ final class DebugHistory {
         return try run(command)
     }
 
+    /// Whether values can be written: a running program at the present.
+    var canSet: Bool {
+        guard case .program(let attached) = backing else { return false }
+        return !attached.isProgramInPast
+    }
+
+    /// Writes `value` (JSON) at `path` (an atom or a member of its value) into the running
+    /// program, as one new transaction, and moves to it.
+    ///
+    /// - Throws: ``InspectorError``: for a journal (history cannot be written), and as
+    ///   ``AttachSession/run(_:)`` for a program.
+    func set(_ path: String, to value: String) throws(InspectorError) -> StepReply {
+        guard isProgram else {
+            throw InspectorError(.usage, "a journal is history: its values cannot be set — attach to the running program (a pid or socket) to write state")
+        }
+        return try run(.set(path: path, value: value))
+    }
+
+    /// At the present of a running program, moves to its newest step on file; whether the
+    /// position moved (never for a journal).
+    ///
+    /// - Throws: ``InspectorError`` when the journal cannot be read.
+    func followPresent() throws(InspectorError) -> Bool {
+        guard case .program(let attached) = backing else { return false }
+        return try attached.followPresent()
+    }
+
     /// Moves to `step` (and the program there).
     func move(to step: Int) throws(InspectorError) {
         guard step != position else { return }

@@ -19,6 +19,9 @@ struct DebugVariables {
 
     private var containers: [Int: Container] = [:]
     private var nextReference = 3
+    /// Whether the atoms can be set (a running program at the present): they are not marked
+    /// read-only.
+    var isWritable = false
 
     /// Forgets every reference but the scopes'.
     mutating func reset() {
@@ -39,8 +42,7 @@ struct DebugVariables {
     mutating func variables(for atoms: [AtomDeclaration], in state: JournalState) -> [DAPBody.Variable] {
         atoms.compactMap { atom in
             guard let entry = state.values[atom.id] else { return nil }
-            let attributes = ["readOnly"]
-            let hint = DAPBody.VariablePresentationHint(kind: "data", attributes: attributes)
+            let hint = DAPBody.VariablePresentationHint(kind: "data", attributes: isWritable ? nil : ["readOnly"])
             let path = Self.path(of: atom)
             // Shown as `show` shows them, without members: redacted values, and phases with a dump.
             guard entry.redacted != true, entry.phase == nil || entry.dump == nil, let value = entry.v else {
@@ -51,6 +53,26 @@ struct DebugVariables {
             }
             return variable(named: atom.displayName, value, path: path, type: atom.type, hint: hint)
         }
+    }
+
+    /// The path of the variable `name` of a scope's atoms or of a structured value's
+    /// reference; `nil` when there is none.
+    func path(of name: String, in reference: Int, atoms: [AtomDeclaration]) -> ValuePath? {
+        if reference == Self.changedScope || reference == Self.atomsScope {
+            return atoms.first { $0.displayName == name }.map(Self.path(of:))
+        }
+        guard case .value(let value, var path) = containers[reference] else { return nil }
+        switch value {
+        case .array(let elements):
+            guard name.hasPrefix("["), name.hasSuffix("]"), let index = Int(name.dropFirst().dropLast()), elements.indices.contains(index) else { return nil }
+            path.components.append(.index(index))
+        case .object(let members):
+            guard members[name] != nil else { return nil }
+            path.components.append(.member(name))
+        default:
+            return nil
+        }
+        return path
     }
 
     /// The children of a structured value's reference; `nil` for an unknown reference.

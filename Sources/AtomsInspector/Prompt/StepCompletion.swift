@@ -28,7 +28,7 @@ package struct StepCompletion: Sendable {
         switch StepVerb(spelling: command)?.argument {
         case .step?:
             return ["last"].filter { $0.hasPrefix(word) }
-        case .atom?, .expression?:
+        case .atom?, .expression?, .assignment?:
             let glob = Glob(word + "*")
             return atomNames.filter { glob.matches($0) }
         default:

@@ -34,6 +34,9 @@ package enum StepCommand: Sendable, Equatable {
     case `where`(String, backwards: Bool)
     /// Return a running program to the present (`attach` only).
     case live
+    /// Write a value into a running program at the present (`attach` only): the path of an
+    /// atom or a member of its value, and the new value's JSON, as typed.
+    case set(path: String, value: String)
     /// The list of commands.
     case help
     /// Leave.
@@ -57,6 +60,7 @@ package enum StepCommand: Sendable, Equatable {
         case .cost: .cost
         case .where: .where
         case .live: .live
+        case .set: .set
         case .help: .help
         case .quit: .quit
         }
@@ -110,9 +114,24 @@ package enum StepCommand: Sendable, Equatable {
             }
             return .where(String(rest), backwards: backwards)
         case .live: return .live
+        case .set: return try set(line.drop(while: \.isWhitespace).dropFirst(word.count))
         case .help: return .help
         case .quit: return .quit
         }
+    }
+
+    /// `PATH = JSON`: split at the first `=` whose left side is a path into an atom's value.
+    private static func set(_ rest: Substring) throws(InspectorError) -> StepCommand {
+        var search = rest.startIndex
+        while let equals = rest[search...].firstIndex(of: "=") {
+            let path = rest[..<equals].trimmingWhitespace()
+            let value = rest[rest.index(after: equals)...].trimmingWhitespace()
+            if !path.isEmpty, !value.isEmpty, case .path? = try? WhereExpression.parse(String(path)) {
+                return .set(path: String(path), value: String(value))
+            }
+            search = rest.index(after: equals)
+        }
+        throw InspectorError(.usage, "set needs PATH = JSON — e.g. set TodosAtom[0].isCompleted = true, set FilterAtom = \"completed\"")
     }
 
     private static func count(_ text: String?) throws(InspectorError) -> Int {

@@ -119,6 +119,8 @@ package final class StepSession {
         case .where(let expression, let backwards): return try moveWhere(expression, backwards: backwards)
         case .live:
             throw InspectorError(.usage, "live returns a running program to the present — it works in atoms-inspect attach")
+        case .set:
+            throw InspectorError(.usage, "set writes a value into a running program — it works in atoms-inspect attach; a journal is history")
         case .help: return StepReply(Self.help)
         case .quit: return StepReply("")
         }

@@ -5,7 +5,7 @@
 /// (``StepCompletion``), Enter-repeat (``CommandRepeat``), the full-screen timeline and the
 /// debug adapter's console. ``StepCommand`` is a parsed line.
 package enum StepVerb: String, CaseIterable, Sendable {
-    case next, prev, goto, first, last, reload, show, diff, graph, log, find, blame, cost, `where`, live, help, quit
+    case next, prev, goto, first, last, reload, show, diff, graph, log, find, blame, cost, `where`, live, set, help, quit
 
     /// What follows the verb on a line.
     package enum Argument: Sendable {
@@ -19,6 +19,8 @@ package enum StepVerb: String, CaseIterable, Sendable {
         case atom
         /// A condition in the `where` language.
         case expression
+        /// A path into an atom's value, `=`, and a JSON value.
+        case assignment
     }
 
     private static let bySpelling: [String: StepVerb] = Dictionary(
@@ -54,6 +56,7 @@ package enum StepVerb: String, CaseIterable, Sendable {
         case .next, .prev: .count
         case .goto, .diff: .step
         case .show, .find, .blame: .atom
+        case .set: .assignment
         case .where: .expression
         default: .none
         }
@@ -75,12 +78,12 @@ package enum StepVerb: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether only a session over a running program has it (`live`).
+    /// Whether only a session over a running program has it (`live`, `set`).
     package var needsRunningProgram: Bool {
-        self == .live
+        self == .live || self == .set
     }
 
-    /// The verbs of a session: all but `live` unless it drives a running program.
+    /// The verbs of a session: all but `live` and `set` unless it drives a running program.
     package static func vocabulary(runningProgram: Bool) -> [StepVerb] {
         allCases.filter { runningProgram || !$0.needsRunningProgram }
     }
@@ -110,6 +113,10 @@ package enum StepVerb: String, CaseIterable, Sendable {
             "where -b EXPR moves to the previous one",
         ])
         case .live: ("live", ["return the program to the present (before the first jump)"])
+        case .set: ("set PATH = JSON", [
+            "write a value into the program at the present, as one set",
+            "transaction: set TodosAtom[0].isCompleted = true",
+        ])
         case .help: ("h, help", ["this list"])
         case .quit: ("q, quit", ["leave"])
         }

@@ -9,7 +9,12 @@ import Foundation
 /// could not restore. No seeds are left on the store: an atom first used during the excursion
 /// computes as usual. Before the first jump the store's snapshot is kept; `live` restores it
 /// (one more `restore` transaction). A transaction of the program's own while in the past
-/// ends the excursion: it is applied as usual, and the clients are told.
+/// ends the excursion: it is applied as usual, and the clients are told. At the present, `set`
+/// writes a value into a state, as one `set` transaction.
+///
+/// Every reply to a request that recorded a transaction is sent once the recorder has written
+/// it: a client that reads the journal after the reply finds the step the reply names. The
+/// transactions' write sites are ``ControlWriteSite``'s, not this file's.
 @MainActor
 final class LiveTimeTravel {
     private weak var store: AtomStore?
@@ -54,6 +59,8 @@ final class LiveTimeTravel {
             return jump(store, to: step)
         case .live:
             return returnToPresent(store)
+        case .set(let value):
+            return set(value, in: store)
         case .follow, .close:
             return ControlProtocol.error(.init("usage", "\(request.name) is answered by the control thread"))
         }
@@ -83,8 +90,9 @@ final class LiveTimeTravel {
         let file = StateFile(state: state, journal: journal)
         let seeds = RecordedValueSeeds(stateFile: file)
         isMoving = true
-        let restored = store.restoreValues(from: seeds)
+        let restored = store.restoreValues(from: seeds, fileID: ControlWriteSite.fileID(.jump), line: UInt(step))
         isMoving = false
+        flushRecorder()
         shownStep = step
         var skipped = file.skipped.map { ControlMessages.Skipped(atom: $0.atom, reason: $0.reason) }
         skipped += seeds.failures.map { ControlMessages.Skipped(atom: String($0.prefix { $0 != ":" }), reason: "cannot be decoded: " + $0.drop { $0 != ":" }.dropFirst(2)) }
@@ -104,13 +112,17 @@ final class LiveTimeTravel {
 
     private func returnToPresent(_ store: AtomStore) -> [UInt8] {
         guard let present else {
+            // The client reads the present from the journal: it must hold the last step.
+            flushRecorder()
             let moved = ControlMessages.Moved(step: store.committedTransactions, recorded: nil, restored: [], skipped: [])
             return ControlProtocol.line("ok", "live", moved)
         }
         let before = store.committedTransactions
         isMoving = true
-        store.restore(present.snapshot)
+        store.restore(present.snapshot, fileID: ControlWriteSite.fileID(.live), line: UInt(present.step))
         isMoving = false
+        // Before the reply: a client that reads the journal then must find this step.
+        flushRecorder()
         self.present = nil
         shownStep = nil
         let moved = ControlMessages.Moved(
@@ -120,6 +132,36 @@ final class LiveTimeTravel {
             skipped: []
         )
         return ControlProtocol.line("ok", "live", moved)
+    }
+
+    private func set(_ request: ControlMessages.SetValue, in store: AtomStore) -> [UInt8] {
+        if let present {
+            return ControlProtocol.error(.init("past", "the program shows step \(shownStep ?? present.step) of its past — return to the present (live) and set again"))
+        }
+        let atoms = store.snapshot().atoms
+        guard let atom = atoms.first(where: { RecordedValueSeeds.key(of: $0) == request.atom }) else {
+            let name = request.atom.split(separator: "|", omittingEmptySubsequences: false).first.map(String.init) ?? request.atom
+            return ControlProtocol.error(.init("atom", "\(name) is not alive in the program — only an atom the program holds now can be set"))
+        }
+        let seeds = RecordedValueSeeds(values: [request.atom: request.value])
+        let before = store.committedTransactions
+        switch store.write(atom, from: seeds, fileID: ControlWriteSite.fileID(.set), line: UInt(before)) {
+        case .written:
+            flushRecorder()
+            return ControlProtocol.line("ok", "set", ControlMessages.Written(atom: atom.description, recorded: store.committedTransactions))
+        case .notCached:
+            return ControlProtocol.error(.init("atom", "\(atom) is not alive in the program — only an atom the program holds now can be set"))
+        case .notState:
+            return ControlProtocol.error(.init("atom", "\(atom) is computed from other atoms — set a state it is derived from"))
+        case .notDecodable(let valueType):
+            let reason = seeds.failures.first.map { ": " + $0.drop { $0 != ":" }.dropFirst(2) } ?? ""
+            return ControlProtocol.error(.init("value", "the value does not decode as \(valueType), the type of \(atom)\(reason) — nothing was written"))
+        }
+    }
+
+    /// Waits until the recorder has written every transaction committed so far.
+    private func flushRecorder() {
+        try? recorder?.flush()
     }
 
     /// A transaction committed: one of the program's own ends an excursion.

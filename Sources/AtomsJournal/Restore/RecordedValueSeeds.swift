@@ -25,6 +25,12 @@ public final class RecordedValueSeeds: AtomValueSeeds {
         self.values = values
     }
 
+    /// An atom's identity as the journal writes it: `TYPE|KEY|SCOPE`
+    /// (``AtomDeclaration/identityKey``), the key of the seeds' values.
+    package nonisolated static func key(of atom: AtomIdentity) -> String {
+        "\(atom.typeName)|\(atom.keyDescription ?? "")|\(atom.scope.map { String($0.id) } ?? "")"
+    }
+
     /// A recorded JSON value decoded as `type`, as a seed is: non-finite numbers from the
     /// strings the recorder writes for them.
     ///
@@ -41,8 +47,7 @@ public final class RecordedValueSeeds: AtomValueSeeds {
 
     /// The recorded value of the atom with this type, key and scope, decoded as `Value`; `nil` when none was recorded or it does not decode (noted in ``failures``).
     public func value<Value>(for atom: AtomIdentity, as type: Value.Type) -> Value? {
-        let key = "\(atom.typeName)|\(atom.keyDescription ?? "")|\(atom.scope.map { String($0.id) } ?? "")"
-        guard let json = values[key] else {
+        guard let json = values[Self.key(of: atom)] else {
             return nil
         }
         guard let decodable = Value.self as? any Decodable.Type else {

@@ -76,6 +76,35 @@ package enum ControlMessages {
         }
     }
 
+    /// `set`'s argument: which atom, and its new value.
+    package struct SetValue: Codable, Equatable, Sendable {
+        /// The atom, as the journal identifies it: `TYPE|KEY|SCOPE`
+        /// (``AtomDeclaration/identityKey``).
+        package var atom: String
+        /// The value, as the journal records it (what the atom's `Codable` conformance reads).
+        package var value: JSONValue
+
+        /// Creates the body from its members.
+        package init(atom: String, value: JSONValue) {
+            self.atom = atom
+            self.value = value
+        }
+    }
+
+    /// `ok set`: the value was written.
+    package struct Written: Codable, Equatable, Sendable {
+        /// The atom, as the program names it.
+        package var atom: String
+        /// The step of the `set` transaction that wrote it.
+        package var recorded: Int
+
+        /// Creates the body from its members.
+        package init(atom: String, recorded: Int) {
+            self.atom = atom
+            self.recorded = recorded
+        }
+    }
+
     /// `ok follow`: where the journal's lines start.
     package struct Follow: Codable, Equatable, Sendable {
         /// The byte offset of the first line that will follow.

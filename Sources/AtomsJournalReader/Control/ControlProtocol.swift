@@ -11,9 +11,9 @@ import Foundation
 package enum ControlProtocol {
     /// The protocol version this build speaks.
     package static let version = 1
-    /// The longest request line accepted, without its newline; longer lines get an
-    /// `error too-long` reply and are discarded.
-    package static let maximumRequestLength = 1024
+    /// The longest request line accepted, without its newline (1 MB: room for a `set`'s
+    /// value); longer lines get an `error too-long` reply and are discarded.
+    package static let maximumRequestLength = 1 << 20
 
     /// Why a request line was refused: the error reply's code and message.
     package struct Refusal: Error, Equatable, Sendable {
@@ -43,7 +43,7 @@ package enum ControlProtocol {
         }
         let words = bytes.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
         guard let command = words.first else {
-            return .failure(Refusal("usage", "empty request — send one of hello, follow, state, jump STEP, live, close"))
+            return .failure(Refusal("usage", "empty request — send one of \(requestList)"))
         }
         let arguments = words.dropFirst()
         func noArguments(_ request: ControlRequest) -> Result<ControlRequest, Refusal> {
@@ -64,9 +64,32 @@ package enum ControlProtocol {
         case "jump": return number("jump 12").map { .jump(step: $0) }
         case "live": return noArguments(.live)
         case "close": return noArguments(.close)
+        case "set": return setValue(arguments)
         default:
-            return .failure(Refusal("usage", "unknown request '\(command.prefix(40))' — send one of hello, follow, state, jump STEP, live, close"))
+            return .failure(Refusal("usage", "unknown request '\(command.prefix(40))' — send one of \(requestList)"))
         }
+    }
+
+    private static let requestList = "hello, follow, state, jump STEP, live, set BASE64, close"
+
+    /// `set BASE64`: the base64 of a ``ControlMessages/SetValue`` in JSON.
+    private static func setValue(_ arguments: ArraySlice<String>) -> Result<ControlRequest, Refusal> {
+        guard arguments.count == 1, let data = Data(base64Encoded: arguments.first!) else {
+            return .failure(Refusal("usage", "set needs one argument, the base64 of {\"atom\":IDENTITY,\"value\":JSON} — e.g. set eyJhdG9tIjoiQXBwLkNvdW50ZXJBdG9tfHwiLCJ2YWx1ZSI6M30="))
+        }
+        do {
+            return .success(.set(try JSONDecoder().decode(ControlMessages.SetValue.self, from: data)))
+        } catch {
+            return .failure(Refusal("usage", "set's argument is not the base64 of {\"atom\":IDENTITY,\"value\":JSON}: \(error)"))
+        }
+    }
+
+    /// The `set` request line for a value: `set BASE64`, without its newline.
+    package static func setRequest(_ value: ControlMessages.SetValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return "set " + json.base64EncodedString()
     }
 
     /// One line the program sends: `KIND NAME JSON` and a newline.

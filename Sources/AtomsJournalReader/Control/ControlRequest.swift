@@ -11,6 +11,8 @@ package enum ControlRequest: Equatable, Sendable {
     case jump(step: Int)
     /// `live`: return every atom to its value before the first jump.
     case live
+    /// `set BASE64`: write a value into a cached state, as one `set` transaction.
+    case set(ControlMessages.SetValue)
     /// `close`: end the connection.
     case close
 
@@ -22,6 +24,7 @@ package enum ControlRequest: Equatable, Sendable {
         case .state: "state"
         case .jump: "jump"
         case .live: "live"
+        case .set: "set"
         case .close: "close"
         }
     }
@@ -30,7 +33,7 @@ package enum ControlRequest: Equatable, Sendable {
     /// than on the control thread.
     package var needsMainActor: Bool {
         switch self {
-        case .hello, .state, .jump, .live: true
+        case .hello, .state, .jump, .live, .set: true
         case .follow, .close: false
         }
     }

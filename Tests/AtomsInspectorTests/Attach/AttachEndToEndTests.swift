@@ -51,6 +51,24 @@ struct AttachEndToEndTests {
         #expect(log.stdout.split(separator: "\n").filter { $0.contains(" restore ") }.count == 2, "\(log.stdout)")
     }
 
+    @Test func setWritesIntoTheProgramAndARefusedValueWritesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let program = try await TodoProgram(in: directory)
+        #expect(await program.addTodos())
+        let before = try await program.lastStep()
+        let script = "set TodosAtom[0].isCompleted = true\nset TodosAtom = 3\nset StatsAtom.total = 1\nprev\nset FilterAtom = \"all\"\nlive\n"
+        let run = try await attach([String(program.pid)], script, environment: program.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("→ the program set TodosAtom, recorded as step \(before + 1)"), "\(run.stdout)")
+        #expect(run.stdout.contains("error: the value does not decode as Array<Todo>, the type of TodosAtom"), "\(run.stdout)")
+        #expect(run.stdout.contains("error: StatsAtom is computed from other atoms — set a state it is derived from"))
+        #expect(run.stdout.contains("error: the program shows step \(before) of its past — return to the present (live) and set again"), "\(run.stdout)")
+        #expect(await program.waitForState { (($0["TodosAtom"] as? [[String: Any]])?.first?["isCompleted"] as? Bool) == true && $0["FilterAtom"] as? String == "completed" })
+        // One set, then the jump and the return: nothing for the refused lines.
+        #expect(try await program.lastStep() == before + 3)
+        try await program.end()
+    }
+
     @Test func aProgramThatExitsEndsTheSession() async throws {
         let directory = try TemporaryDirectory()
         let (numpad, environment) = try await startNumpad(in: directory)

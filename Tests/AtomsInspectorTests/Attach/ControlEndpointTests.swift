@@ -26,12 +26,12 @@ private struct Program {
     let endpoint: ControlEndpoint
     var journal: String { directory.path("j.jsonl") }
 
-    init(acceptedUser: uid_t = getuid(), queueLimit: Int = 1 << 20) throws {
+    init(acceptedUser: uid_t = getuid(), queueLimit: Int = 1 << 20, flush: FlushPolicy = .everyTransaction) throws {
         directory = try TemporaryDirectory()
         context = root.viewContext()
         context.watch(CountAtom())
         context.watch(HandleAtom())
-        recorder = try JournalRecorder(path: directory.path("j.jsonl"))
+        recorder = try JournalRecorder(path: directory.path("j.jsonl"), flush: flush)
         recorder.attach(to: root.store)
         endpoint = try recorder.listen(at: directory.path("c.sock"), acceptedUser: acceptedUser, queueLimit: queueLimit)
     }
@@ -137,6 +137,67 @@ struct ControlEndpointTests {
         let state = try await ask(connection, "state", as: ControlMessages.State.self)
         #expect(state.present == nil && state.shows == nil)
         #expect(program.count == 9, "the program's write is applied as usual")
+        try program.recorder.close()
+    }
+
+    @Test func aReplyComesOnceItsTransactionIsOnFile() async throws {
+        // A recorder that writes only when flushed: the endpoint must flush before it answers.
+        let program = try Program(flush: .onClose)
+        for value in 1...3 { program.count = value }
+        let connection = try await program.connect()
+        _ = try await ask(connection, "hello 1", as: ControlMessages.Hello.self)
+        for _ in 0..<20 {
+            let moved = try await ask(connection, "jump \(program.root.store.committedTransactions - 2)", as: ControlMessages.Moved.self)
+            // Read at once, the recorder still open: the reply's step is in the file.
+            #expect(try JournalReader(path: program.journal).lastStep == moved.recorded)
+            let back = try await ask(connection, "live", as: ControlMessages.Moved.self)
+            let reader = try JournalReader(path: program.journal)
+            #expect(reader.lastStep == back.recorded)
+            #expect(try reader.transaction(reader.lastStep).at == "atoms-inspect/live:\(back.step)", "the site says who wrote, not the library's file")
+        }
+        program.count = 4
+        #expect(try JournalReader(path: program.journal).lastStep < program.root.store.committedTransactions)
+        let present = try await ask(connection, "live", as: ControlMessages.Moved.self)
+        #expect(present.recorded == nil && present.step == program.root.store.committedTransactions)
+        #expect(try JournalReader(path: program.journal).lastStep == present.step, "live at the present flushes too")
+        try program.recorder.close()
+    }
+
+    @Test func setWritesAStateAsOneTransactionOfTheInspectors() async throws {
+        let program = try Program()
+        program.count = 1
+        let connection = try await program.connect()
+        _ = try await ask(connection, "hello 1", as: ControlMessages.Hello.self)
+        let atom = try #require(try JournalReader(path: program.journal).state(at: program.root.store.committedTransactions).liveAtoms.first { $0.label == "CountAtom" })
+        let before = program.root.store.committedTransactions
+        let written = try await ask(connection, ControlProtocol.setRequest(.init(atom: atom.identityKey, value: .number(JSONNumber(42)))), as: ControlMessages.Written.self)
+        #expect(program.count == 42)
+        #expect(written.recorded == before + 1 && written.atom == "CountAtom")
+        let reader = try JournalReader(path: program.journal)
+        let record = try reader.transaction(written.recorded)
+        #expect(record.cause == "set" && record.at == "atoms-inspect/set:\(before)")
+
+        // A value of another type is refused, naming the type; nothing is written.
+        await #expect {
+            _ = try await ask(connection, ControlProtocol.setRequest(.init(atom: atom.identityKey, value: .string("many"))), as: ControlMessages.Written.self)
+        } throws: { error in
+            (error as? InspectorError)?.status == .dataError && "\(error)".contains("does not decode as Int, the type of CountAtom")
+        }
+        #expect(program.count == 42 && program.root.store.committedTransactions == written.recorded)
+
+        // Nor in the past, nor an atom the program does not hold.
+        _ = try await ask(connection, "jump \(before)", as: ControlMessages.Moved.self)
+        await #expect(throws: InspectorError.self) {
+            _ = try await ask(connection, ControlProtocol.setRequest(.init(atom: atom.identityKey, value: .number(JSONNumber(7)))), as: ControlMessages.Written.self)
+        }
+        #expect(program.count == 1)
+        _ = try await ask(connection, "live", as: ControlMessages.Moved.self)
+        await #expect {
+            _ = try await ask(connection, ControlProtocol.setRequest(.init(atom: "Nope.Atom||", value: .null)), as: ControlMessages.Written.self)
+        } throws: { error in
+            "\(error)".contains("Nope.Atom is not alive in the program")
+        }
+        #expect(program.count == 42)
         try program.recorder.close()
     }
 

@@ -17,6 +17,7 @@ struct StepVocabularyTests {
                 case .step: " last-1"
                 case .atom: " Todo*"
                 case .expression: " StatsAtom.total > 1"
+                case .assignment: " TodosAtom[0].isCompleted = true"
                 }
                 let command = try #require(try StepCommand.parse("  \(spelling)\(argument)  "))
                 #expect(command.verb == verb, "\(spelling)")
@@ -35,6 +36,10 @@ struct StepVocabularyTests {
         #expect(try StepCommand.parse("where -bogus == 1") == .where("-bogus == 1", backwards: false))
         #expect(try StepCommand.parse("   ") == nil)
         #expect(try StepCommand.parse("?") == .help)
+        // The value is the rest of the line, as typed; the path is before the first `=` that
+        // ends one (a string may hold `=`).
+        #expect(try StepCommand.parse("set TodosAtom[0].isCompleted = true") == .set(path: "TodosAtom[0].isCompleted", value: "true"))
+        #expect(try StepCommand.parse("set FilterAtom=\"a = b\"") == .set(path: "FilterAtom", value: "\"a = b\""))
     }
 
     @Test(arguments: [
@@ -46,6 +51,8 @@ struct StepVocabularyTests {
         ("find -b", "find needs an atom"),
         ("blame", "blame needs an atom"),
         ("where -b", "where needs a condition"),
+        ("set TodosAtom", "set needs PATH = JSON"),
+        ("set = 3", "set needs PATH = JSON"),
     ])
     func malformedLinesAreUsageErrors(line: String, message: String) {
         #expect {
@@ -65,8 +72,8 @@ struct StepVocabularyTests {
         for verb in StepVerb.vocabulary(runningProgram: false) {
             #expect(help.contains(verb.rawValue), "\(verb)")
         }
-        #expect(!help.contains("live"))
-        #expect(AttachSession.help.contains("live "))
+        #expect(!help.contains("live") && !help.contains("set "))
+        #expect(AttachSession.help.contains("live ") && AttachSession.help.contains("set PATH = JSON"))
         #expect(StepSession.help == help)
         // Tab offers exactly the vocabulary's long names.
         #expect(StepCompletion(atomNames: []).commands == StepVerb.vocabulary(runningProgram: false).map(\.rawValue).sorted())
@@ -76,6 +83,7 @@ struct StepVocabularyTests {
         let directory = try TemporaryDirectory()
         let session = try StepSession(journal: InspectedJournal(path: RecordedSessions.small(in: directory)))
         #expect(session.handle("live").output.hasPrefix("error: live returns a running program to the present"))
+        #expect(session.handle("set TasksAtom = []").output.hasPrefix("error: set writes a value into a running program — it works in atoms-inspect attach; a journal is history"))
     }
 
     @Test func aTypedCommandAndItsTypedLineDoTheSame() throws {
