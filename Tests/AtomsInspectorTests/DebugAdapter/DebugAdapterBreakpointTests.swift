@@ -86,8 +86,11 @@ struct DebugAdapterBreakpointTests {
         let set = try #require(try await client.body("setDataBreakpoints", ["breakpoints": [["dataId": "FilterAtom"]]])["breakpoints"] as? [[String: Any]])
         #expect(set.first?["verified"] as? Bool == true)
 
-        let changes = try DebugAdapterSessionTests.log(atom: "FilterAtom").compactMap { $0["step"] as? Int }.filter { $0 > 1 }
+        // Where it changed, not where it was written an equal value (`FilterAtom=` in `log`).
+        let entries = try DebugAdapterSessionTests.log(atom: "FilterAtom")
+        let changes = entries.filter { ($0["changed"] as? [String])?.contains("FilterAtom") == true }.compactMap { $0["step"] as? Int }.filter { $0 > 1 }
         #expect(!changes.isEmpty)
+        #expect(entries.contains { ($0["equal"] as? [String])?.contains("FilterAtom") == true }, "the journal writes FilterAtom an equal value")
         #expect(try await stops(client, "continue", reason: "data breakpoint") == changes)
         _ = try await client.body("setDataBreakpoints", ["breakpoints": [[String: Any]]()])
 
