@@ -194,7 +194,9 @@ struct LogBytes {
         }
         // As `LogCommand.listedAtoms`: the atoms changed, then those written an equal value.
         var listed = 0
-        for equal in [false, true] {
+        for pass in 0..<2 {
+            // No array literal on this path, which runs once per line.
+            let equal = pass == 1
             for (index, id) in envelope.atoms.enumerated() where envelope.isEqualWrite(at: index) == equal {
                 if listed > 0 { append(", ") }
                 listed += 1
