@@ -23,8 +23,8 @@ struct Attach: ParsableCommand {
             take their recorded values at the step, recorded as a restore transaction. live returns \
             it to its values before the first jump; a write of the program's own ends the trip too. \
             last is the present. At the present, set PATH = JSON writes a value into the program as \
-            one set transaction (set TodosAtom[0].isCompleted = true); a value that does not decode \
-            as the atom's type is refused and nothing is written. With no argument, attaches to the only program with an endpoint; \
+            one transaction whose cause is inspector (set TodosAtom[0].isCompleted = true); a value \
+            that does not decode as the atom's type is refused and nothing is written. With no argument, attaches to the only program with an endpoint; \
             --list lists them. At a terminal the prompt edits lines, keeps history and completes with Tab, as step's does; piped, the commands are read line by line, as step does. \
             The protocol is in docs/CONTROL.md. Exits 69 when the program cannot be reached, 0 when it exits.
             """

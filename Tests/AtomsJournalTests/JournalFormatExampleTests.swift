@@ -1,3 +1,4 @@
+import Atoms
 import Foundation
 import Testing
 import TestSupport
@@ -160,6 +161,23 @@ struct JournalFormatExampleTests {
             try LineScanner(version: 4).transaction(in: raw, 0..<raw.count, locations: [1: "App/Main.swift:9"], decoding: { _ in true })
         }
         #expect(old == new)
+    }
+
+    @Test func everyCauseTheRuntimeRecordsIsSpecified() throws {
+        let text = try String(contentsOf: Self.specification, encoding: .utf8)
+        let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("| 2 `cause` |") })
+        for cause in AtomTransaction.Cause.allCases {
+            #expect(row.contains("`\(cause.rawValue)`"), "the specification lists the cause \(cause.rawValue)")
+        }
+    }
+
+    @Test func aCauseTheReaderDoesNotKnowIsReadAsWritten() throws {
+        // A later writer's cause: a journal with it reads, without a new version.
+        let line = #"[3,18.729,"a-later-cause",1,1,[[1,"v",1]]]"#
+        let record = try Array(line.utf8).withUnsafeBytes { raw in
+            try LineScanner(version: 4).transaction(in: raw, 0..<raw.count, locations: [1: "App/Main.swift:9"], decoding: { _ in true })
+        }
+        #expect(record.cause == "a-later-cause" && record.values?.first?.v == .number(1))
     }
 }
 

@@ -18,15 +18,15 @@ private struct OneValue: AtomValueSeeds {
     }
 }
 
-/// `AtomStore.write`: a state set from seeds as a subscript write sets it; anything else is
-/// refused and writes nothing.
+/// `AtomStore.write`: a state set from seeds as a subscript write sets it, in a transaction
+/// whose cause is `inspector`; anything else is refused and writes nothing.
 @MainActor
 struct SeedWriteTests {
     private func identity<Node: Atom>(of atom: Node, in store: AtomStore) throws -> AtomIdentity {
         try #require(store.snapshot().atoms.first { $0.atomType == Node.self })
     }
 
-    @Test func aStateIsSetInOneSetTransactionAndItsDependentsRecompute() throws {
+    @Test func aStateIsSetInOneInspectorTransactionAndItsDependentsRecompute() throws {
         let root = AtomRoot()
         let context = root.viewContext()
         #expect(context.watch(DoubledPriceAtom()) == 20)
@@ -35,7 +35,7 @@ struct SeedWriteTests {
         let price = try identity(of: PriceAtom(), in: root.store)
         #expect(root.store.write(price, from: OneValue(value: 21), fileID: "atoms-inspect/set", line: 2) == .written)
         #expect(context.read(PriceAtom()) == 21 && context.read(DoubledPriceAtom()) == 42)
-        #expect(transactions.map(\.0) == [.set] && transactions.map(\.1) == ["atoms-inspect/set:2"])
+        #expect(transactions.map(\.0) == [.inspector] && transactions.map(\.1) == ["atoms-inspect/set:2"])
     }
 
     @Test func aValueOfAnotherTypeADerivedAtomAndAnUnknownOneAreRefused() throws {

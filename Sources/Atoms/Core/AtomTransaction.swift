@@ -32,6 +32,10 @@ public final class AtomTransaction {
         case initialize
         /// Watches removed and unwatched atoms released.
         case release
+        /// A value written by atoms-inspect through a recording program's control endpoint (a
+        /// live `set`: the attach prompt's `set`, a debugger's `setVariable`), as a subscript
+        /// write does. The inspector's jumps are ``restore``s.
+        case inspector
     }
 
     /// A value an atom took in this transaction.

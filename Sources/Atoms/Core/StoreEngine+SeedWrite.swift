@@ -1,6 +1,6 @@
 /// What ``AtomStore/write(_:from:fileID:line:)`` did.
 package enum AtomSeedWrite: Equatable, Sendable {
-    /// The value was set, in one `set` transaction.
+    /// The value was set, in one `inspector` transaction.
     case written
     /// No cached atom has that identity.
     case notCached
@@ -11,7 +11,7 @@ package enum AtomSeedWrite: Equatable, Sendable {
 }
 
 extension StoreEngine {
-    /// Sets a cached state to its seeded value as `set` does: one `set` transaction,
+    /// Sets a cached state to its seeded value as `set` does, in one `inspector` transaction:
     /// dependents recomputed, subscribers told.
     func write(_ identity: AtomIdentity, from seeds: any AtomValueSeeds, location: SourceLocation) -> AtomSeedWrite {
         var found: AnyAtomNode?
@@ -26,14 +26,14 @@ extension StoreEngine {
         }
         guard !transactionState.writesAreHeld else {
             transactionState.deferWrite { [self] in
-                transact(.set, origin: node, location: location) {
+                transact(.inspector, origin: node, location: location) {
                     apply()
                     valueDidChange(node)
                 }
             }
             return .written
         }
-        transact(.set, origin: node, location: location) {
+        transact(.inspector, origin: node, location: location) {
             apply()
             valueDidChange(node)
         }

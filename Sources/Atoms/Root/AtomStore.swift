@@ -58,10 +58,10 @@ public final class AtomStore {
         engine.restoreValues(from: seeds, location: SourceLocation(fileID: fileID, line: line))
     }
 
-    /// Sets a cached state to the value the seeds have for it, as a subscript write does: one
-    /// `set` transaction at `fileID:line`, its dependents recomputed and subscribers told.
-    /// Nothing is written unless the atom is a cached ``StateAtom`` and the seeds' value
-    /// decodes as its type.
+    /// Sets a cached state to the value the seeds have for it, as a subscript write does, in one
+    /// ``AtomTransaction/Cause/inspector`` transaction at `fileID:line` (the control endpoint's
+    /// `set`): its dependents recomputed and subscribers told. Nothing is written unless the
+    /// atom is a cached ``StateAtom`` and the seeds' value decodes as its type.
     package func write(_ atom: AtomIdentity, from seeds: any AtomValueSeeds, fileID: String, line: UInt) -> AtomSeedWrite {
         engine.write(atom, from: seeds, location: SourceLocation(fileID: fileID, line: line))
     }

@@ -195,7 +195,7 @@ package final class AttachSession {
     }
 
     /// Writes `text` (JSON) at `path` (an atom or a member of its value) into the program at
-    /// the present, as one `set` transaction, and moves to its step.
+    /// the present, as one `inspector` transaction, and moves to its step.
     private func set(_ path: String, to text: String) throws(InspectorError) -> String {
         guard !isInPast else {
             throw InspectorError(.usage, "the program shows step \(programShows) of its past — return to the present (live) and set again")

@@ -3,12 +3,12 @@ import AtomsJournalReader
 /// `atoms-inspect replay-test`: a starting Swift Testing file that replays a journal against
 /// today's atoms (`JournalReplay` in AtomsTesting).
 ///
-/// The atoms the session wrote directly (the origin of a `set`, `modify` or `reset`, or
-/// restored) are driven; the others are checked. Family members, scoped atoms, types that
-/// cannot be named in Swift from the journal (generic, modified or local types), atoms
-/// recorded as dumps or asynchronous phases, and atoms derived from a phase are left as
-/// commented lines saying why. Types are module-qualified and their modules imported with
-/// `@testable`, as a test target imports the app it tests.
+/// The atoms the session wrote directly (the origin of a `set`, `modify`, `reset` or
+/// `inspector` write, or restored) are driven; the others are checked. Family members,
+/// scoped atoms, types that cannot be named in Swift from the journal (generic, modified or
+/// local types), atoms recorded as dumps or asynchronous phases, and atoms derived from a
+/// phase are left as commented lines saying why. Types are module-qualified and their
+/// modules imported with `@testable`, as a test target imports the app it tests.
 package enum ReplayTestCommand {
     /// What the file does with one recorded atom (or one family).
     package struct Planned: Equatable, Sendable {
@@ -85,7 +85,7 @@ package enum ReplayTestCommand {
             }
             let written: [Int] =
                 switch envelope.cause {
-                case "set", "modify", "reset": envelope.origin.map { [$0] } ?? []
+                case "set", "modify", "reset", "inspector": envelope.origin.map { [$0] } ?? []
                 case "restore": (envelope.values ?? []).map(\.id)
                 default: []
                 }

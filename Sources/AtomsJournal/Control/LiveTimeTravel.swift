@@ -10,7 +10,7 @@ import Foundation
 /// computes as usual. Before the first jump the store's snapshot is kept; `live` restores it
 /// (one more `restore` transaction). A transaction of the program's own while in the past
 /// ends the excursion: it is applied as usual, and the clients are told. At the present, `set`
-/// writes a value into a state, as one `set` transaction.
+/// writes a value into a state, as one `inspector` transaction.
 ///
 /// Every reply to a request that recorded a transaction is sent once the recorder has written
 /// it: a client that reads the journal after the reply finds the step the reply names. The

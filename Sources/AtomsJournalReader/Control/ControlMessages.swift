@@ -95,7 +95,7 @@ package enum ControlMessages {
     package struct Written: Codable, Equatable, Sendable {
         /// The atom, as the program names it.
         package var atom: String
-        /// The step of the `set` transaction that wrote it.
+        /// The step of the `inspector` transaction that wrote it.
         package var recorded: Int
 
         /// Creates the body from its members.

@@ -11,7 +11,7 @@ package enum ControlRequest: Equatable, Sendable {
     case jump(step: Int)
     /// `live`: return every atom to its value before the first jump.
     case live
-    /// `set BASE64`: write a value into a cached state, as one `set` transaction.
+    /// `set BASE64`: write a value into a cached state, as one `inspector` transaction.
     case set(ControlMessages.SetValue)
     /// `close`: end the connection.
     case close

@@ -180,7 +180,7 @@ public struct TransactionRecord: Codable, Sendable, Equatable {
     /// Milliseconds since recording started.
     public var t: Double
     /// Why it happened (`set`, `modify`, `reset`, `refresh`, `restore`, `async-result`,
-    /// `effect`, `initialize`, `release`).
+    /// `effect`, `initialize`, `release`, `inspector`); any other string is kept as it is.
     public var cause: String
     /// The atom whose operation started it.
     public var origin: Int?

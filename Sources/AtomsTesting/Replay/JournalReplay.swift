@@ -4,13 +4,13 @@ import AtomsJournal
 
 /// A recorded session run again against today's atoms, as a regression test.
 ///
-/// Name the atoms the journal *drives*, whose recorded writes are applied (a `set` or `modify`
-/// as the recorded value, a `reset` as a reset, a `restore` as the restored values), and the
-/// atoms it *checks*: after each replayed transaction, today's value, in the form the recorder
-/// writes it, must equal the recorded one wherever the journal holds it. The first step where
-/// they differ fails with a ``JournalReplayFailure`` naming the step, the transaction's cause
-/// and write site, the atom and a line diff, and keeps the replay's journal for
-/// `atoms-inspect compare`.
+/// Name the atoms the journal *drives*, whose recorded writes are applied (a `set`, `modify` or
+/// `inspector` write as the recorded value, a `reset` as a reset, a `restore` as the restored
+/// values), and the atoms it *checks*: after each replayed transaction, today's value, in the
+/// form the recorder writes it, must equal the recorded one wherever the journal holds it. The
+/// first step where they differ fails with a ``JournalReplayFailure`` naming the step, the
+/// transaction's cause and write site, the atom and a line diff, and keeps the replay's journal
+/// for `atoms-inspect compare`.
 ///
 /// A journal that starts mid-session (a flight recorder's dump, a bounded journal whose first
 /// segments were dropped) starts from its first keyframe: the driven atoms take its values.

@@ -123,7 +123,8 @@ final class ReplaySession {
         let site = record.at.flatMap(Self.location) ?? location
         let recorded = Set((record.values ?? []).map(\.id))
         switch record.cause {
-        case "set", "modify", "reset":
+        // `inspector`: a value atoms-inspect wrote into the program, driven as a `set` is.
+        case "set", "modify", "reset", "inspector":
             guard let origin = record.origin, let atom = bound[origin], atom.drives, recorded.contains(origin) else { break }
             if record.cause == "reset" {
                 atom.member.reset(context, site)

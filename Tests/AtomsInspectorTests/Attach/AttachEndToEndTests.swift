@@ -60,6 +60,7 @@ struct AttachEndToEndTests {
         let run = try await attach([String(program.pid)], script, environment: program.environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("→ the program set TodosAtom, recorded as step \(before + 1)"), "\(run.stdout)")
+        #expect(run.stdout.contains(" inspector TodosAtom"), "the step's cause says atoms-inspect wrote it: \(run.stdout)")
         #expect(run.stdout.contains("error: the value does not decode as Array<Todo>, the type of TodosAtom"), "\(run.stdout)")
         #expect(run.stdout.contains("error: StatsAtom is computed from other atoms — set a state it is derived from"))
         #expect(run.stdout.contains("error: the program shows step \(before) of its past — return to the present (live) and set again"), "\(run.stdout)")

@@ -175,7 +175,7 @@ struct ControlEndpointTests {
         #expect(written.recorded == before + 1 && written.atom == "CountAtom")
         let reader = try JournalReader(path: program.journal)
         let record = try reader.transaction(written.recorded)
-        #expect(record.cause == "set" && record.at == "atoms-inspect/set:\(before)")
+        #expect(record.cause == "inspector" && record.at == "atoms-inspect/set:\(before)", "the cause says atoms-inspect wrote it, not the program")
 
         // A value of another type is refused, naming the type; nothing is written.
         await #expect {

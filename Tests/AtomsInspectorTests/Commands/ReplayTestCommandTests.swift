@@ -1,4 +1,6 @@
+import Atoms
 @testable import AtomsInspector
+@testable import AtomsJournal
 import Foundation
 import Testing
 import TestSupport
@@ -38,6 +40,29 @@ struct ReplayTestCommandTests {
         #expect(source.contains("        // AtomsInspectorTests.DraftAtom: a family of 2 members (keys 1, 2): drive it with a closure making the member from its key (written once, changed once)\n"), "\(source)")
         #expect(source.contains("@testable import AtomsInspectorTests\n"))
         #expect(source.contains("struct SmallReplayTests {\n    @Test func smallSessionStillBehaves() throws {\n"))
+    }
+
+    @Test func anAtomOnlyTheInspectorWroteIsDriven() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("inspected.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, program: "tests")
+        recorder.attach(to: root.store)
+        let list = root.viewContext(fileID: "Tasks/List.swift", line: 12)
+        list.watch(TaskCountAtom(), fileID: "Tasks/List.swift", line: 12)
+        list[TasksAtom()] = [TaskItem(id: 1, title: "Write", done: true)]
+        // The program never writes ShowDoneTasksAtom; atoms-inspect does, through the control
+        // endpoint's `set`.
+        let showDone = try #require(root.store.snapshot().atoms.first { $0.atomType == ShowDoneTasksAtom.self })
+        #expect(root.store.write(showDone, from: RecordedValueSeeds(values: [RecordedValueSeeds.key(of: showDone): .bool(false)]), fileID: ControlWriteSite.fileID(.set), line: 3) == .written)
+        try recorder.close()
+        withExtendedLifetime(list) {}
+
+        let journal = try InspectedJournal(path: path)
+        #expect(try journal.transaction(journal.reader.lastStep, decodingValuesOf: []).cause == "inspector")
+        let plan = try ReplayTestCommand.plan(journal)
+        let planned = try #require(plan.first { $0.type.hasSuffix(".ShowDoneTasksAtom") })
+        #expect(planned.role == "drive" && planned.writes == 1, "\(planned)")
     }
 
     @Test func typesSwiftCannotNameFromTheJournalAreLeftOut() {

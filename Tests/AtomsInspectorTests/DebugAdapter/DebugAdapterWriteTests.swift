@@ -37,7 +37,7 @@ struct DebugAdapterWriteTests {
         _ = try await client.event("invalidated")
         #expect(try await client.position() == before + 1, "one new transaction")
         let frame = try await client.topFrame()
-        #expect((frame["name"] as? String)?.hasPrefix("step \(before + 1) · set TodosAtom") == true, "\(frame)")
+        #expect((frame["name"] as? String)?.hasPrefix("step \(before + 1) · inspector TodosAtom") == true, "\(frame)")
         #expect((frame["name"] as? String)?.contains("by atoms-inspect (a value set)") == true)
         #expect((frame["source"] as? [String: Any])?["path"] as? String == DebugAdapterSessionTests.repository + "/samples/Todo/main.swift")
         let stats = try await client.body("evaluate", ["expression": "StatsAtom.totalCompleted", "context": "watch"])
@@ -83,7 +83,7 @@ struct DebugAdapterWriteTests {
         try await program.end()
         let journal = try InspectedJournal(path: directory.path("todo.jsonl"))
         let sets = try (before + 1...journal.reader.lastStep).map { try journal.transaction($0, decodingValuesOf: []) }.filter { $0.at?.hasPrefix("atoms-inspect/set:") == true }
-        #expect(sets.count == 23 && sets.allSatisfy { $0.cause == "set" }, "one set transaction per value written, none for those refused")
+        #expect(sets.count == 23 && sets.allSatisfy { $0.cause == "inspector" }, "one inspector transaction per value written, none for those refused")
     }
 
     @Test func aJournalIsHistoryAndIsNotWritten() async throws {

@@ -1,6 +1,6 @@
 import Atoms
 import AtomsInspector
-import AtomsJournal
+@testable import AtomsJournal
 import Foundation
 import Testing
 import TestSupport
@@ -91,6 +91,26 @@ struct JournalReplayTests {
         #expect(comparison.matchingTransactions == toggles[1] - 1)
         #expect(comparison.differences.map(\.kind) == ["value"])
         #expect(comparison.differences.first?.atom == "StatsAtom")
+    }
+
+    @Test func aValueTheInspectorWroteIsDrivenAsTheProgramsOwnSetIs() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("todo.jsonl")
+        let context = AtomTestContext(journal: .path(path))
+        Self.play(in: context, todos: 4)
+        // What the control endpoint's `set` does when atoms-inspect sets the filter.
+        let store = context.atomStore
+        let filter = try #require(store.snapshot().atoms.first { $0.atomType == FilterAtom.self })
+        #expect(store.write(filter, from: RecordedValueSeeds(values: [RecordedValueSeeds.key(of: filter): .string("completed")]), fileID: ControlWriteSite.fileID(.set), line: 40) == .written)
+        (context.recording as? JournalRecording)?.finish(testFailed: false)
+        let recorded = try InspectedJournal(path: path)
+        let written = try recorded.transaction(recorded.reader.lastStep, decodingValuesOf: [])
+        #expect(written.cause == "inspector")
+        let origin = try #require(written.origin)
+        #expect(try recorded.reader.state(at: recorded.reader.lastStep).declarations[origin]?.label == "FilterAtom")
+
+        // Not driven, the filter would stay `all` and the checked FilteredTodosAtom differ.
+        try Self.replay(path).run(in: AtomTestContext())
     }
 
     @Test func aFlightRecorderDumpThatStartsMidSessionReplaysFromItsKeyframe() throws {

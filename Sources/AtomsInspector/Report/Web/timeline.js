@@ -83,7 +83,7 @@
     return lines.join("\n");
   }
 
-  const causeColors = { initialize: "#9aa3b2", set: "#2f6fde", modify: "#16a3a3", reset: "#e07b00", refresh: "#8b49d6", restore: "#8a5a2b", "async-result": "#1f9d55", effect: "#d6458f", release: "#d63a3a" };
+  const causeColors = { initialize: "#9aa3b2", set: "#2f6fde", modify: "#16a3a3", reset: "#e07b00", refresh: "#8b49d6", restore: "#8a5a2b", "async-result": "#1f9d55", effect: "#d6458f", release: "#d63a3a", inspector: "#34404f" };
   const extraColors = ["#5b8c00", "#b35c00", "#0077aa", "#aa0077", "#666666"];
 
   /** The causes in the report, sorted, and a colour for each. */

@@ -64,5 +64,9 @@ test("hovering describes the step: cause, site, origin, atoms written and time",
   const { causes, colorOf } = causesOf(report);
   assert.deepEqual(causes, ["modify", "set"]);
   assert.equal(colorOf("set"), "#2f6fde");
+  // A value atoms-inspect wrote has a colour of its own, none of another cause's.
+  const known = ["initialize", "set", "modify", "reset", "refresh", "restore", "async-result", "effect", "release"].map(colorOf);
+  assert.equal(colorOf("inspector"), "#34404f");
+  assert.ok(!known.includes(colorOf("inspector")));
   assert.match(colorOf("custom"), /^#[0-9a-f]{6}$/);
 });
