@@ -75,10 +75,47 @@ struct ExpressionScan {
         }
         guard start < through else { return true }
         let walk = TransactionWalk(journal.reader, after: state, decodingValuesOf: atoms)
+        /// A step skipped on its bytes matched: the state settled and the step read, for the
+        /// caller.
+        func report(_ seq: Int) throws(InspectorError) {
+            do {
+                try walk.settle(&state)
+            } catch {
+                throw InspectorError(error)
+            }
+            try found(state, try journal.transaction(seq, decodingValuesOf: atoms), expression)
+            count += 1
+        }
         var seq = start + 1
         while seq <= through, count < limit {
             if let progress, seq & 0x3FFF == 0, !progress(seq, from...through) {
                 return false
+            }
+            // A run of steps decided on their bytes, up to the next progress report; while the
+            // expression holds and every step is wanted, each is taken one by one below.
+            if !(holding && holds) {
+                var runMatched = false
+                let runEnd = progress == nil ? through : min(through, seq | 0x3FFF)
+                let skipped: Int
+                do {
+                    skipped = try walk.skip(through: runEnd, &state) { values in
+                        guard let condition else {
+                            runMatched = true
+                            return false
+                        }
+                        let now = condition.holds(in: values, pending: walk.pendingValue)
+                        runMatched = now && (holding || !holds)
+                        holds = now
+                        return !runMatched
+                    }
+                } catch {
+                    throw InspectorError(error)
+                }
+                seq += skipped
+                if runMatched {
+                    try report(seq - 1)
+                }
+                if skipped > 0 { continue }
             }
             let record: TransactionRecord?
             do {
@@ -109,20 +146,17 @@ struct ExpressionScan {
                 matched = record.map { Self.touches($0, atoms) } ?? walk.wroteKept
             }
             if matched {
-                do {
-                    try walk.settle(&state)
-                } catch {
-                    throw InspectorError(error)
-                }
-                // A step skipped on its bytes is read now, for the caller.
-                let shown: TransactionRecord
                 if let record {
-                    shown = record
+                    do {
+                        try walk.settle(&state)
+                    } catch {
+                        throw InspectorError(error)
+                    }
+                    try found(state, record, expression)
+                    count += 1
                 } else {
-                    shown = try journal.transaction(seq, decodingValuesOf: atoms)
+                    try report(seq)
                 }
-                try found(state, shown, expression)
-                count += 1
             }
             seq += 1
         }

@@ -98,6 +98,44 @@ struct LineReader {
         }
     }
 
+    /// What a caller of ``readOn(from:to:_:)`` does with a line.
+    enum Reading {
+        /// Takes the line and goes on to the next.
+        case next
+        /// Takes the line and stops after it.
+        case stopAfter
+        /// Leaves the line unread and stops before it.
+        case stopBefore
+    }
+
+    /// Runs `body` on the line at `offset`, then on each line after it that the buffer holds
+    /// whole and that starts before `end`, in one loop over the buffer, until `body` stops.
+    ///
+    /// - Returns: The offset of the first line not taken.
+    mutating func readOn(
+        from offset: Int, to end: Int, _ body: (UnsafeRawBufferPointer, Line) throws(JournalError) -> Reading
+    ) throws(JournalError) -> Int {
+        let first = try line(at: offset)
+        let (start, filled) = (self.start, self.filled)
+        return try withBuffer { (raw) throws(JournalError) -> Int in
+            var line = first
+            while true {
+                switch try body(raw, line) {
+                case .stopBefore: return line.offset
+                case .stopAfter: return line.next
+                case .next: break
+                }
+                let next = line.next
+                let from = next - start
+                guard next < end, from < filled, let found = memchr(raw.baseAddress! + from, 0x0A, filled - from) else {
+                    return next
+                }
+                let lineEnd = UnsafeRawPointer(found) - raw.baseAddress!
+                line = Line(offset: next, end: start + lineEnd, range: from..<lineEnd, isTerminated: true)
+            }
+        }
+    }
+
     /// Runs `body` with the buffer the ranges of ``Line`` refer to.
     func withBuffer<Result, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
         let outcome: Swift.Result<Result, Failure> = buffer.withUnsafeBytes { raw in

@@ -161,6 +161,9 @@ package final class TransactionWalk {
                     place.locations[location.id] = location.at
                 case .keyframe:
                     try take(kind, at: line.offset, in: place)
+                case .unknown:
+                    // A timing line, or a type of a later minor version: read on.
+                    break
                 default:
                     // A sequence break, an end line: worded by the reader.
                     return try fallback(seq, &state)
@@ -189,33 +192,102 @@ package final class TransactionWalk {
     /// and live, and the kept ones among them whole; their values' bytes are then held.
     @inline(__always)
     private func skips(_ line: LineReader.Line, seq: Int, in place: Place) throws(JournalError) -> Bool {
+        let (version, flags) = (place.version, self.flags)
+        var kept = false
+        let skips = place.lines.withBuffer { raw in self.skips(raw, line.range, seq: seq, version: version, flags: flags, kept: &kept) }
+        if kept { wroteKept = true }
+        return skips
+    }
+
+    /// ``skips(_:seq:in:)`` on a line's bytes, with the walk's flags; `kept` is set when the
+    /// line wrote a kept atom.
+    @inline(__always)
+    private func skips(
+        _ raw: UnsafeRawBufferPointer, _ range: Range<Int>, seq: Int, version: Int, flags: [UInt8], kept: inout Bool
+    ) -> Bool {
         var count = 0
-        let version = place.version
         let (ids, ranges) = (self.ids, self.ranges)
-        let flags = self.flags
-        return place.lines.withBuffer { raw in
-            guard let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: ranges), envelope.seq == seq else {
-                return false
-            }
-            var kept = false
-            for index in 0..<count {
-                let id = ids[index]
-                guard id >= 0, id < flags.count else { return false }
-                switch flags[id] {
-                case 3: continue
-                // A kept atom written whole (`[id,"="]` is decoded: it needs the value before).
-                case 7 where !ranges[index].isEmpty: kept = true
-                default: return false
-                }
-            }
-            if kept {
-                for index in 0..<count where flags[ids[index]] == 7 {
-                    hold(ids[index], UnsafeRawBufferPointer(rebasing: raw[ranges[index]]))
-                }
-                wroteKept = true
-            }
-            return true
+        guard let envelope = TransactionEnvelope.read(raw, range, version: version, ids: ids, count: &count, values: ranges), envelope.seq == seq else {
+            return false
         }
+        var writesKept = false
+        for index in 0..<count {
+            let id = ids[index]
+            guard id >= 0, id < flags.count else { return false }
+            switch flags[id] {
+            case 3: continue
+            // A kept atom written whole (`[id,"="]` is decoded: it needs the value before).
+            case 7 where !ranges[index].isEmpty: writesKept = true
+            default: return false
+            }
+        }
+        if writesKept {
+            for index in 0..<count where flags[ids[index]] == 7 {
+                hold(ids[index], UnsafeRawBufferPointer(rebasing: raw[ranges[index]]))
+            }
+            kept = true
+        }
+        return true
+    }
+
+    /// Skips, in one loop over the read buffer, the transactions from ``nextStep`` through
+    /// `last` that ``advance(_:)`` would skip on their bytes, with the timing, location and
+    /// keyframe lines between them: one call for a run of steps, not one per step. After each
+    /// one that wrote a kept atom (its bytes are then ``pendingValue(of:)``), `wrote` decides,
+    /// given the values the state holds, whether to go on; `false` stops the run after that
+    /// step.
+    ///
+    /// - Returns: How many transactions were skipped. 0 when the next one is for
+    ///   ``advance(_:)``: before the walk's first step, at a line not in the common shape, at
+    ///   a segment's last step (whose following lines ``advance(_:)`` checks) or past it.
+    /// - Throws: ``JournalError`` for a damaged line, as ``advance(_:)`` words it.
+    package func skip(through last: Int, _ state: inout JournalState, wrote: (_ values: [Int: ValueEntry]) -> Bool) throws(JournalError) -> Int {
+        guard let place else { return 0 }
+        let end = min(last, place.lastStep - 1)
+        let first = nextStep
+        guard first <= end, place.offset < place.dataEnd else { return 0 }
+        let (version, scanner, segment, flags) = (place.version, place.segment.scanner, place.segment, self.flags)
+        var seq = first
+        // The sequence check is the place's, kept in a local for the loop (no exclusivity
+        // check per line) and put back however the loop ends.
+        var check = place.check
+        defer { place.check = check }
+        var lastKept = false
+        place.offset = try place.lines.readOn(from: place.offset, to: place.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
+            var kept = false
+            do {
+                if skips(raw, line.range, seq: seq, version: version, flags: flags, kept: &kept) {
+                    try check.take(.transaction(seq: seq))
+                    seq += 1
+                    lastKept = kept
+                    let goesOn = !kept || wrote(state.values)
+                    return goesOn && seq <= end ? .next : .stopAfter
+                }
+                switch try scanner.kind(of: line.range, in: raw) {
+                case .unknown:
+                    return .next
+                case .location:
+                    let location = try scanner.location(in: raw, line.range)
+                    place.locations[location.id] = location.at
+                    return .next
+                case .keyframe(let step):
+                    try check.take(.keyframe(seq: step))
+                    return .next
+                default:
+                    return .stopBefore
+                }
+            } catch let violation as SequenceCheck.Violation {
+                throw violation.error(path: segment.path, line: segment.lineNumber(at: line.offset))
+            } catch {
+                throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+            }
+        }
+        if seq > first {
+            state.skip(to: seq - 1)
+            nextStep = seq
+            wroteKept = lastKept
+        }
+        return seq - first
     }
 
     /// Holds the bytes of a kept atom's new value.

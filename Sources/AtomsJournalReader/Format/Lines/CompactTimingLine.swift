@@ -56,8 +56,7 @@ package struct CompactTimingLine: Sendable, Equatable {
 
     /// Whether the line `range` of `raw` is a compact timing line, as a recorder writes it.
     static func isLine(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
-        range.count > prefix.count
-            && raw[range.lowerBound..<range.lowerBound + prefix.count].elementsEqual(prefix)
+        raw.hasPrefix(prefix, in: range)
             && (raw[range.lowerBound + prefix.count] == UInt8(ascii: ",") || raw[range.lowerBound + prefix.count] == UInt8(ascii: "}"))
     }
 

@@ -105,7 +105,7 @@ package struct TimingLine: Sendable, Equatable {
     /// Whether the line `range` of `raw` is a timing line, as a recorder writes it (`type`
     /// first).
     static func isTimingLine(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
-        range.count > prefix.count && raw[range.lowerBound..<range.lowerBound + prefix.count].elementsEqual(prefix)
+        raw.hasPrefix(prefix, in: range)
     }
 
     // MARK: Writing

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AtomsInspector
+
+/// Readers pay only for what they read: a command that does not use timing knows a timing line
+/// by its prefix and skips it unparsed, so a timing line damaged after its prefix changes
+/// nothing it prints, while `profile`, which reads timing, names the damaged line.
+struct TimingLinesSkippedTests {
+    static let todo = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("samples/journals/todo.jsonl").path
+
+    @Test func aTimingLineDamagedAfterItsPrefixIsReadOnlyByTheReadersOfTiming() throws {
+        let directory = try TemporaryDirectory()
+        var lines = try String(contentsOfFile: Self.todo, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // A timing line in the middle of the journal: its first number made not JSON.
+        let timingLines = lines.indices.filter { lines[$0].hasPrefix(#"{"type":"t","#) && lines[$0].contains(#""p":["#) }
+        let index = try #require(timingLines.dropFirst(timingLines.count / 2).first)
+        lines[index] = lines[index].replacingOccurrences(of: #""p":["#, with: #""p":[x"#)
+        let path = directory.path("todo.jsonl")
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let (original, damaged) = (try InspectedJournal(path: Self.todo), try InspectedJournal(path: path))
+
+        #expect(try LogCommand.run(damaged, options: .init()) == LogCommand.run(original, options: .init()))
+        #expect(try ShowCommand.run(damaged) == ShowCommand.run(original))
+        #expect(try StatsCommand.stats(damaged).transactions == StatsCommand.stats(original).transactions)
+        for expression in ["StatsAtom.total >= 2", "FilterAtom == \"completed\""] {
+            #expect(try FindCommand.find(damaged, where: expression).steps.map(\.step) == FindCommand.find(original, where: expression).steps.map(\.step))
+        }
+
+        #expect(throws: Never.self) { try ProfileCommand.run(original, options: .init()) }
+        let error = try #require(throws: InspectorError.self) { try ProfileCommand.run(damaged, options: .init()) }
+        #expect(error.path == path && error.line == index + 1, "\(error)")
+    }
+}
