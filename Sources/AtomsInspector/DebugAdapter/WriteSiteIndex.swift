@@ -3,7 +3,7 @@ import AtomsJournalReader
 /// Every step of a journal by its write site (`fileID:line`): what line breakpoints stop at,
 /// what `gotoTargets` offers, and which lines of a file have a write at all.
 ///
-/// Made with one pass over the transactions' envelopes (values are not decoded), the first
+/// Made with one pass over the transactions' envelopes in the read buffer, the first
 /// time a line breakpoint or a goto target is asked for, and extended when the journal grows
 /// (a program being recorded).
 ///
@@ -19,16 +19,23 @@ final class WriteSiteIndex {
         through = first
     }
 
-    /// Indexes the steps up to the journal's last, with the one walk over its steps
-    /// (``InspectedJournal/walk(_:through:decodingValuesOf:_:)``), decoding no values.
+    /// Indexes the steps up to the journal's last, from the envelopes `log` lists
+    /// (``JournalReader/forEachTransaction(from:through:_:)``): no state, no value decoded.
     func extend(_ journal: InspectedJournal) throws(InspectorError) {
         let last = journal.reader.lastStep
         guard through < last else { return }
-        var state = try journal.state(at: max(through, journal.reader.firstStep), decodingValuesOf: [])
-        try journal.walk(&state, through: last, decodingValuesOf: []) { record, _ throws(InspectorError) in
-            if let site = record.at {
-                steps[site, default: []].append(record.seq)
+        do {
+            try journal.reader.forEachTransaction(from: through + 1, through: last) { listed in
+                switch listed {
+                case .envelope(let envelope):
+                    if let site = envelope.location { steps[site, default: []].append(envelope.seq) }
+                case .record(let record):
+                    if let site = record.at { steps[site, default: []].append(record.seq) }
+                }
+                return true
             }
+        } catch {
+            throw InspectorError(error)
         }
         through = last
     }
