@@ -91,9 +91,19 @@ package struct Profile: Encodable, Equatable, Sendable {
     package init(_ timed: TimedSteps, selecting selected: Set<Int>? = nil, slowest: Int = 10) {
         from = timed.steps.lowerBound
         to = timed.steps.upperBound
-        // One atom across its numbers (released, then declared again under a new one).
-        var costs: [String: AtomCost] = [:]
-        func identity(_ id: Int) -> String { timed.declarations[id]?.identityKey ?? "#\(id)" }
+        // One atom across its numbers (released, then declared again under a new one): each
+        // number is looked up once, then its slot in `costs` by number.
+        var costs: [AtomCost] = []
+        var slotOfIdentity: [String: Int] = [:]
+        var slotOfNumber: [Int: Int] = [:]
+        func slot(_ id: Int) -> Int {
+            if let slot = slotOfNumber[id] { return slot }
+            let identity = timed.declarations[id]?.identityKey ?? "#\(id)"
+            let slot = slotOfIdentity[identity] ?? costs.count
+            if slot == costs.count { costs.append(AtomCost(atom: timed.name(id))) }
+            (slotOfIdentity[identity], slotOfNumber[id]) = (slot, slot)
+            return slot
+        }
         var transactions: [TransactionCost] = []
         for transaction in timed.transactions {
             let timing = transaction.timing
@@ -113,22 +123,19 @@ package struct Profile: Encodable, Equatable, Sendable {
                 let selfNs = evaluations.selfTime(of: index)
                 if slowestSelf.map({ selfNs > $0.ns }) ?? true { slowestSelf = (evaluation.atom, selfNs) }
                 guard selected?.contains(evaluation.atom) ?? true else { continue }
-                var cost = costs[identity(evaluation.atom)] ?? AtomCost(atom: timed.name(evaluation.atom))
-                cost.evaluations += 1
+                let atom = slot(evaluation.atom)
+                costs[atom].evaluations += 1
                 // Nested evaluations of the same atom (a cycle cannot happen) count once in total.
-                cost.totalNs += evaluations.isNestedInSameAtom(index) ? 0 : evaluation.duration
-                cost.selfNs += selfNs
-                cost.maxNs = max(cost.maxNs, evaluation.duration)
+                costs[atom].totalNs += evaluations.isNestedInSameAtom(index) ? 0 : evaluation.duration
+                costs[atom].selfNs += selfNs
+                costs[atom].maxNs = max(costs[atom].maxNs, evaluation.duration)
                 let wasted = transaction.unchanged.contains(evaluation.atom)
-                cost.wasted += wasted ? 1 : 0
-                costs[identity(evaluation.atom)] = cost
+                costs[atom].wasted += wasted ? 1 : 0
                 totals.evaluations += 1
                 totals.wasted += wasted ? 1 : 0
             }
             for notified in timing.notified where selected?.contains(notified.atom) ?? true {
-                var cost = costs[identity(notified.atom)] ?? AtomCost(atom: timed.name(notified.atom))
-                cost.notifications += notified.count
-                costs[identity(notified.atom)] = cost
+                costs[slot(notified.atom)].notifications += notified.count
             }
             for task in timing.tasks where selected?.contains(task.atom) ?? true {
                 tasks.append(TaskCost(atom: timed.name(task.atom), startNs: task.start, endNs: task.end, outcome: task.committed ? "result" : "dropped", step: transaction.step))
@@ -139,7 +146,7 @@ package struct Profile: Encodable, Equatable, Sendable {
                 evaluations: timing.evaluations.count, slowestAtom: slowestSelf.map { timed.name($0.atom) }
             ))
         }
-        atoms = costs.values.sorted { ($0.selfNs, $1.atom) > ($1.selfNs, $0.atom) }
+        atoms = costs.sorted { ($0.selfNs, $1.atom) > ($1.selfNs, $0.atom) }
         self.slowest = Array(transactions.sorted { ($0.totalNs, $1.step) > ($1.totalNs, $0.step) }.prefix(max(0, slowest)))
     }
 }

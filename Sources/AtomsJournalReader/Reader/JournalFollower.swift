@@ -247,7 +247,7 @@ package final class JournalFollower {
         let outcome: Result<Void, any Error> = line.withUnsafeBytes { raw in
             Result {
                 let range = 0..<raw.count
-                var kind = try scanner.kind(of: range, in: raw)
+                let kind = try scanner.kind(of: range, in: raw)
                 if case .keyframe(let seq) = kind, number == 2, let expected = check.expected, seq > expected - 1 {
                     events.append(.skipped(from: expected, to: seq))
                     check = SequenceCheck()
@@ -279,8 +279,8 @@ package final class JournalFollower {
                 case .end:
                     isEnded = true
                     events.append(.ended)
-                case .unknown:
-                    kind = .unknown
+                case .timing, .unknown:
+                    break
                 }
             }
         }

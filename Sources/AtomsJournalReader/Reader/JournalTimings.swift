@@ -63,44 +63,44 @@ extension JournalReader {
     }
 
     /// Calls `body` with each timing line of `segment` from byte `offset` on, until it
-    /// returns `false`; other lines are only told apart by their start, not parsed, except
-    /// the start of transaction lines in a journal whose timing lines are compact (they count
+    /// returns `false`, in one loop over the read buffer. Lines are told apart as every reader
+    /// tells them (``LineScanner/kind(of:in:verify:)``); only timing lines are parsed, and the
+    /// start of transaction lines in a journal whose timing lines are compact (they count
     /// from their transaction).
     private func forEachTimingLine(in segment: any JournalSegment, from offset: Int, context: inout TimingContext, _ body: (TimingLine) -> Bool) throws(JournalError) {
         var reader = LineReader(file: segment.file)
         let scanner = segment.lines.scanner
         let compact = header.minor >= JournalFormat.compactTimingMinorVersion
         var offset = offset
-        while offset < segment.dataEnd {
-            let line = try reader.line(at: offset)
-            let kind = reader.withBuffer { raw -> TimingContext.LineKind in
-                if compact, !line.range.isEmpty {
-                    if raw[line.range.lowerBound] == UInt8(ascii: "[") { return .transaction }
-                    if CompactTimingLine.isLine(raw, line.range) { return .compact }
+        if offset == 0, segment.dataEnd > 0 {
+            // Line 1 is the header, which is not a line of the journal's kinds.
+            offset = try reader.line(at: 0).next
+        }
+        var stopped = false
+        while offset < segment.dataEnd, !stopped {
+            offset = try reader.readOn(from: offset, to: segment.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
+                do {
+                    switch try scanner.kind(of: line.range, in: raw) {
+                    case .timing where compact && CompactTimingLine.isLine(raw, line.range):
+                        if let timing = context.timing(of: try CompactTimingLine(bytes: raw, range: line.range)), !body(timing) {
+                            stopped = true
+                            return .stopAfter
+                        }
+                    case .timing:
+                        if !body(try TimingLine(bytes: raw, range: line.range)) {
+                            stopped = true
+                            return .stopAfter
+                        }
+                    case .transaction where compact:
+                        try context.noteTransaction(raw, line.range)
+                    default:
+                        break
+                    }
+                    return .next
+                } catch {
+                    throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                 }
-                return TimingLine.isTimingLine(raw, line.range) ? .timing : .other
             }
-            switch kind {
-            case .timing:
-                let timing = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
-                    try TimingLine(bytes: raw, range: range)
-                }
-                guard body(timing) else { return }
-            case .transaction:
-                try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
-                    try context.noteTransaction(raw, range)
-                }
-            case .compact:
-                let compactLine = try readLine(&reader, at: offset, scanner: scanner) { _, raw, range in
-                    try CompactTimingLine(bytes: raw, range: range)
-                }
-                if let timing = context.timing(of: compactLine) {
-                    guard body(timing) else { return }
-                }
-            case .other:
-                break
-            }
-            offset = line.next
         }
     }
 }
@@ -108,8 +108,6 @@ extension JournalReader {
 /// What reading compact timing lines needs to know of the lines before: the last
 /// transactions' steps, starts and origins, and the subscriber locations declared.
 struct TimingContext {
-    enum LineKind { case transaction, timing, compact, other }
-
     /// The last transactions read, oldest first (a timing line comes at most a few
     /// transactions after its own: those its subscribers started).
     private var transactions: [(seq: Int, start: Int, origin: Int)] = []

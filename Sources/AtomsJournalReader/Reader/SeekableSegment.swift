@@ -229,7 +229,7 @@ final class SeekableSegment: JournalSegment {
                 }
             case .location:
                 try takeLocation(at: offset, into: &cursor)
-            case .keyframe, .end, .unknown:
+            case .keyframe, .end, .timing, .unknown:
                 break
             }
             offset = try cursor.reader.line(at: offset).next
@@ -289,7 +289,7 @@ final class SeekableSegment: JournalSegment {
                     break probing
                 case .end:
                     break probing
-                case .location, .unknown:
+                case .location, .timing, .unknown:
                     probe = next
                 }
             }
@@ -349,7 +349,7 @@ final class SeekableSegment: JournalSegment {
                 return offset
             case .location:
                 try takeLocation(at: offset, into: &cursor)
-            case .end, .keyframe, .unknown:
+            case .end, .keyframe, .timing, .unknown:
                 // After an end line, the next line (if any) breaks the sequence there.
                 break
             }

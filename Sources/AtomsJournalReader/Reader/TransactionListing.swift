@@ -197,7 +197,7 @@ private struct ListingPass {
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
-                case .keyframe, .end, .unknown:
+                case .keyframe, .end, .timing, .unknown:
                     break
                 }
             }
@@ -241,7 +241,7 @@ private struct ListingPass {
                     try scanner.location(in: raw, range)
                 }
                 locations[location.id] = location.at
-            case .keyframe, .end, .unknown:
+            case .keyframe, .end, .timing, .unknown:
                 break
             }
             offset = try lines.line(at: offset).next

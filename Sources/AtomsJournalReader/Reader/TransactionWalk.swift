@@ -161,7 +161,7 @@ package final class TransactionWalk {
                     place.locations[location.id] = location.at
                 case .keyframe:
                     try take(kind, at: line.offset, in: place)
-                case .unknown:
+                case .timing, .unknown:
                     // A timing line, or a type of a later minor version: read on.
                     break
                 default:
@@ -264,7 +264,7 @@ package final class TransactionWalk {
                     return goesOn && seq <= end ? .next : .stopAfter
                 }
                 switch try scanner.kind(of: line.range, in: raw) {
-                case .unknown:
+                case .timing, .unknown:
                     return .next
                 case .location:
                     let location = try scanner.location(in: raw, line.range)

@@ -9,6 +9,9 @@ enum LineKind: Equatable {
     case location
     /// The end line (format 4), after the last step `seq`.
     case end(seq: Int)
+    /// A timing line (format 4.1 and later), known by its prefix and not parsed: skipped by
+    /// every reader but the readers of timing (``JournalReader/timings(of:)``).
+    case timing
     /// An object line of a type this reader does not know: from format 4 on, skipped.
     case unknown
 
@@ -16,7 +19,7 @@ enum LineKind: Equatable {
     var step: Int? {
         switch self {
         case .transaction(let seq), .keyframe(let seq), .end(let seq): seq
-        case .location, .unknown: nil
+        case .location, .timing, .unknown: nil
         }
     }
 }

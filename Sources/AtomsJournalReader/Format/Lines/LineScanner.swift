@@ -71,7 +71,7 @@ package struct LineScanner {
             // Timing lines (4.2's compact ones, 4.1's), known by their prefix alone: a reader
             // that does not use timing skips one for what finding its end costs.
             if version >= 4, CompactTimingLine.isLine(raw, range) || TimingLine.isTimingLine(raw, range) {
-                return .unknown
+                return .timing
             }
             if version == 1, hasPrefix(Self.transactionObjectPrefix) {
                 return number(after: Self.transactionObjectPrefix).map { .transaction(seq: $0) }

@@ -77,7 +77,7 @@ struct SequenceCheck {
             let last = (expected ?? seq + 1) - 1
             guard seq == last else { throw .endMismatch(named: seq, last: last) }
             isEnded = true
-        case .location, .unknown:
+        case .location, .timing, .unknown:
             break
         }
     }
