@@ -279,54 +279,58 @@ struct EnvelopeTally {
             if case .keyframe = kind { part.keyframes += 1 }
         }
         do {
-            try reader.forEachLine(in: range) { raw, line in
-                lineOffset = line.offset
-                let kind: LineKind
-                if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),
-                    JournalFormat.stepRange.contains(envelope.seq)
-                {
-                    let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    if firstTime == nil { firstTime = Self.time(base, envelope.time) }
-                    lastTransaction = line.offset
-                    let key = Self.causeKey(base, envelope.cause)
-                    if key.0 == causeKey.0, key.1 == causeKey.1, key.2 == causeKey.2 {
-                        causeCounts[causeIndex] += 1
-                    } else {
-                        let cause = UnsafeBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count)
-                        countCause(Array(cause)[...])
-                        causeIndex = causeNames.firstIndex { $0.utf8.elementsEqual(cause) } ?? 0
-                        causeKey = key
-                    }
-                    for index in 0..<idCount {
-                        let atom = ids[index]
-                        if !fastWrites.count(atom) { countWrite(atom) }
-                    }
-                    if envelope.at != 0 { refer(envelope.at, at: line.offset) }
-                    kind = .transaction(seq: envelope.seq)
-                } else {
-                    do {
-                        kind = try scanner.kind(of: line.range, in: raw)
-                    } catch {
-                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
-                    }
-                    // Its place first, then its contents: the order every reader checks a line in.
-                    try take(kind, line.offset)
-                    do {
-                        if case .transaction = kind {
-                            // Not in the common shape: the general reader, which checks it the same way.
-                            let envelope = try scanner.transactionEnvelope(in: raw, line.range)
-                            count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
-                            for location in envelope.locations { refer(location, at: line.offset) }
-                            lastTransaction = line.offset
-                        } else if kind == .location {
-                            part.locations.insert(try scanner.location(in: raw, line.range).id)
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                offset = try reader.readOn(from: offset, to: range.upperBound) { raw, line throws(JournalError) -> LineReader.Reading in
+                    lineOffset = line.offset
+                    let kind: LineKind
+                    if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),
+                        JournalFormat.stepRange.contains(envelope.seq)
+                    {
+                        let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        if firstTime == nil { firstTime = Self.time(base, envelope.time) }
+                        lastTransaction = line.offset
+                        let key = Self.causeKey(base, envelope.cause)
+                        if key.0 == causeKey.0, key.1 == causeKey.1, key.2 == causeKey.2 {
+                            causeCounts[causeIndex] += 1
+                        } else {
+                            let cause = UnsafeBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count)
+                            countCause(Array(cause)[...])
+                            causeIndex = causeNames.firstIndex { $0.utf8.elementsEqual(cause) } ?? 0
+                            causeKey = key
                         }
-                    } catch {
-                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                        for index in 0..<idCount {
+                            let atom = ids[index]
+                            if !fastWrites.count(atom) { countWrite(atom) }
+                        }
+                        if envelope.at != 0 { refer(envelope.at, at: line.offset) }
+                        kind = .transaction(seq: envelope.seq)
+                    } else {
+                        do {
+                            kind = try scanner.kind(of: line.range, in: raw)
+                        } catch {
+                            throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                        }
+                        // Its place first, then its contents: the order every reader checks a line in.
+                        try take(kind, line.offset)
+                        do {
+                            if case .transaction = kind {
+                                // Not in the common shape: the general reader, which checks it the same way.
+                                let envelope = try scanner.transactionEnvelope(in: raw, line.range)
+                                count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
+                                for location in envelope.locations { refer(location, at: line.offset) }
+                                lastTransaction = line.offset
+                            } else if kind == .location {
+                                part.locations.insert(try scanner.location(in: raw, line.range).id)
+                            }
+                        } catch {
+                            throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                        }
+                        return .next
                     }
-                    return
+                    try take(kind, line.offset)
+                    return .next
                 }
-                try take(kind, line.offset)
             }
             if let lastTransaction {
                 // The time of the part's last transaction, read again.
@@ -334,10 +338,8 @@ struct EnvelopeTally {
                     try scanner.transactionEnvelope(in: raw, range).t
                 }
             }
-        } catch let error as JournalError {
-            part.failure = (error, lineOffset)
         } catch {
-            part.failure = (.malformedLine(path: segment.path, line: segment.lineNumber(at: lineOffset), reason: "\(error)"), lineOffset)
+            part.failure = (error, lineOffset)
         }
         part.check = check
         return part

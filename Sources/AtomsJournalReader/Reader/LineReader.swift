@@ -74,30 +74,6 @@ struct LineReader {
         }
     }
 
-    /// Runs `body` for each line starting in `range`, in order, with the buffer its range
-    /// refers to: lines held whole by the buffer cost no call to ``line(at:)``.
-    mutating func forEachLine(in range: Range<Int>, _ body: (UnsafeRawBufferPointer, Line) throws -> Void) throws {
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let first = try line(at: offset)
-            let (start, filled) = (self.start, self.filled)
-            try buffer.withUnsafeBytes { whole in
-                let raw = UnsafeRawBufferPointer(rebasing: whole[0..<filled])
-                var line = first
-                while true {
-                    try body(raw, line)
-                    offset = line.next
-                    let from = offset - start
-                    guard offset < range.upperBound, from < filled,
-                        let found = memchr(raw.baseAddress! + from, 0x0A, filled - from)
-                    else { return }
-                    let end = UnsafeRawPointer(found) - raw.baseAddress!
-                    line = Line(offset: offset, end: start + end, range: from..<end, isTerminated: true)
-                }
-            }
-        }
-    }
-
     /// What a caller of ``readOn(from:to:_:)`` does with a line.
     enum Reading {
         /// Takes the line and goes on to the next.
@@ -112,18 +88,28 @@ struct LineReader {
     /// whole and that starts before `end`, in one loop over the buffer, until `body` stops.
     ///
     /// - Returns: The offset of the first line not taken.
+    @inline(__always)
     mutating func readOn(
         from offset: Int, to end: Int, _ body: (UnsafeRawBufferPointer, Line) throws(JournalError) -> Reading
     ) throws(JournalError) -> Int {
         let first = try line(at: offset)
         let (start, filled) = (self.start, self.filled)
-        return try withBuffer { (raw) throws(JournalError) -> Int in
+        // The buffer's bytes without `withBuffer`'s generic wrapping: this loop is every
+        // in-order reader's, and the callers' closures stay plain non-escaping ones.
+        var failure: JournalError?
+        let taken = buffer.withUnsafeBytes { whole -> Int in
+            let raw = UnsafeRawBufferPointer(rebasing: whole[0..<filled])
             var line = first
             while true {
-                switch try body(raw, line) {
-                case .stopBefore: return line.offset
-                case .stopAfter: return line.next
-                case .next: break
+                do throws(JournalError) {
+                    switch try body(raw, line) {
+                    case .stopBefore: return line.offset
+                    case .stopAfter: return line.next
+                    case .next: break
+                    }
+                } catch {
+                    failure = error
+                    return line.offset
                 }
                 let next = line.next
                 let from = next - start
@@ -134,6 +120,8 @@ struct LineReader {
                 line = Line(offset: next, end: start + lineEnd, range: from..<lineEnd, isTerminated: true)
             }
         }
+        if let failure { throw failure }
+        return taken
     }
 
     /// Runs `body` with the buffer the ranges of ``Line`` refer to.

@@ -97,9 +97,6 @@ private struct ListingPass {
     let ids: UnsafeMutablePointer<Int>
     let values: UnsafeMutablePointer<Range<Int>>
 
-    /// Thrown to leave ``LineReader/forEachLine(in:_:)`` early.
-    private struct Stop: Error {}
-
     /// Lists transactions from `start` on; returns the next step to list (`start` itself when
     /// its line is left to the reader), `nil` when `body` asked to stop.
     mutating func run(from start: Int, _ body: (ListedTransaction) -> Bool) throws(JournalError) -> Int? {
@@ -137,9 +134,14 @@ private struct ListingPass {
         func checkLast(_ line: LineReader.Line) throws(JournalError) {
             if seq == segment.lastStep { try Self.readOn(segment, from: line.next, locations: locations) }
         }
-        do {
-            try lines.forEachLine(in: offset..<segment.dataEnd) { raw, line in
-                guard seq <= through else { throw Stop() }
+        // Ends when the listing has its last step, or `body` stops it.
+        var done = false
+        while offset < segment.dataEnd, !done {
+            offset = try lines.readOn(from: offset, to: segment.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
+                guard seq <= through else {
+                    done = true
+                    return .stopBefore
+                }
                 var count = 0
                 if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: values), envelope.seq == seq {
                     if envelope.at != lastLocation.id {
@@ -159,11 +161,11 @@ private struct ListingPass {
                         )
                         try checkLast(line)
                         guard body(.envelope(listed)) else {
-                            stopped = true
-                            throw Stop()
+                            (stopped, done) = (true, true)
+                            return .stopAfter
                         }
                         seq += 1
-                        return
+                        return .next
                     }
                 }
                 let kind: LineKind
@@ -185,8 +187,8 @@ private struct ListingPass {
                     }
                     try checkLast(line)
                     guard body(.record(record)) else {
-                        stopped = true
-                        throw Stop()
+                        (stopped, done) = (true, true)
+                        return .stopAfter
                     }
                     seq += 1
                 case .location:
@@ -200,11 +202,8 @@ private struct ListingPass {
                 case .keyframe, .end, .timing, .unknown:
                     break
                 }
+                return .next
             }
-        } catch let error as JournalError {
-            throw error
-        } catch {
-            // `Stop`.
         }
         if !stopped, seq <= through {
             throw .malformedLine(path: segment.path, line: segment.lineNumber(at: segment.dataEnd), reason: "transaction \(seq) is missing")
