@@ -114,7 +114,8 @@ struct EnvelopeTally {
         // Line 3 starts after the header and the first keyframe.
         var reader = LineReader(file: segment.file)
         let header = try reader.line(at: 0)
-        let body = header.next >= size ? size : try reader.line(at: header.next).next
+        // (A keyframe that is the file's last line, without a newline, ends at its size.)
+        let body = header.next >= size ? size : min(size, try reader.line(at: header.next).next)
         var bounds = [body, size]
         if size - body > threshold {
             let middle = try reader.line(at: body + (size - body) / 2).next
