@@ -86,6 +86,8 @@ struct ExpressionScan {
             try found(state, try journal.transaction(seq, decodingValuesOf: atoms), expression)
             count += 1
         }
+        // Made once: a method reference made at each step costs a closure context each.
+        let pending: CompiledCondition.Pending = { walk.pendingValue(of: $0) }
         var seq = start + 1
         while seq <= through, count < limit {
             if let progress, seq & 0x3FFF == 0, !progress(seq, from...through) {
@@ -103,7 +105,7 @@ struct ExpressionScan {
                             runMatched = true
                             return false
                         }
-                        let now = condition.holds(in: values, pending: walk.pendingValue)
+                        let now = condition.holds(in: values, pending: pending)
                         runMatched = now && (holding || !holds)
                         holds = now
                         return !runMatched
@@ -139,7 +141,7 @@ struct ExpressionScan {
                     holds = expression.holds(in: state.values)
                 } else if record == nil, walk.wroteKept, let condition {
                     // Decided on the bytes the line wrote.
-                    holds = condition.holds(in: state.values, pending: walk.pendingValue)
+                    holds = condition.holds(in: state.values, pending: pending)
                 }
                 matched = holds && (holding || !before)
             } else {

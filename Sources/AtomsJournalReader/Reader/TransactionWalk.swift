@@ -292,17 +292,22 @@ package final class TransactionWalk {
 
     /// Holds the bytes of a kept atom's new value.
     private func hold(_ id: Int, _ bytes: UnsafeRawBufferPointer) {
-        var slot = 0
-        while slot < pending.count, pending[slot].id != id { slot += 1 }
-        if slot == pending.count { pending.append(PendingValue(id: id)) }
-        if pending[slot].capacity < bytes.count {
-            pending[slot].storage.deallocate()
-            pending[slot].capacity = bytes.count
-            pending[slot].storage = .allocate(byteCount: bytes.count, alignment: 1)
+        if !pending.contains(where: { $0.id == id }) { pending.append(PendingValue(id: id)) }
+        // One access to the slots for the whole copy (an access per element costs a
+        // dynamic exclusivity check each, per step of a search).
+        pending.withUnsafeMutableBufferPointer { slots in
+            for slot in slots.indices where slots[slot].id == id {
+                if slots[slot].capacity < bytes.count {
+                    slots[slot].storage.deallocate()
+                    slots[slot].capacity = bytes.count
+                    slots[slot].storage = .allocate(byteCount: bytes.count, alignment: 1)
+                }
+                if let base = bytes.baseAddress { slots[slot].storage.copyMemory(from: base, byteCount: bytes.count) }
+                slots[slot].count = bytes.count
+                slots[slot].isSet = true
+                return
+            }
         }
-        if let base = bytes.baseAddress { pending[slot].storage.copyMemory(from: base, byteCount: bytes.count) }
-        pending[slot].count = bytes.count
-        pending[slot].isSet = true
     }
 
     /// The bytes of `id`'s value written by a line skipped since the state was settled: a
