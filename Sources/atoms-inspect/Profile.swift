@@ -8,7 +8,9 @@ struct Profile: ParsableCommand {
             Reads the timing lines a recorder writes from journal format 4.1 on. Atoms are sorted by self time, \
             as pprof's top lists functions; an evaluation is wasted when its atom was written a value equal to \
             the one it had. A journal recorded without timing exits 65. --trace writes the Trace Event Format \
-            (JSON) for Perfetto's UI (ui.perfetto.dev) or chrome://tracing.
+            (JSON) for Perfetto's UI (ui.perfetto.dev) or chrome://tracing. Only the readers of timing (profile and its --trace, \
+            the step prompt's cost, the report's cost lane) parse timing lines; every other command skips them by their \
+            prefix, so a timing line damaged after its prefix is named (exit 65) by those readers alone.
             """
     )
 
