@@ -145,6 +145,11 @@ struct EnvelopeTally {
         for index in 0..<partCount {
             let (tally, part) = parts.get(index)
             if check.isEnded, limits[index] < limits[index + 1] {
+                // Reading in order reads a line's kind before its place: a first line whose
+                // kind cannot be read is named for that, as reading the whole file names it.
+                if let failure = part.failure, part.unreadableKind == limits[index] {
+                    throw failure.error
+                }
                 throw SequenceCheck.Violation.afterEnd.error(path: segment.path, line: segment.lineNumber(at: limits[index]))
             }
             // The part's first step line comes before any line it failed at: it is taken where
@@ -209,6 +214,8 @@ struct EnvelopeTally {
         var check: SequenceCheck?
         var lastTime: Double?
         var failure: (error: JournalError, offset: Int)?
+        /// The offset of the line it failed at when that line's kind could not be read.
+        var unreadableKind: Int?
         /// Locations declared by the part's `loc` lines.
         var locations: Set<Int> = []
         /// Locations the part refers to before it declares them, with the first line that
@@ -310,6 +317,7 @@ struct EnvelopeTally {
                         do {
                             kind = try scanner.kind(of: line.range, in: raw)
                         } catch {
+                            part.unreadableKind = line.offset
                             throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                         }
                         // Its place first, then its contents: the order every reader checks a line in.
