@@ -55,13 +55,17 @@ public enum JournalLines {
 
     /// A journal's text (or some of its lines, one a line) without what varies from run to run:
     /// each transaction line without its time (``withoutTime(_:)``), the header's `created`
-    /// date emptied, and every number of a timing line (`{"type":"t",…}`, or `"timing"` before
-    /// format 4.2) and of the end line written as `0` (their strings, the locations, stay).
+    /// date emptied, every number of a timing line (`{"type":"t",…}` of format 4.2, or
+    /// `"timing"` of 4.1) and of the end line written as `0` (their strings, the locations,
+    /// stay), and a packed timing line (4.3, a string of digits) written as `"T"`.
     /// Keyframes, declarations, location lines and every value stay as written.
     public static func withoutTimes(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             if line.hasPrefix("[") {
                 return withoutTime(line)
+            }
+            if line.hasPrefix("\"") {
+                return #""T""#
             }
             if line.hasPrefix(#"{"type":"t","#) || line == #"{"type":"t"}"# || line.hasPrefix(#"{"type":"timing","#)
                 || line.hasPrefix(#"{"type":"end","#)

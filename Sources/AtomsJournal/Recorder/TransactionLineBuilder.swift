@@ -21,12 +21,13 @@ struct TransactionLineBuilder: Sendable {
 
     private let differ = ValueDiffer()
     /// Timing: the atoms timed by node serial, the serial in each node slot, the timer's
-    /// locations by number, the numbers declared in this segment, the origins of the last
-    /// transactions, and the line being built (its lists keep their capacity).
+    /// locations by its number, the segment's last timing line's shape (the next line leaves
+    /// it out when it has the same), the origins of the last transactions, and the line being
+    /// built (its lists keep their capacity).
     fileprivate var timedAtoms: [Int: AtomIdentity] = [:]
     fileprivate var timedSlots: [Int: Int] = [:]
     fileprivate var timedLocations: [Int: SourceLocation] = [:]
-    fileprivate var declaredTimingLocations: Set<Int> = []
+    fileprivate var timingShape: PackedTimingLine.Shape?
     fileprivate var recentOrigins: [(seq: Int, origin: Int)] = []
     private var timingScratch = TimingBuilder()
     /// Bytes of transaction lines since the last keyframe, and the size of that keyframe.
@@ -64,8 +65,8 @@ struct TransactionLineBuilder: Sendable {
     }
 
     private mutating func openingLines(seq: Int) -> [UInt8] {
-        // A segment's timing lines declare the locations they use again: a reader starts there.
-        declaredTimingLocations.removeAll(keepingCapacity: true)
+        // A segment's first timing line has its shape: a reader may start there.
+        timingShape = nil
         var lines = Array(header.line(segment: segmentSize == nil ? nil : segment).utf8)
         lines.append(0x0A)
         lines.append(contentsOf: keyframe(seq: seq).utf8)
@@ -144,7 +145,7 @@ struct TransactionLineBuilder: Sendable {
         }
     }
 
-    /// Appends a compact timing line for each timing staged at `timings`.
+    /// Appends a packed timing line for each timing staged at `timings`.
     mutating func appendTimingLines(for timings: StagedTimings, in batch: CaptureStaging, to output: inout [UInt8]) {
         var timing = timingScratch
         timingScratch = TimingBuilder()
@@ -332,7 +333,7 @@ struct TransactionLineBuilder: Sendable {
 
     /// The number of a subscriber's location, in the write sites' numbering, appending its
     /// `loc` line the first time (it leaves the write sites' last location as it was).
-    private mutating func locationID(subscriber location: SourceLocation, lines: inout [UInt8]) -> Int {
+    fileprivate mutating func locationID(subscriber location: SourceLocation, lines: inout [UInt8]) -> Int {
         if let last = lastLocation, last.location == location {
             return last.id
         }
@@ -441,9 +442,10 @@ extension Array where Element: Hashable {
     }
 }
 
-/// Builds one compact timing line (``CompactTimingLine``) from a transaction's timing
-/// records (``TimingWord``), on the recorder's thread: node serials become the journal's atom
-/// numbers, clock stamps become nanoseconds from the transaction's start.
+/// Builds one packed timing line (``PackedTimingLine``) from a transaction's timing records
+/// (``TimingWord``), on the recorder's thread: node serials become the journal's atom numbers,
+/// the timer's location numbers the journal's `loc` numbers (a `loc` line comes first for a
+/// new one), clock stamps become nanoseconds from the transaction's start.
 private struct TimingBuilder {
     /// How many transactions back a timing line may name its transaction (a reader keeps as
     /// many).
@@ -499,12 +501,9 @@ private struct TimingBuilder {
                 line.effects.append(.init(builder.timedAtom(words[position + 1]) ?? 0, duration(effectMark, words[position + 2])))
                 effectMark = words[position + 2]
             case TimingWord.subscriber:
-                let number = Int(words[position + 1])
-                if !builder.declaredTimingLocations.contains(number), let location = builder.timedLocations[number] {
-                    builder.declaredTimingLocations.insert(number)
-                    line.locations.append(.init(number: number, at: location.description))
-                }
-                line.subscribers.append(.init(number, duration(subscriberMark, words[position + 2])))
+                // 0 for a location the timer never declared (none, as recorded).
+                let location = builder.timedLocations[Int(words[position + 1])].map { builder.locationID(subscriber: $0, lines: &output) } ?? 0
+                line.subscribers.append(.init(location, duration(subscriberMark, words[position + 2])))
                 subscriberMark = words[position + 2]
             case TimingWord.notified:
                 if let atom = builder.timedAtom(words[position + 1]) {
@@ -533,7 +532,7 @@ private struct TimingBuilder {
             ? notified.isEmpty
             : origin != 0 && notified.count == 1 && notified[0].subject == origin && notified[0].value == line.subscribers.count
         if !isDefault { line.notified = notified }
-        line.append(to: &output)
+        PackedTimingLine.append(line, shape: &builder.timingShape, to: &output)
         line.notified = nil
     }
 }

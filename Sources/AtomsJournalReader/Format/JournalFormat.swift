@@ -18,8 +18,10 @@ public enum JournalFormat {
     /// makes them compact (a few small integers relative to their transaction), names a
     /// subscriber's location in graph changes by the number of its location line, as write
     /// sites are (which a 4.1 reader rejects), and says `"timed":false` in the header of a
-    /// journal without timing lines.
-    public static let minorVersion = 2
+    /// journal without timing lines. 4.3 packs a timing line into a string of digits, names
+    /// subscribers by their `loc` numbers and leaves out what repeats the line before (a 4.2
+    /// reader rejects it).
+    public static let minorVersion = 3
     /// The first minor version of format 4 whose recorders write timing lines.
     package static let timedMinorVersion = 1
     /// The first minor version of format 4 whose header says whether it has timing lines
@@ -28,6 +30,9 @@ public enum JournalFormat {
     /// The first minor version of format 4 whose timing lines are compact
     /// (`CompactTimingLine`).
     package static let compactTimingMinorVersion = 2
+    /// The first minor version of format 4 whose timing lines are packed
+    /// (`PackedTimingLine`).
+    package static let packedTimingMinorVersion = 3
     /// The steps a journal may hold: from 0 to 2^53 − 1, exact as JSON numbers in any reader,
     /// and far enough from `Int.max` that step arithmetic (`last-K`, `next N`) cannot overflow.
     public static let stepRange = 0...((1 << 53) - 1)

@@ -76,11 +76,24 @@ extension JournalReader {
             // Line 1 is the header, which is not a line of the journal's kinds.
             offset = try reader.line(at: 0).next
         }
+        if offset == 0 {
+            context.beginSegment()
+        }
+        let packed = header.minor >= JournalFormat.packedTimingMinorVersion
         var stopped = false
         while offset < segment.dataEnd, !stopped {
             offset = try reader.readOn(from: offset, to: segment.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
                 do {
                     switch try scanner.kind(of: line.range, in: raw) {
+                    case .timing where packed && PackedTimingLine.isLine(raw, line.range):
+                        if let timing = try context.timing(ofPacked: raw, line.range), !body(timing) {
+                            stopped = true
+                            return .stopAfter
+                        }
+                    case .location where packed:
+                        try context.noteLocation(scanner.location(in: raw, line.range))
+                    case .keyframe where packed && !context.readsLocations:
+                        context.noteLocations(try KeyframeLine.locations(in: raw, line.range))
                     case .timing where compact && CompactTimingLine.isLine(raw, line.range):
                         if let timing = context.timing(of: try CompactTimingLine(bytes: raw, range: line.range)), !body(timing) {
                             stopped = true
@@ -113,6 +126,39 @@ struct TimingContext {
     private var transactions: [(seq: Int, start: Int, origin: Int)] = []
     private var locations: [Int: String] = [:]
     private static let kept = 64
+    /// Packed timing lines (4.3): the last line's shape, the `loc` lines' locations, and
+    /// whether the segment's first keyframe declared them.
+    private var shape: PackedTimingLine.Shape?
+    private var locationLines: [Int: String] = [:]
+    private(set) var readsLocations = false
+
+    /// Forgets what only the lines of one segment declare.
+    mutating func beginSegment() {
+        shape = nil
+        readsLocations = false
+    }
+
+    /// Notes a location line (4.3's subscribers are named by them).
+    mutating func noteLocation(_ location: LocationRecord) {
+        locationLines[location.id] = location.at
+    }
+
+    /// Notes the locations a segment's first keyframe declares.
+    mutating func noteLocations(_ declared: [LocationDeclaration]) {
+        for location in declared { locationLines[location.id] = location.at }
+        readsLocations = true
+    }
+
+    /// The timing a packed line gives; `nil` when its transaction was not read.
+    ///
+    /// - Throws: ``PackedTimingLine/Problem`` for a malformed line.
+    mutating func timing(ofPacked raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws(PackedTimingLine.Problem) -> TimingLine? {
+        let line = try PackedTimingLine.read(raw, range, shape: &shape)
+        guard let last = transactions.last else { return nil }
+        let seq = last.seq - line.back
+        guard let transaction = transactions.last(where: { $0.seq == seq }) else { return nil }
+        return line.timing(seq: seq, start: transaction.start, origin: transaction.origin, locations: locationLines)
+    }
 
     /// Notes a transaction line's step, time and origin (`[seq,t,"cause",origin,…`).
     mutating func noteTransaction(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws(JSONScanner.SyntaxError) {

@@ -14,13 +14,35 @@ struct TimingLinesSkippedTests {
     @Test func aTimingLineDamagedAfterItsPrefixIsReadOnlyByTheReadersOfTiming() throws {
         let directory = try TemporaryDirectory()
         var lines = try String(contentsOfFile: Self.todo, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        // A timing line in the middle of the journal: its first number made not JSON.
+        // A 4.2 timing line in the middle of the journal: its first number made not JSON.
         let timingLines = lines.indices.filter { lines[$0].hasPrefix(#"{"type":"t","#) && lines[$0].contains(#""p":["#) }
         let index = try #require(timingLines.dropFirst(timingLines.count / 2).first)
         lines[index] = lines[index].replacingOccurrences(of: #""p":["#, with: #""p":[x"#)
-        let path = directory.path("todo.jsonl")
+        try expectOnlyTheReadersOfTimingSee(lines, damagedAt: index, original: Self.todo, in: directory)
+    }
+
+    /// The same with the packed timing lines of 4.3, recorded now: a byte that is not a digit
+    /// after a line's first byte.
+    @Test func aPackedTimingLineDamagedAfterItsFirstByteIsReadOnlyByTheReadersOfTiming() async throws {
+        let directory = try TemporaryDirectory()
+        let original = directory.path("recorded.jsonl")
+        let script = try String(contentsOfFile: Self.todo.replacingOccurrences(of: ".jsonl", with: ".commands"), encoding: .utf8)
+        let run = try await BuiltProducts.run("sample-todo", ["--journal", original], stdin: script)
+        #expect(run.status == 0)
+        var lines = try String(contentsOfFile: original, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let timingLines = lines.indices.filter { lines[$0].hasPrefix("\"") }
+        #expect(timingLines.count > 20)
+        let index = try #require(timingLines.dropFirst(timingLines.count / 2).first)
+        lines[index].insert(" ", at: lines[index].index(after: lines[index].startIndex))
+        try expectOnlyTheReadersOfTimingSee(lines, damagedAt: index, original: original, in: directory)
+    }
+
+    /// `lines` are `original`'s with line `index` (0-based) damaged: every reader but
+    /// `profile` reads them as it reads `original`, and `profile` names that line.
+    private func expectOnlyTheReadersOfTimingSee(_ lines: [String], damagedAt index: Int, original originalPath: String, in directory: TemporaryDirectory) throws {
+        let path = directory.path("damaged.jsonl")
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let (original, damaged) = (try InspectedJournal(path: Self.todo), try InspectedJournal(path: path))
+        let (original, damaged) = (try InspectedJournal(path: originalPath), try InspectedJournal(path: path))
 
         #expect(try LogCommand.run(damaged, options: .init()) == LogCommand.run(original, options: .init()))
         #expect(try ShowCommand.run(damaged) == ShowCommand.run(original))

@@ -63,6 +63,11 @@ package struct LineScanner {
             guard last == UInt8(ascii: "]") else { return nil }
             return Self.step(in: raw, from: range.lowerBound + 1, lineEnd: range.upperBound).map { .transaction(seq: $0) }
         }
+        if version >= 4, first == UInt8(ascii: "\"") {
+            // A packed timing line (4.3), known by its first byte: only readers of timing
+            // read on.
+            return .timing
+        }
         guard first == UInt8(ascii: "{"), last == UInt8(ascii: "}"), hasPrefix(Self.typeMember) else { return nil }
         // One comparison of `{"type":"`, then the type's first letter picks the one prefix to
         // compare: a journal's most common object line (timing) costs two.
@@ -93,6 +98,12 @@ package struct LineScanner {
     private func parsedKind(of range: Range<Int>, in raw: UnsafeRawBufferPointer, verify: Bool) throws -> LineKind {
         if version >= 2, raw[range.lowerBound] == UInt8(ascii: "[") {
             return .transaction(seq: try TransactionLine(bytes: raw, range: range, version: version).seq)
+        }
+        if version >= 4, PackedTimingLine.isLine(raw, range) {
+            // Its numbers mean something only after the segment's timing lines before it:
+            // here, a whole string of digits (a line cut short has no closing `"`).
+            try PackedTimingLine.checkDigits(raw, range)
+            return .timing
         }
         let object = try TypedObject(raw, range)
         switch object.type {
