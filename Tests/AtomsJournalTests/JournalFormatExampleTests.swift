@@ -143,14 +143,14 @@ struct JournalFormatExampleTests {
             }
             // Packed timing lines leave out the shape of the one before: read and written in
             // order, a block's lines one segment.
-            var (readShape, writtenShape): (PackedTimingLine.Shape?, PackedTimingLine.Shape?) = (nil, nil)
+            var (readShape, writtenShape) = (PackedTimingLine.RecentShapes(), PackedTimingLine.RecentShapes())
             for example in block.split(separator: "\n").map(String.init) {
                 lines += 1
                 if example.hasPrefix("\"") {
                     let bytes = Array(example.utf8)
-                    let line = try bytes.withUnsafeBytes { raw in try PackedTimingLine.read(raw, 0..<raw.count, shape: &readShape) }
+                    let line = try bytes.withUnsafeBytes { raw in try PackedTimingLine.read(raw, 0..<raw.count, shapes: &readShape) }
                     var written: [UInt8] = []
-                    PackedTimingLine.append(line, shape: &writtenShape, to: &written)
+                    PackedTimingLine.append(line, shapes: &writtenShape, to: &written)
                     #expect(String(decoding: written.dropLast(), as: UTF8.self) == example)
                     continue
                 }

@@ -12,16 +12,16 @@ struct PackedTimingLineTests {
     static let first = ##""$#$%##$$&$$%$hGW3Y<Y)S<""##
     static let second = ##""#iLVBZ#Y3S<""##
 
-    private static func read(_ text: String, shape: inout PackedTimingLine.Shape?) throws -> CompactTimingLine {
+    private static func read(_ text: String, shapes: inout PackedTimingLine.RecentShapes) throws -> CompactTimingLine {
         let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBytes { raw in try PackedTimingLine.read(raw, 0..<raw.count, shape: &shape) }
+        return try bytes.withUnsafeBytes { raw in try PackedTimingLine.read(raw, 0..<raw.count, shapes: &shapes) }
     }
 
     private static func written(_ lines: [CompactTimingLine]) -> [String] {
-        var shape: PackedTimingLine.Shape?
+        var shape = PackedTimingLine.RecentShapes()
         return lines.map { line in
             var output: [UInt8] = []
-            PackedTimingLine.append(line, shape: &shape, to: &output)
+            PackedTimingLine.append(line, shapes: &shape, to: &output)
             return String(decoding: output.dropLast(), as: UTF8.self)
         }
     }
@@ -34,13 +34,13 @@ struct PackedTimingLineTests {
     }
 
     @Test func theSpecificationsExampleReadsAsItSays() throws {
-        var shape: PackedTimingLine.Shape?
-        let first = try Self.read(Self.first, shape: &shape)
+        var shape = PackedTimingLine.RecentShapes()
+        let first = try Self.read(Self.first, shapes: &shape)
         #expect(first.back == 0 && first.runtime == 1071 && first.observers == 331)
         #expect(first.evaluations == [TimingLine.Evaluation(atom: 2, start: 430, duration: 411, depth: 0)])
         #expect(first.effects.isEmpty && first.subscribers == [.init(1, 160)])
         #expect(first.notified == [.init(1, 1), .init(2, 1)])
-        let second = try Self.read(Self.second, shape: &shape)
+        let second = try Self.read(Self.second, shapes: &shape)
         #expect(second.runtime == 1121 && second.observers == 301)
         #expect(second.evaluations == [TimingLine.Evaluation(atom: 2, start: 450, duration: 421, depth: 0)], "the shape of the line before")
         #expect(second.notified == first.notified && second.subscribers == [.init(1, 160)])
@@ -66,12 +66,35 @@ struct PackedTimingLineTests {
         large.runtime = Int.max
         let lines = [full, full, plain, plain, emptyNotified, full, large]
         let texts = Self.written(lines)
-        var shape: PackedTimingLine.Shape?
+        var shape = PackedTimingLine.RecentShapes()
         for (line, text) in zip(lines, texts) {
-            #expect(try Self.read(text, shape: &shape) == line, "\(text)")
+            #expect(try Self.read(text, shapes: &shape) == line, "\(text)")
         }
-        // The form: 1 with a shape, 2 with tasks.
-        #expect(texts.map { $0.dropFirst().first } == ["&", "%", "$", "#", "$", "&", "$"])
+        // The form: 1 with a shape, 2 with tasks, 4 × k for the k-th most recent shape.
+        #expect(texts.map { $0.dropFirst().first } == ["&", "%", "$", "#", "$", "-", "+"])
+    }
+
+    @Test func aSessionTakingTurnsAmongShapesNamesThemAndForgetsTheOldest() throws {
+        let lines = (0..<(PackedTimingLine.RecentShapes.kept + 1)).map { atom in
+            var line = CompactTimingLine()
+            line.evaluations = [.init(atom: atom + 1, start: 10, duration: 20, depth: 0)]
+            return line
+        }
+        // Nine shapes, then the same backwards: each is named by how far back it is (form
+        // 4 × k: `#`, `'`, `+`, …), and the first, pushed out by the ninth, comes again.
+        let texts = Self.written(lines + lines.reversed())
+        #expect(texts.prefix(lines.count).allSatisfy { $0.dropFirst().first == "$" })
+        let named = (0..<PackedTimingLine.RecentShapes.kept).map { Character(Unicode.Scalar(UInt8(ascii: "#") + UInt8(4 * $0))) }
+        #expect(texts.dropFirst(lines.count).map { $0.dropFirst().first } == named + ["$"])
+        var shapes = PackedTimingLine.RecentShapes()
+        for (line, text) in zip(lines + lines.reversed(), texts) {
+            #expect(try Self.read(text, shapes: &shapes) == line, "\(text)")
+        }
+        // A shape further back than the lines before had.
+        var one = PackedTimingLine.RecentShapes()
+        _ = try Self.read(texts[0], shapes: &one)
+        let problem = #expect(throws: PackedTimingLine.Problem.self) { try Self.read(##""'#$#$""##, shapes: &one) }
+        #expect(problem?.description.contains("had 1") == true)
     }
 
     @Test(arguments: [
@@ -84,10 +107,11 @@ struct PackedTimingLineTests {
         (###""$#}}}}}}}}}}}}}}##""###, "too large"),
         (###""$#}}}#####""###, "more than the line holds"),
         (###""(#""###, "form 5"),
+        (###""'#$""###, "no timing line"),
     ])
     func aDamagedLineIsAProblemNamingWhat(text: String, what: String) {
-        var shape: PackedTimingLine.Shape?
-        let problem = #expect(throws: PackedTimingLine.Problem.self) { try Self.read(text, shape: &shape) }
+        var shape = PackedTimingLine.RecentShapes()
+        let problem = #expect(throws: PackedTimingLine.Problem.self) { try Self.read(text, shapes: &shape) }
         #expect(problem?.description.contains(what) == true, "\(problem.map(String.init(describing:)) ?? "")")
     }
 

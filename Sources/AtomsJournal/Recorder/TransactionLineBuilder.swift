@@ -21,13 +21,13 @@ struct TransactionLineBuilder: Sendable {
 
     private let differ = ValueDiffer()
     /// Timing: the atoms timed by node serial, the serial in each node slot, the timer's
-    /// locations by its number, the segment's last timing line's shape (the next line leaves
-    /// it out when it has the same), the origins of the last transactions, and the line being
+    /// locations by its number, the segment's timing lines' recent shapes (a line that has one
+    /// names it), the origins of the last transactions, and the line being
     /// built (its lists keep their capacity).
     fileprivate var timedAtoms: [Int: AtomIdentity] = [:]
     fileprivate var timedSlots: [Int: Int] = [:]
     fileprivate var timedLocations: [Int: SourceLocation] = [:]
-    fileprivate var timingShape: PackedTimingLine.Shape?
+    fileprivate var timingShapes = PackedTimingLine.RecentShapes()
     fileprivate var recentOrigins: [(seq: Int, origin: Int)] = []
     private var timingScratch = TimingBuilder()
     /// Bytes of transaction lines since the last keyframe, and the size of that keyframe.
@@ -66,7 +66,7 @@ struct TransactionLineBuilder: Sendable {
 
     private mutating func openingLines(seq: Int) -> [UInt8] {
         // A segment's first timing line has its shape: a reader may start there.
-        timingShape = nil
+        timingShapes = .init()
         var lines = Array(header.line(segment: segmentSize == nil ? nil : segment).utf8)
         lines.append(0x0A)
         lines.append(contentsOf: keyframe(seq: seq).utf8)
@@ -532,7 +532,7 @@ private struct TimingBuilder {
             ? notified.isEmpty
             : origin != 0 && notified.count == 1 && notified[0].subject == origin && notified[0].value == line.subscribers.count
         if !isDefault { line.notified = notified }
-        PackedTimingLine.append(line, shape: &builder.timingShape, to: &output)
+        PackedTimingLine.append(line, shapes: &builder.timingShapes, to: &output)
         line.notified = nil
     }
 }

@@ -126,15 +126,15 @@ struct TimingContext {
     private var transactions: [(seq: Int, start: Int, origin: Int)] = []
     private var locations: [Int: String] = [:]
     private static let kept = 64
-    /// Packed timing lines (4.3): the last line's shape, the `loc` lines' locations, and
+    /// Packed timing lines (4.3): the segment's recent shapes, the `loc` lines' locations, and
     /// whether the segment's first keyframe declared them.
-    private var shape: PackedTimingLine.Shape?
+    private var shapes = PackedTimingLine.RecentShapes()
     private var locationLines: [Int: String] = [:]
     private(set) var readsLocations = false
 
     /// Forgets what only the lines of one segment declare.
     mutating func beginSegment() {
-        shape = nil
+        shapes = .init()
         readsLocations = false
     }
 
@@ -153,7 +153,7 @@ struct TimingContext {
     ///
     /// - Throws: ``PackedTimingLine/Problem`` for a malformed line.
     mutating func timing(ofPacked raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws(PackedTimingLine.Problem) -> TimingLine? {
-        let line = try PackedTimingLine.read(raw, range, shape: &shape)
+        let line = try PackedTimingLine.read(raw, range, shapes: &shapes)
         guard let last = transactions.last else { return nil }
         let seq = last.seq - line.back
         guard let transaction = transactions.last(where: { $0.seq == seq }) else { return nil }

@@ -6,9 +6,9 @@
 /// 0x23); a digit that more digits follow is a byte from `P` to `}` (0x50–0x7D without `\`,
 /// value byte − 0x50, one less above `\`). Neither needs escaping in JSON.
 ///
-/// The numbers: a form (bit 1: the shape follows; bit 2: tasks follow), then the **shape**
-/// unless the line has the previous timing line's (of the segment): `back`, the evaluations'
-/// count and `atom, depth` each, the effects' count and atoms, the subscribers' count and
+/// The numbers: a form (`1`: the shape follows; `2`: tasks follow; `4 × k`: the line has the
+/// shape of the segment's timing lines' `k`-th most recent shape, 0 the last line's), then the
+/// **shape** when it follows: `back`, the evaluations' count and `atom, depth` each, the effects' count and atoms, the subscribers' count and
 /// their location numbers (the journal's `loc` numbers), and `0` when the origin told every
 /// subscriber listed or the count of `notified` plus one and `atom, count` each. Then the
 /// times, in nanoseconds: `runtime, observers`, `start, duration` of each evaluation, the
@@ -16,8 +16,28 @@
 /// tasks and `atom, start, end, committed` each, `start` and `end` zigzag-coded (`2n` for
 /// `n ≥ 0`, `−2n − 1` for `n < 0`).
 ///
-/// A counter's step, whose shape repeats, packs into about a dozen characters.
+/// A counter's step, whose shape repeats, packs into about a dozen characters; a session
+/// whose transactions take turns among a few shapes names the one it has.
 package enum PackedTimingLine {
+    /// The shapes of a segment's timing lines, most recent first (a line names one of them,
+    /// or brings a new one), as many as ``kept``.
+    package struct RecentShapes: Sendable, Equatable {
+        package static let kept = 8
+        var shapes: [Shape] = []
+
+        package init() {}
+
+        /// Makes `shape`, found at `index` or new (`nil`), the most recent.
+        mutating func use(_ shape: Shape, at index: Int?) {
+            if let index {
+                shapes.remove(at: index)
+            } else if shapes.count == Self.kept {
+                shapes.removeLast()
+            }
+            shapes.insert(shape, at: 0)
+        }
+    }
+
     /// What a timing line may leave to the one before it.
     package struct Shape: Sendable, Equatable {
         var back = 0
@@ -66,9 +86,10 @@ package enum PackedTimingLine {
         }
     }
 
-    /// The form's bits.
+    /// The form's bits, and what the rest counts in.
     private static let hasShape = 1
     private static let hasTasks = 2
+    private static let recentUnit = 4
     /// Digits of a number's end (`#`…`O`) and digits more follow (`P`…`}` without `\`).
     private static let base = 45
     private static let lastDigit = UInt8(ascii: "#")
@@ -78,13 +99,16 @@ package enum PackedTimingLine {
     // MARK: Writing
 
     /// Appends `line` (whose subscribers are named by `loc` numbers; its `locations` are not
-    /// written) with its newline; `shape` is the segment's last timing line's, and becomes
-    /// this one's.
-    package static func append(_ line: CompactTimingLine, shape: inout Shape?, to output: inout [UInt8]) {
+    /// written) with its newline; `recent` are the segment's timing lines' shapes, and this
+    /// line's becomes the most recent.
+    package static func append(_ line: CompactTimingLine, shapes recent: inout RecentShapes, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let newShape = !(shape?.fits(line) ?? false)
-        appendNumber((newShape ? hasShape : 0) | (line.tasks.isEmpty ? 0 : hasTasks), to: &output)
-        if newShape {
+        let known = recent.shapes.firstIndex { $0.fits(line) }
+        let tasks = line.tasks.isEmpty ? 0 : hasTasks
+        appendNumber(known.map { $0 * recentUnit | tasks } ?? hasShape | tasks, to: &output)
+        if let known {
+            recent.use(recent.shapes[known], at: known)
+        } else {
             appendNumber(line.back, to: &output)
             appendNumber(line.evaluations.count, to: &output)
             for evaluation in line.evaluations {
@@ -104,7 +128,7 @@ package enum PackedTimingLine {
             } else {
                 appendNumber(0, to: &output)
             }
-            shape = Shape(of: line)
+            recent.use(Shape(of: line), at: nil)
         }
         appendNumber(line.runtime, to: &output)
         appendNumber(line.observers, to: &output)
@@ -184,21 +208,22 @@ package enum PackedTimingLine {
         while digits.position < digits.end { _ = try digits.next() }
     }
 
-    /// Reads the line `range` of `raw`; `shape` is the segment's last timing line's (`nil`
-    /// before the first), and becomes this one's. Subscribers are named by `loc` numbers.
+    /// Reads the line `range` of `raw`; `recent` are the segment's timing lines' shapes
+    /// before it, and this line's becomes the most recent. Subscribers are named by `loc`
+    /// numbers.
     ///
     /// - Throws: ``Problem`` for a line that is not a string of digits, a number too large,
-    ///   a line that leaves out its shape with none before it, or numbers too few or too many.
-    package static func read(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, shape: inout Shape?) throws(Problem) -> CompactTimingLine {
+    ///   a line that names a shape the lines before did not have, or numbers too few or too
+    ///   many.
+    package static func read(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, shapes recent: inout RecentShapes) throws(Problem) -> CompactTimingLine {
         guard range.count >= 2, raw[range.lowerBound] == UInt8(ascii: "\""), raw[range.upperBound - 1] == UInt8(ascii: "\"") else {
             throw Problem(offset: 0, message: "a packed timing line is a string: `\"` at its start and end")
         }
         var digits = Digits(raw: raw, position: range.lowerBound + 1, end: range.upperBound - 1, start: range.lowerBound)
         let form = try digits.next()
-        guard form & ~(hasShape | hasTasks) == 0 else {
-            throw digits.problem("form \(form) is not one of 0 to 3")
-        }
+        let shape: Shape
         if form & hasShape != 0 {
+            guard form < recentUnit else { throw digits.problem("form \(form) brings a shape and names one") }
             var new = Shape()
             new.back = try digits.next()
             new.evaluations = try digits.list(groupsOf: 2)
@@ -209,9 +234,16 @@ package enum PackedTimingLine {
                 new.notified = try digits.numbers(2 * (notified - 1))
             }
             shape = new
-        }
-        guard let shape else {
-            throw digits.problem("the line has the shape of the timing line before it, and no timing line of its segment came before it")
+            recent.use(new, at: nil)
+        } else {
+            let index = form / recentUnit
+            guard index < recent.shapes.count else {
+                throw digits.problem(recent.shapes.isEmpty
+                    ? "the line has the shape of a timing line before it, and no timing line of its segment came before it"
+                    : "the line has the shape \(index) back, and its segment's timing lines had \(recent.shapes.count)")
+            }
+            shape = recent.shapes[index]
+            recent.use(shape, at: index)
         }
         var line = CompactTimingLine()
         line.back = shape.back
