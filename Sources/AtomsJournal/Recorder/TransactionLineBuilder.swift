@@ -27,6 +27,9 @@ struct TransactionLineBuilder: Sendable {
     fileprivate var timedAtoms: [Int: AtomIdentity] = [:]
     fileprivate var timedSlots: [Int: Int] = [:]
     fileprivate var timedLocations: [Int: SourceLocation] = [:]
+    /// The journal's `loc` number of each timer's location number, once known (a location
+    /// is hashed once, not at every subscriber told).
+    fileprivate var timedLocationIDs: [Int: Int] = [:]
     fileprivate var timingShapes = PackedTimingLine.RecentShapes()
     fileprivate var recentOrigins: [(seq: Int, origin: Int)] = []
     private var timingScratch = TimingBuilder()
@@ -490,6 +493,7 @@ private struct TimingBuilder {
                 atomIndex += 1
             case TimingWord.location:
                 builder.timedLocations[Int(words[position + 1])] = batch.timingLocations[locationIndex]
+                builder.timedLocationIDs[Int(words[position + 1])] = nil
                 locationIndex += 1
             case TimingWord.evaluation:
                 if let atom = builder.timedAtom(words[position + 1]) {
@@ -501,8 +505,17 @@ private struct TimingBuilder {
                 line.effects.append(.init(builder.timedAtom(words[position + 1]) ?? 0, duration(effectMark, words[position + 2])))
                 effectMark = words[position + 2]
             case TimingWord.subscriber:
-                // 0 for a location the timer never declared (none, as recorded).
-                let location = builder.timedLocations[Int(words[position + 1])].map { builder.locationID(subscriber: $0, lines: &output) } ?? 0
+                let number = Int(words[position + 1])
+                let location: Int
+                if let known = builder.timedLocationIDs[number] {
+                    location = known
+                } else if let at = builder.timedLocations[number] {
+                    location = builder.locationID(subscriber: at, lines: &output)
+                    builder.timedLocationIDs[number] = location
+                } else {
+                    // A location the timer never declared (none, as recorded).
+                    location = 0
+                }
                 line.subscribers.append(.init(location, duration(subscriberMark, words[position + 2])))
                 subscriberMark = words[position + 2]
             case TimingWord.notified:

@@ -153,21 +153,21 @@ package enum PackedTimingLine {
     /// Appends a number's digits (a negative one, which a recorder never has, as 0).
     static func appendNumber(_ value: Int, to output: inout [UInt8]) {
         var value = UInt(max(value, 0))
-        // At most 12 digits: 45^12 > UInt.max.
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { digits in
-            repeat {
-                digits[count] = UInt8(value % UInt(base))
-                value /= UInt(base)
-                count += 1
-            } while value > 0
-            for index in stride(from: count - 1, through: 1, by: -1) {
-                let byte = moreDigit + digits[index]
-                output.append(byte >= backslash ? byte + 1 : byte)
+        let base = UInt(Self.base)
+        if value >= base {
+            // The largest power of the base not above the value (no overflow: it is at most
+            // the value), then a digit for each power down to the base.
+            var power = base
+            while value / power >= base { power &*= base }
+            while power > 1 {
+                let digit = UInt8(truncatingIfNeeded: value / power)
+                value %= power
+                let byte = moreDigit &+ digit
+                output.append(byte >= backslash ? byte &+ 1 : byte)
+                power /= base
             }
-            output.append(lastDigit + digits[0])
         }
+        output.append(lastDigit &+ UInt8(truncatingIfNeeded: value))
     }
 
     private static func zigzag(_ value: Int) -> Int {
