@@ -99,9 +99,12 @@ struct ExpressionScan {
                 var runMatched = false
                 let runEnd = progress == nil ? through : min(through, seq | 0x3FFF)
                 let skipped: Int
+                // A constant for the run: the closure reads it at each step without copying it
+                // out of a box.
+                let runCondition = condition
                 do {
                     skipped = try walk.skip(through: runEnd, &state) { values in
-                        guard let condition else {
+                        guard let condition = runCondition else {
                             runMatched = true
                             return false
                         }

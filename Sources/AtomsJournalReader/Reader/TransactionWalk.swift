@@ -42,8 +42,14 @@ package final class TransactionWalk {
     private let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
     private let ranges = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
     /// The bytes of kept atoms' values written by lines skipped since the state was last
-    /// settled, one slot per atom.
-    private var pending: [PendingValue] = []
+    /// settled, one slot per atom. Behind a pointer the walk owns: a search reads and writes
+    /// it at every step, and a stored `var` of a class costs a dynamic exclusivity check at
+    /// each access.
+    private let pendingSlots: UnsafeMutablePointer<[PendingValue]> = {
+        let slots = UnsafeMutablePointer<[PendingValue]>.allocate(capacity: 1)
+        slots.initialize(to: [])
+        return slots
+    }()
     /// Whether the last line ``advance(_:)`` skipped wrote a value of a kept atom.
     package private(set) var wroteKept = false
     /// The transaction ``advance(_:)`` applies next.
@@ -109,7 +115,9 @@ package final class TransactionWalk {
     deinit {
         ids.deallocate()
         ranges.deallocate()
-        for slot in pending { slot.storage.deallocate() }
+        for slot in pendingSlots.pointee { slot.storage.deallocate() }
+        pendingSlots.deinitialize(count: 1)
+        pendingSlots.deallocate()
     }
 
     /// Keeps the values of `atoms` from the next transaction on (the state must hold them).
@@ -292,10 +300,10 @@ package final class TransactionWalk {
 
     /// Holds the bytes of a kept atom's new value.
     private func hold(_ id: Int, _ bytes: UnsafeRawBufferPointer) {
-        if !pending.contains(where: { $0.id == id }) { pending.append(PendingValue(id: id)) }
+        if !pendingSlots.pointee.contains(where: { $0.id == id }) { pendingSlots.pointee.append(PendingValue(id: id)) }
         // One access to the slots for the whole copy (an access per element costs a
         // dynamic exclusivity check each, per step of a search).
-        pending.withUnsafeMutableBufferPointer { slots in
+        pendingSlots.pointee.withUnsafeMutableBufferPointer { slots in
             for slot in slots.indices where slots[slot].id == id {
                 if slots[slot].capacity < bytes.count {
                     slots[slot].storage.deallocate()
@@ -314,7 +322,7 @@ package final class TransactionWalk {
     /// number, `true`, `false` or `null` as the journal spells it; `nil` when the state holds
     /// its value. The bytes stay valid until the next call to ``advance(_:)``.
     package func pendingValue(of id: Int) -> UnsafeRawBufferPointer? {
-        for slot in pending where slot.id == id && slot.isSet {
+        for slot in pendingSlots.pointee where slot.id == id && slot.isSet {
             return slot.bytes
         }
         return nil
@@ -323,15 +331,15 @@ package final class TransactionWalk {
     /// Decodes the values held for skipped lines into `state`, as applying those lines would
     /// have set them.
     package func settle(_ state: inout JournalState) throws(JournalError) {
-        for index in pending.indices where pending[index].isSet {
-            pending[index].isSet = false
-            var scanner = JSONScanner(pending[index].bytes)
+        for index in pendingSlots.pointee.indices where pendingSlots.pointee[index].isSet {
+            pendingSlots.pointee[index].isSet = false
+            var scanner = JSONScanner(pendingSlots.pointee[index].bytes)
             let value = try? scanner.value()
             guard let value else {
                 // Unreachable: the envelope scanner checked these bytes by the same rules.
                 throw .malformedLine(path: reader.path, line: 0, reason: "a value held for a skipped line does not read back")
             }
-            state.settle(ValueEntry(id: pending[index].id, v: value))
+            state.settle(ValueEntry(id: pendingSlots.pointee[index].id, v: value))
         }
     }
 
