@@ -20,7 +20,6 @@ package struct LineScanner {
     let version: Int
 
     private static let typeMember = Array(#"{"type":""#.utf8)
-    private static let transactionObjectPrefix = Array(#"{"type":"tx","seq":"#.utf8)
     private static let keyframePrefix = Array(#"{"type":"keyframe","seq":"#.utf8)
     private static let locationPrefix = Array(#"{"type":"loc","#.utf8)
     private static let endPrefix = Array(#"{"type":"end","seq":"#.utf8)
@@ -56,9 +55,12 @@ package struct LineScanner {
         func number(after prefix: [UInt8]) -> Int? {
             Self.step(in: raw, from: range.lowerBound + prefix.count, lineEnd: range.upperBound)
         }
+        // Format 1 is read whole: its transactions are objects a prefix cannot vouch for (a
+        // member may repeat, and the last one is what decoding keeps).
+        guard version >= 2 else { return nil }
         let first = raw[range.lowerBound]
         let last = raw[range.upperBound - 1]
-        if version >= 2, first == UInt8(ascii: "[") {
+        if first == UInt8(ascii: "[") {
             // A transaction must end its array; anything else is parsed to say what is wrong.
             guard last == UInt8(ascii: "]") else { return nil }
             return Self.step(in: raw, from: range.lowerBound + 1, lineEnd: range.upperBound).map { .transaction(seq: $0) }
@@ -77,9 +79,6 @@ package struct LineScanner {
             // that does not use timing skips one for what finding its end costs.
             if version >= 4, CompactTimingLine.isLine(raw, range) || TimingLine.isTimingLine(raw, range) {
                 return .timing
-            }
-            if version == 1, hasPrefix(Self.transactionObjectPrefix) {
-                return number(after: Self.transactionObjectPrefix).map { .transaction(seq: $0) }
             }
         case UInt8(ascii: "k") where hasPrefix(Self.keyframePrefix):
             return number(after: Self.keyframePrefix).map { .keyframe(seq: $0) }
@@ -272,10 +271,15 @@ package struct LineScanner {
             guard scanner.peek() == UInt8(ascii: "{") else {
                 throw scanner.error("a line is a JSON object or array")
             }
+            // A repeated `type` or `seq` is damage: readers would disagree on which one counts.
             try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
                 switch key {
-                case "type": type = try scanner.string()
-                case "seq": seq = try scanner.integer()
+                case "type":
+                    guard type == nil else { throw scanner.error("member \"type\" appears twice") }
+                    type = try scanner.string()
+                case "seq":
+                    guard seq == nil else { throw scanner.error("member \"seq\" appears twice") }
+                    seq = try scanner.integer()
                 default: try scanner.skipValue()
                 }
             }
