@@ -341,17 +341,46 @@ enum BitwiseRuns {
         same: (Int, Int) -> Bool
     ) -> (prefix: Int, suffix: Int) {
         let shorter = min(oldCount, newCount)
+        // An element's last bytes compared as a word whose padding is masked off, when the
+        // word stays inside the element: a fixed few compares an element, no byte loop.
+        let words = size / 8
+        let rest = size % 8
+        let masked = rest > 0 && words * 8 + 8 <= stride
+        let mask: UInt64 = rest == 0 ? 0 : (1 << UInt64(rest * 8)) &- 1
+        @inline(__always) func equal(_ oldOffset: Int, _ newOffset: Int) -> Bool {
+            guard masked else { return bytesEqual(old, at: oldOffset, new, at: newOffset, size: size) }
+            let a = old.baseAddress.unsafelyUnwrapped + oldOffset
+            let b = new.baseAddress.unsafelyUnwrapped + newOffset
+            @inline(__always) func word(_ index: Int) -> UInt64 {
+                a.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)
+            }
+            // The last word, masked (all its bytes when the size is a multiple of 8).
+            var differ = word(words) & mask
+            // Up to four words unrolled (a struct of a few members); a loop beyond.
+            switch words {
+            case 0: break
+            case 1: differ |= word(0)
+            case 2: differ |= word(0) | word(1)
+            case 3: differ |= word(0) | word(1) | word(2)
+            default:
+                differ |= word(0) | word(1) | word(2) | word(3)
+                var index = 4
+                while index < words {
+                    differ |= word(index)
+                    index &+= 1
+                }
+            }
+            return differ == 0
+        }
         var prefix = 0
-        while prefix < shorter,
-            bytesEqual(old, at: prefix * stride, new, at: prefix * stride, size: size) || same(prefix, prefix)
-        {
+        while prefix < shorter, equal(prefix * stride, prefix * stride) || same(prefix, prefix) {
             prefix += 1
         }
         var suffix = 0
         while suffix < shorter - prefix {
             let oldIndex = oldCount - 1 - suffix
             let newIndex = newCount - 1 - suffix
-            guard bytesEqual(old, at: oldIndex * stride, new, at: newIndex * stride, size: size) || same(oldIndex, newIndex) else { break }
+            guard equal(oldIndex * stride, newIndex * stride) || same(oldIndex, newIndex) else { break }
             suffix += 1
         }
         return (prefix, suffix)

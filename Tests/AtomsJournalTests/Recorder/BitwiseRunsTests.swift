@@ -51,6 +51,23 @@ struct BitwiseRunsTests {
         #expect(runs.suffix == 1)
     }
 
+    /// An element whose bytes differ only in its last own byte, just before its padding: the
+    /// word compared there is masked, and that byte still counts.
+    @Test(arguments: [(size: 25, stride: 32), (size: 9, stride: 16), (size: 17, stride: 24), (size: 1, stride: 2)])
+    func aDifferenceInTheLastByteBeforeThePaddingCounts(size: Int, stride: Int) {
+        let count = 12
+        var oldBytes = Self.storage(Array(repeating: 5, count: count), size: size, stride: stride, padding: 0xAA)
+        var newBytes = Self.storage(Array(repeating: 5, count: count), size: size, stride: stride, padding: 0x55)
+        newBytes[7 * stride + size - 1] = 6
+        oldBytes[2 * stride + size] = 0x11
+        let runs = oldBytes.withUnsafeBytes { oldRaw in
+            newBytes.withUnsafeBytes { newRaw in
+                BitwiseRuns.equalEnds(oldRaw, count: count, newRaw, count: count, size: size, stride: stride) { _, _ in false }
+            }
+        }
+        #expect(runs.prefix == 7 && runs.suffix == 4)
+    }
+
     @Test func equalArraysAreOneRunNotCountedTwice() {
         let values: [UInt8] = [7, 7, 7, 7]
         let runs = Self.ends(values, values, size: 25, stride: 32)
