@@ -47,8 +47,8 @@ package struct TimedSteps: Sendable {
     ///
     /// - Throws: ``InspectorError`` with ``ExitStatus/dataError`` (65) when the journal was
     ///   recorded without timing (formats 1 to 4.0); a read error.
-    /// - Complexity: Reads the journal once for its timing lines, and each transaction's
-    ///   envelope in `steps` (values are never decoded).
+    /// - Complexity: Reads the journal once for its timing lines, and once more for each
+    ///   transaction's envelope in `steps`, as `log` lists them (values are never decoded).
     package static func read(_ journal: InspectedJournal, steps: ClosedRange<Int>) throws(InspectorError) -> TimedSteps {
         let reader = journal.reader
         guard reader.recordsTimings else {
@@ -67,13 +67,32 @@ package struct TimedSteps: Sendable {
         }
         var declarations = try journal.declarations(through: firstTransaction - 1)
         var transactions: [Transaction] = []
-        // Envelopes only: values are never decoded.
-        var walked = try journal.state(at: firstTransaction - 1, decodingValuesOf: [])
-        try journal.walk(&walked, through: steps.upperBound, decodingValuesOf: []) { record, _ in
-            for atom in record.declare ?? [] { declarations[atom.id] = atom }
-            guard let timing = timings[record.seq] else { return }
-            let unchanged = Set((record.values ?? []).filter { $0.unchanged == true }.map(\.id))
-            transactions.append(Transaction(step: record.seq, cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged, timing: timing))
+        guard firstTransaction <= steps.upperBound else {
+            return TimedSteps(steps: steps, transactions: [], declarations: declarations)
+        }
+        // `log`'s listing: envelopes read in place for lines in the common shape (which declare
+        // nothing), records without values for the others; no state is kept.
+        do {
+            try reader.forEachTransaction(from: firstTransaction, through: steps.upperBound) { listed in
+                switch listed {
+                case .envelope(let envelope):
+                    guard let timing = timings[envelope.seq] else { return true }
+                    var unchanged = Set<Int>()
+                    for index in envelope.atoms.indices where envelope.isEqualWrite(at: index) {
+                        unchanged.insert(envelope.atoms[index])
+                    }
+                    let cause = String(decoding: envelope.cause, as: UTF8.self)
+                    transactions.append(Transaction(step: envelope.seq, cause: cause, at: envelope.location, origin: envelope.origin, unchanged: unchanged, timing: timing))
+                case .record(let record):
+                    for atom in record.declare ?? [] { declarations[atom.id] = atom }
+                    guard let timing = timings[record.seq] else { return true }
+                    let unchanged = Set((record.values ?? []).filter { $0.unchanged == true }.map(\.id))
+                    transactions.append(Transaction(step: record.seq, cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged, timing: timing))
+                }
+                return true
+            }
+        } catch {
+            throw InspectorError(error)
         }
         return TimedSteps(steps: steps, transactions: transactions, declarations: declarations)
     }
