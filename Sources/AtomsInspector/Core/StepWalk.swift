@@ -5,10 +5,10 @@ extension InspectedJournal {
     /// `state`'s step through `last` to `state`, and calls `body` with the transaction and the
     /// state right after it.
     ///
-    /// `export`, `report`, `profile`, `replay-test` and the list of every declaration walk
-    /// through here; the searches (`find`, `where`, `blame --history`, the step prompt's and
-    /// the debug adapter's) walk with ``ExpressionScan``, which skips lines on their bytes, and
-    /// `log` lists from the envelopes' bytes (`JournalReader.forEachTransaction`).
+    /// `export`, `report`, `replay-test` and the list of every declaration walk through here;
+    /// the searches (`find`, `where`, `blame --history`, the step prompt's and the debug
+    /// adapter's) walk with ``ExpressionScan``, which skips lines on their bytes, and `log` and
+    /// `profile` list from the envelopes' bytes (`JournalReader.forEachTransaction`).
     ///
     /// - Parameters:
     ///   - state: Where to start, read with the same `atoms`; left at `last`.

@@ -72,12 +72,13 @@ extension JournalReader {
         let scanner = segment.lines.scanner
         let compact = header.minor >= JournalFormat.compactTimingMinorVersion
         var offset = offset
-        if offset == 0, segment.dataEnd > 0 {
-            // Line 1 is the header, which is not a line of the journal's kinds.
-            offset = try reader.line(at: 0).next
-        }
         if offset == 0 {
+            // A segment's lines name the shapes of its own timing lines, as its writer did.
             context.beginSegment()
+            if segment.dataEnd > 0 {
+                // Line 1 is the header, which is not a line of the journal's kinds.
+                offset = try reader.line(at: 0).next
+            }
         }
         let packed = header.minor >= JournalFormat.packedTimingMinorVersion
         var stopped = false
