@@ -142,6 +142,7 @@ private struct ListingPass {
                     done = true
                     return .stopBefore
                 }
+                if scanner.isPackedTiming(line.range, in: raw) { return .next }
                 var count = 0
                 if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: values), envelope.seq == seq {
                     if envelope.at != lastLocation.id {

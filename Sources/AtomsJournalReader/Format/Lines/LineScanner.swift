@@ -46,6 +46,14 @@ package struct LineScanner {
         return kind
     }
 
+    /// Whether the line `range` of `raw` is a packed timing line (4.3), from its first byte:
+    /// what an in-order reader that does not read timing checks first, to pass such a line by
+    /// for what finding its end costs. (``kind(of:in:verify:)`` says `.timing` for it too.)
+    @inline(__always)
+    func isPackedTiming(_ range: Range<Int>, in raw: UnsafeRawBufferPointer) -> Bool {
+        version >= 4 && !range.isEmpty && raw[range.lowerBound] == UInt8(ascii: "\"")
+    }
+
     /// The kind from the prefix a recorder writes; `nil` when the line was written otherwise
     /// (it is then parsed, to say what is wrong or to read it in another member order).
     private func sniff(_ range: Range<Int>, in raw: UnsafeRawBufferPointer) -> LineKind? {
