@@ -33,7 +33,7 @@ func runInspector(_ body: () throws(InspectorError) -> Void) throws {
     do {
         try body()
     } catch {
-        StandardStream.error.write(error.description + "\n")
+        StandardStream.error.write(error.explainingNewerFormat().description + "\n")
         throw ExitCode(error.status.rawValue)
     }
 }

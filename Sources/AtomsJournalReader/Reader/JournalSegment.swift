@@ -107,3 +107,15 @@ func readHeader(_ reader: inout LineReader) throws(JournalError) -> (header: Jou
     }
     return (header, line.next)
 }
+
+extension JournalHeader {
+    /// The header of the journal file at `path`, read alone (for saying more about an error
+    /// found in the file's lines).
+    ///
+    /// - Throws: ``JournalError`` when the file cannot be read or its first line is not a
+    ///   journal header.
+    package static func read(path: String) throws(JournalError) -> JournalHeader {
+        var reader = LineReader(file: try JournalFile(path: path))
+        return try readHeader(&reader).header
+    }
+}
