@@ -104,7 +104,11 @@ package struct Profile: Encodable, Equatable, Sendable {
             (slotOfIdentity[identity], slotOfNumber[id]) = (slot, slot)
             return slot
         }
-        var transactions: [TransactionCost] = []
+        // The slowest ones, kept as they come (slowest first, then by step): a transaction's
+        // row is built only when it ranks, not once for every transaction and sorted.
+        let keep = max(0, slowest)
+        var kept: [TransactionCost] = []
+        kept.reserveCapacity(keep + 1)
         for transaction in timed.transactions {
             let timing = transaction.timing
             let evaluations = EvaluationTree(timing.evaluations)
@@ -140,14 +144,19 @@ package struct Profile: Encodable, Equatable, Sendable {
             for task in timing.tasks where selected?.contains(task.atom) ?? true {
                 tasks.append(TaskCost(atom: timed.name(task.atom), startNs: task.start, endNs: task.end, outcome: task.committed ? "result" : "dropped", step: transaction.step))
             }
-            transactions.append(TransactionCost(
-                step: transaction.step, cause: transaction.cause, at: transaction.at, totalNs: transaction.duration,
-                runtimeNs: timing.runtime, observersNs: timing.observers, effectsNs: timing.effects, subscribersNs: timing.subscribers,
-                evaluations: timing.evaluations.count, slowestAtom: slowestSelf.map { timed.name($0.atom) }
-            ))
+            // Steps come in order: a later step of an equal time ranks after the ones kept.
+            if keep > 0, kept.count < keep || transaction.duration > kept[kept.count - 1].totalNs {
+                let cost = TransactionCost(
+                    step: transaction.step, cause: transaction.cause, at: transaction.at, totalNs: transaction.duration,
+                    runtimeNs: timing.runtime, observersNs: timing.observers, effectsNs: timing.effects, subscribersNs: timing.subscribers,
+                    evaluations: timing.evaluations.count, slowestAtom: slowestSelf.map { timed.name($0.atom) }
+                )
+                kept.insert(cost, at: kept.firstIndex { $0.totalNs < cost.totalNs } ?? kept.count)
+                if kept.count > keep { kept.removeLast() }
+            }
         }
         atoms = costs.sorted { ($0.selfNs, $1.atom) > ($1.selfNs, $0.atom) }
-        self.slowest = Array(transactions.sorted { ($0.totalNs, $1.step) > ($1.totalNs, $0.step) }.prefix(max(0, slowest)))
+        self.slowest = kept
     }
 }
 
