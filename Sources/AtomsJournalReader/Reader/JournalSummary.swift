@@ -290,8 +290,9 @@ struct EnvelopeTally {
             var offset = range.lowerBound
             while offset < range.upperBound {
                 offset = try reader.readOn(from: offset, to: range.upperBound) { raw, line throws(JournalError) -> LineReader.Reading in
-                    // A timing line has no place in the sequence and nothing to count.
-                    if scanner.isPackedTiming(line.range, in: raw) { return .next }
+                    // A timing line has no place in the sequence and nothing to count (after
+                    // the end line, any line is damage: the check below says so).
+                    if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) { return .next }
                     lineOffset = line.offset
                     let kind: LineKind
                     if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),

@@ -142,7 +142,8 @@ private struct ListingPass {
                     done = true
                     return .stopBefore
                 }
-                if scanner.isPackedTiming(line.range, in: raw) { return .next }
+                // After the end line, any line is damage: the sequence check says so.
+                if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) { return .next }
                 var count = 0
                 if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: values), envelope.seq == seq {
                     if envelope.at != lastLocation.id {

@@ -262,7 +262,8 @@ package final class TransactionWalk {
         defer { place.check = check }
         var lastKept = false
         place.offset = try place.lines.readOn(from: place.offset, to: place.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
-            if scanner.isPackedTiming(line.range, in: raw) { return .next }
+            // After the end line, any line is damage: the sequence check says so.
+            if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) { return .next }
             var kept = false
             do {
                 if skips(raw, line.range, seq: seq, version: version, flags: flags, kept: &kept) {
