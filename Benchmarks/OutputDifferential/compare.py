@@ -74,6 +74,18 @@ def main(old, new):
             if only_verdict and named_lines(removed) and named_lines(added) and max(named_lines(added)) <= min(named_lines(removed)):
                 verdicts += 1
                 continue
+            # A listing cut short earlier: the damaged line named is an earlier one (an atom no
+            # line declares, which `log` now checks as applying the transaction does), and what
+            # was listed before it is what was listed before, up to there.
+            def listed(text):
+                return [line for line in text.split('\n') if 'error:' not in line and not line.startswith('exit') and line.strip()]
+            errors = lambda text: named_lines([line for line in text.split('\n') if 'error:' in line])
+            before_errors, after_errors = errors(one), errors(two)
+            if before_errors and after_errors and max(after_errors) <= min(before_errors):
+                kept, was = listed(two), listed(one)
+                if kept == was[:len(kept)]:
+                    verdicts += 1
+                    continue
             # A JSON listing cut short by an error: names moved from "changed" to an "equal" list.
             if '--json' in command and all(re.match(r'^[-+]\s*("[^"]*",?)?$', line) for line in changes):
                 names = lambda lines: {re.sub(r'[",\s]', '', line[1:]) for line in lines} - {''}

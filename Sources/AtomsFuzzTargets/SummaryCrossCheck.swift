@@ -83,8 +83,9 @@ private struct Counts: Equatable, CustomStringConvertible {
     }
 }
 
-/// Every transaction's envelope read one by one (`transaction(_:decodingValuesOf: [])`), up to
-/// a bound, tallied as the summary tallies them (keyframes aside).
+/// Every transaction's envelope read one by one and applied to the state before it, no value
+/// decoded (`apply(_:to:decodingValuesOf: [])`, which also checks that the atoms it refers to
+/// are declared), up to a bound, tallied as the summary tallies them (keyframes aside).
 private struct EnvelopeReads {
     /// What was counted.
     var counts = Counts()
@@ -96,9 +97,16 @@ private struct EnvelopeReads {
     init(_ reader: JournalReader, bound: Int) {
         let first = reader.firstStep + 1
         let last = min(reader.lastStep, reader.firstStep + bound)
+        var state: JournalState
+        do {
+            state = try reader.state(at: reader.firstStep, decodingValuesOf: [])
+        } catch {
+            failure = (first, error)
+            return
+        }
         for seq in stride(from: first, through: last, by: 1) {
             do {
-                let record = try reader.transaction(seq, decodingValuesOf: [])
+                let record = try reader.apply(seq, to: &state, decodingValuesOf: [])
                 counts.causes[record.cause, default: 0] += 1
                 // As the summary counts: atoms numbered outside 0..<2^24 are not counted.
                 for entry in record.values ?? [] where entry.id >= 0 && entry.id < 1 << 24 {

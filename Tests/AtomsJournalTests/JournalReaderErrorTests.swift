@@ -49,6 +49,48 @@ struct JournalReaderErrorTests {
         }
     }
 
+    /// A transaction that writes an atom no earlier line declared is damage for the summary's
+    /// scan, whole and in halves, as for applying it to a state: an atom declared in the first
+    /// half may be written in the second; one declared only after its write may not.
+    @Test func theSummaryChecksAtomsAcrossItsHalves() throws {
+        let lines = recordedLines(40)
+        let writes = lines.indices.filter { lines[$0].hasPrefix("[") && lines[$0].contains(#"[[1,"v","#) }
+        let (early, late, later) = (writes[2], writes[writes.count - 6], writes[writes.count - 3])
+        func declaring(_ line: String) -> String {
+            String(line.dropLast()) + #",{"declare":[{"id":9,"label":"NineAtom","type":"Tests.NineAtom"}]}]"#
+        }
+        func writingNine(_ line: String) -> String {
+            line.replacingOccurrences(of: #"[[1,"v","#, with: #"[[9,"v","#)
+        }
+        func summaries(_ lines: [String]) throws -> [Result<JournalSummary, JournalError>] {
+            let (journal, _) = try open(lines.joined(separator: "\n") + "\n")
+            return [8 << 20, 64].map { threshold in Result { () throws(JournalError) in try journal.summary(splittingAbove: threshold) } }
+        }
+        // Declared early, written late: both scans count it.
+        var declaredFirst = lines
+        declaredFirst[early] = declaring(lines[early])
+        declaredFirst[late] = writingNine(lines[late])
+        for result in try summaries(declaredFirst) {
+            #expect((try? result.get())?.valueWrites[9] == 1, "\(result)")
+        }
+        // Written late, declared later: the write is named, in the words applying it uses.
+        var declaredAfter = lines
+        declaredAfter[late] = writingNine(lines[late])
+        declaredAfter[later] = declaring(lines[later])
+        for result in try summaries(declaredAfter) {
+            guard case .failure(.malformedLine(_, let line, let reason)) = result else {
+                Issue.record("expected the write of atom 9 to be named, got \(result)")
+                continue
+            }
+            #expect(line == late + 1)
+            #expect(reason == "refers to atom 9, which was never declared")
+        }
+        let (journal, _) = try open(declaredAfter.joined(separator: "\n") + "\n")
+        #expect(throws: JournalError.malformedLine(path: journal.path, line: late + 1, reason: "refers to atom 9, which was never declared")) {
+            try journal.state(at: journal.lastStep)
+        }
+    }
+
     @Test func missingFileAndEmptyFile() throws {
         #expect(throws: JournalError.cannotRead(path: "/nonexistent/j.jsonl", reason: "no such file")) {
             try JournalReader(path: "/nonexistent/j.jsonl")

@@ -94,10 +94,11 @@ package enum LogCommand {
         guard firstTransaction <= last else {
             return
         }
-        var names = LogNames(declarations: try journal.state(at: firstTransaction - 1, decodingValuesOf: []).declarations, pattern: options.atom)
+        let declarations = try journal.state(at: firstTransaction - 1, decodingValuesOf: []).declarations
+        var names = LogNames(declarations: declarations, pattern: options.atom)
         do {
             // The envelope only: listing never parses a value.
-            try reader.forEachTransaction(from: firstTransaction, through: last) { listed in
+            try reader.forEachTransaction(from: firstTransaction, through: last, declared: Array(declarations.keys)) { listed in
                 switch listed {
                 case .envelope(let envelope):
                     if names.selected != nil {

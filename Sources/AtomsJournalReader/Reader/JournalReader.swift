@@ -182,25 +182,25 @@ public final class JournalReader: Sendable {
     ///     the envelope alone and never parse a value.
     /// - Throws: ``JournalError/stepOutOfRange(path:step:first:last:)`` or a malformed-line error.
     public func transaction(_ seq: Int, decodingValuesOf atoms: Set<Int>? = nil) throws(JournalError) -> TransactionRecord {
-        try checkingForChanges { () throws(JournalError) in try keptTransaction(seq, decodingValuesOf: atoms) }
+        try checkingForChanges { () throws(JournalError) in try keptTransaction(seq, decodingValuesOf: atoms, applying: { _ in }) }
     }
 
-    private func keptTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> TransactionRecord {
+    private func keptTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, applying: (TransactionRecord) throws(JournalState.StateError) -> Void) throws(JournalError) -> TransactionRecord {
         var lineLength = Int.max
         // Envelopes alone (`log`, `blame`'s walk) are read in order and cheap: not kept.
         guard atoms?.isEmpty != true else {
-            return try decodeTransaction(seq, decodingValuesOf: atoms, lineLength: &lineLength)
+            return try decodeTransaction(seq, decodingValuesOf: atoms, lineLength: &lineLength, applying: applying)
         }
         if let kept = recent.withLock({ $0.record(seq, decodingValuesOf: atoms) }) {
             return kept
         }
-        let record = try decodeTransaction(seq, decodingValuesOf: atoms, lineLength: &lineLength)
+        let record = try decodeTransaction(seq, decodingValuesOf: atoms, lineLength: &lineLength, applying: applying)
         recent.withLock { $0.keep(record, seq: seq, decodingValuesOf: atoms, lineLength: lineLength) }
         return record
     }
 
-    private func decodeTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, lineLength: inout Int) throws(JournalError) -> TransactionRecord {
-        let (record, length) = try segment(forTransaction: seq).transaction(seq, decoding: { atoms?.contains($0) ?? true })
+    private func decodeTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>?, lineLength: inout Int, applying: (TransactionRecord) throws(JournalState.StateError) -> Void) throws(JournalError) -> TransactionRecord {
+        let (record, length) = try segment(forTransaction: seq).transaction(seq, decoding: { atoms?.contains($0) ?? true }, applying: applying)
         lineLength = length
         return record
     }
@@ -281,7 +281,18 @@ public final class JournalReader: Sendable {
     /// - Throws: ``JournalError`` when the line is malformed or does not fit the state.
     @discardableResult
     public func apply(_ seq: Int, to state: inout JournalState, decodingValuesOf atoms: Set<Int>?) throws(JournalError) -> TransactionRecord {
-        let record = try transaction(seq, decodingValuesOf: atoms)
+        // Applied as soon as its line is read: reading in order applies a segment's last
+        // transaction before it reads the lines after it, so what does not fit the state
+        // there is named before damage further on (as the summary and `log` name it).
+        var applied = false
+        let record = try checkingForChanges { () throws(JournalError) in
+            try keptTransaction(seq, decodingValuesOf: atoms) { record throws(JournalState.StateError) in
+                try state.apply(record, decoding: { atoms?.contains($0) ?? true })
+                applied = true
+            }
+        }
+        guard !applied else { return record }
+        // A record kept from an earlier reading.
         do {
             try state.apply(record, decoding: { atoms?.contains($0) ?? true })
         } catch {

@@ -36,7 +36,11 @@ protocol JournalSegment: AnyObject, Sendable {
     func checkToEnd() throws(JournalError)
     /// Transaction `seq` (`firstStep < seq <= lastStep`), with the values of the atoms
     /// `decoding` accepts, and its line's length.
-    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int)
+    ///
+    /// - Parameter applying: Called with the transaction once its line is read, before the
+    ///   lines after the last transaction are (reading in order applies it first); what it
+    ///   throws names the transaction's line.
+    func transaction(_ seq: Int, decoding: (Int) -> Bool, applying: (TransactionRecord) throws(JournalState.StateError) -> Void) throws(JournalError) -> (record: TransactionRecord, lineLength: Int)
     /// The last keyframe at or before `step`: its step and offset.
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int)
     /// The steps of every keyframe, in order.

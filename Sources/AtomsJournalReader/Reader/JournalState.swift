@@ -66,7 +66,7 @@ public struct JournalState: Sendable, Equatable {
             declarations[declaration.id] = declaration
         }
         func check(_ id: Int) throws(StateError) {
-            guard declarations[id] != nil else { throw StateError(message: "refers to atom \(id), which was never declared") }
+            guard declarations[id] != nil else { throw StateError(message: DeclaredAtoms.undeclaredMessage(id)) }
         }
         for value in transaction.values ?? [] {
             try check(value.id)

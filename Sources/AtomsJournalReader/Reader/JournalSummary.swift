@@ -121,23 +121,24 @@ struct EnvelopeTally {
             let middle = try reader.line(at: body + (size - body) / 2).next
             if middle < size { bounds = [body, middle, size] }
         }
+        // The first keyframe's atoms and locations (opening the journal checked it whole).
+        let (keyframeAtoms, keyframeLocations) = header.next < size
+            ? try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.declarations(in: raw, range) }
+            : ([], [])
         // The locations every transaction may refer to: all of a format 2–3 file's, or the
         // first keyframe's (format 4; later ones are declared by `loc` lines before use).
-        var declared: Set<Int>
-        if let anywhere = segment.locationsAnywhere {
-            declared = anywhere
-        } else if header.next < size {
-            declared = Set(try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.locations(in: raw, range).map(\.id) })
-        } else {
-            declared = []
-        }
+        var declared = segment.locationsAnywhere ?? Set(keyframeLocations.map(\.id))
+        // The atoms: the first keyframe's, then those transactions declare.
+        var declaredAtoms = DeclaredAtoms(keyframeAtoms)
         let partCount = bounds.count - 1
         let parts = PartResults(count: partCount)
         let limits = bounds
-        let known = declared
+        let (known, knownAtoms) = (declared, declaredAtoms)
         DispatchQueue.concurrentPerform(iterations: partCount) { index in
             var tally = EnvelopeTally()
-            let part = tally.scanPart(segment, range: limits[index]..<limits[index + 1], after: index == 0 ? firstStep : nil, locations: known)
+            let part = tally.scanPart(
+                segment, range: limits[index]..<limits[index + 1], after: index == 0 ? firstStep : nil, locations: known, atoms: knownAtoms
+            )
             parts.set(index, (tally, part))
         }
         // The order of the lines read so far, carried from part to part.
@@ -165,6 +166,19 @@ struct EnvelopeTally {
             // A location the part refers to before declaring it must come from the parts before;
             // the earlier of that line and the line the part failed at is the one named.
             let unresolved = part.references.filter { !declared.contains($0.key) }.map(\.value).min()
+            // So must an atom it refers to before declaring it; on one line, its locations are
+            // resolved first (reading the line resolves them, applying it checks its atoms).
+            let unresolvedAtom = part.atomReferences.filter { !declaredAtoms.contains($0.key) }.map(\.value).min()
+            if let unresolvedAtom, unresolvedAtom < min(unresolved ?? .max, part.failure?.offset ?? .max) {
+                let references = part.atomReferences
+                let atoms = declaredAtoms
+                let reason = try segment.lines.read(lineAt: unresolvedAtom) { scanner, raw, range in
+                    let referred = try scanner.transactionEnvelope(in: raw, range).referred
+                    let first = referred.first { !atoms.contains($0) && references[$0] == unresolvedAtom } ?? 0
+                    return DeclaredAtoms.undeclaredMessage(first)
+                }
+                throw JournalError.malformedLine(path: segment.path, line: segment.lineNumber(at: unresolvedAtom), reason: reason)
+            }
             if let unresolved, unresolved < (part.failure?.offset ?? .max) {
                 let line = segment.lineNumber(at: unresolved)
                 // The line's first location undeclared there, in the order every reader
@@ -181,6 +195,7 @@ struct EnvelopeTally {
                 throw failure.error
             }
             declared.formUnion(part.locations)
+            declaredAtoms.formUnion(part.atomsDeclared)
             if let last = part.check, part.first != nil {
                 check = last
             }
@@ -221,6 +236,10 @@ struct EnvelopeTally {
         /// Locations the part refers to before it declares them, with the first line that
         /// does (the parts before it must declare them).
         var references: [Int: Int] = [:]
+        /// Atoms declared by the part's transactions.
+        var atomsDeclared = DeclaredAtoms()
+        /// Atoms the part refers to before it declares them, with the first line that does.
+        var atomReferences: [Int: Int] = [:]
     }
 
     /// Adds another tally's counts to this one (the other covers later lines).
@@ -242,7 +261,7 @@ struct EnvelopeTally {
     }
 
     /// Scans the lines in `range`; `step` is the step before them when known.
-    private mutating func scanPart(_ segment: any JournalSegment, range: Range<Int>, after step: Int?, locations known: Set<Int>) -> Part {
+    private mutating func scanPart(_ segment: any JournalSegment, range: Range<Int>, after step: Int?, locations known: Set<Int>, atoms knownAtoms: DeclaredAtoms) -> Part {
         var part = Part()
         var check = step.map { SequenceCheck(after: $0) } ?? SequenceCheck(startsAnywhere: true)
         let scanner = segment.scanner
@@ -269,12 +288,22 @@ struct EnvelopeTally {
         /// Notes a location a line refers to: a write site other than 0 (none), or any
         /// subscription's location (0 included, which no line declares: reading the
         /// transaction rejects it, and so does the summary).
+        // Inlined: called from the loop's closure on every line, it would otherwise check its
+        // accesses to `lastChecked` and `part` at run time.
+        @inline(__always)
         func refer(_ location: Int, at offset: Int) {
             guard location != lastChecked else { return }
             lastChecked = location
             guard !known.contains(location), !part.locations.contains(location), part.references[location] == nil else { return }
             part.references[location] = offset
         }
+        // The atoms declared for this part's lines so far, as far as it knows (the first
+        // keyframe's and its own), and those it noted a reference to: one test per atom
+        // written.
+        // Only the segment's transactions: the lines after its last one are read by every
+        // reader as reading a transaction reads what follows it, which checks no atom.
+        let atoms = PartAtoms(known: knownAtoms)
+        let lastStep = segment.lastStep
         func take(_ kind: LineKind, _ offset: Int) throws(JournalError) {
             do throws(SequenceCheck.Violation) {
                 try check.take(kind)
@@ -312,7 +341,16 @@ struct EnvelopeTally {
                         }
                         for index in 0..<idCount {
                             let atom = ids[index]
-                            if !fastWrites.count(atom) { countWrite(atom) }
+                            // Declared atoms stay declared: an atom's first write in the part
+                            // is the one to check.
+                            if fastWrites.count(atom) {
+                                guard fastWrites.isFirst(atom) else { continue }
+                            } else {
+                                countWrite(atom)
+                            }
+                            if !atoms.visible.contains(atom), envelope.seq <= lastStep {
+                                atoms.refer(atom, at: line.offset)
+                            }
                         }
                         if envelope.at != 0 { refer(envelope.at, at: line.offset) }
                         kind = .transaction(seq: envelope.seq)
@@ -331,6 +369,9 @@ struct EnvelopeTally {
                                 let envelope = try scanner.transactionEnvelope(in: raw, line.range)
                                 count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
                                 for location in envelope.locations { refer(location, at: line.offset) }
+                                if envelope.seq <= lastStep {
+                                    atoms.take(declaring: envelope.declared, referring: envelope.referred, at: line.offset)
+                                }
                                 lastTransaction = line.offset
                             } else if kind == .location {
                                 part.locations.insert(try scanner.location(in: raw, line.range).id)
@@ -354,7 +395,44 @@ struct EnvelopeTally {
             part.failure = (error, lineOffset)
         }
         part.check = check
+        (part.atomsDeclared, part.atomReferences) = (atoms.declared, atoms.references)
         return part
+    }
+
+    /// The atoms one part of a scan has seen declared and referred to. A class, so that the
+    /// scanning loop's closure captures a reference: a captured variable it mutates would cost
+    /// dynamic exclusivity checks on every line.
+    private final class PartAtoms {
+        // Unchecked exclusivity: touched by one thread, one access at a time.
+        /// The first keyframe's atoms, the part's declarations so far, and the atoms it
+        /// referred to (their first reference is noted once).
+        @exclusivity(unchecked) var visible: DeclaredAtoms
+        /// The atoms the part's transactions declare.
+        @exclusivity(unchecked) var declared = DeclaredAtoms()
+        /// The atoms referred to before the part declared them, with the first line that does.
+        @exclusivity(unchecked) var references: [Int: Int] = [:]
+
+        init(known: DeclaredAtoms) {
+            visible = known
+        }
+
+        /// Takes the atoms a transaction line at `offset` declares and refers to.
+        @inline(never)
+        func take(declaring declaredNow: [Int], referring referred: [Int], at offset: Int) {
+            for atom in declaredNow {
+                visible.insert(atom)
+                declared.insert(atom)
+            }
+            for atom in referred where !visible.contains(atom) {
+                refer(atom, at: offset)
+            }
+        }
+
+        /// Notes the first reference to `atom`, not declared so far, at `offset`.
+        func refer(_ atom: Int, at offset: Int) {
+            references[atom] = offset
+            visible.insert(atom)
+        }
     }
 
     /// A cause's bytes as two words and a length (causes longer than 16 bytes get length -2,

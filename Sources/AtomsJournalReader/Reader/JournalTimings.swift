@@ -18,7 +18,10 @@ extension JournalReader {
     ///
     /// - Throws: ``JournalError`` naming a timing line that is malformed, or a file that
     ///   changed while it was read.
-    /// - Complexity: Reads the whole journal once; parses only its timing lines.
+    /// - Complexity: Reads the journal once, up to the timing line of the last of `steps` when
+    ///   every one of them has its line (the lines after it are left to the caller's reading
+    ///   of transactions, which names damage there in the order reading in order meets it);
+    ///   parses only its timing lines.
     package func timings(of steps: ClosedRange<Int>) throws(JournalError) -> [Int: TimingLine] {
         var timings: [Int: TimingLine] = [:]
         var context = TimingContext()
@@ -27,8 +30,9 @@ extension JournalReader {
                 if steps.contains(timing.seq) {
                     timings[timing.seq] = timing
                 }
-                return true
+                return timings.count < steps.count
             }
+            if timings.count == steps.count { break }
         }
         return timings
     }

@@ -94,11 +94,18 @@ final class ScannedSegment: JournalSegment {
     /// Opening read every line, and no transaction follows the last one.
     func checkToEnd() {}
 
-    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
+    func transaction(_ seq: Int, decoding: (Int) -> Bool, applying: (TransactionRecord) throws(JournalState.StateError) -> Void) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
         let locations = self.locations
-        return try lines.read(lineAt: transactionOffsets[seq - firstStep - 1]) { scanner, raw, range in
+        let offset = transactionOffsets[seq - firstStep - 1]
+        let result: (record: TransactionRecord, lineLength: Int) = try lines.read(lineAt: offset) { scanner, raw, range in
             (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
         }
+        do throws(JournalState.StateError) {
+            try applying(result.record)
+        } catch {
+            throw .malformedLine(path: path, line: lineNumber(at: offset), reason: error.message)
+        }
+        return result
     }
 
     func keyframe(atOrBefore step: Int) throws(JournalError) -> (step: Int, offset: Int) {

@@ -144,7 +144,7 @@ final class SeekableSegment: JournalSegment {
         }
     }
 
-    func transaction(_ seq: Int, decoding: (Int) -> Bool) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
+    func transaction(_ seq: Int, decoding: (Int) -> Bool, applying: (TransactionRecord) throws(JournalState.StateError) -> Void) throws(JournalError) -> (record: TransactionRecord, lineLength: Int) {
         // Found and read under one lock, from the buffer that found it.
         let scanner = self.scanner
         nonisolated(unsafe) var result: (record: TransactionRecord, lineLength: Int)?
@@ -153,6 +153,11 @@ final class SeekableSegment: JournalSegment {
             let locations = cursor.locations
             result = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
                 (try scanner.transaction(in: raw, range, locations: locations, decoding: decoding), range.count)
+            }
+            do throws(JournalState.StateError) {
+                try applying(result!.record)
+            } catch {
+                throw .malformedLine(path: path, line: file.lineNumber(at: offset), reason: error.message)
             }
             if seq == lastStep {
                 try readOn(after: offset, cursor: &cursor)

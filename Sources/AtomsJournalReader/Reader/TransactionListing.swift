@@ -55,11 +55,19 @@ extension JournalReader {
     /// sequence break, a line missing, a damaged line) is left to that function, so every
     /// error reads as before.
     ///
-    /// - Parameter body: Returns `false` to stop.
+    /// Each transaction's atoms are checked as applying it to the state before it checks them
+    /// (``JournalState/apply(_:decoding:)``): an atom no line declared is damage.
+    ///
+    /// - Parameters:
+    ///   - declared: The atoms declared before `first` (the state's at `first - 1`); `nil`
+    ///     when `first` is the first transaction, whose keyframe declares them. A listing that
+    ///     starts later without them checks no atom.
+    ///   - body: Returns `false` to stop.
     /// - Complexity: One pass over the lines of the steps listed; no allocation per line in
     ///   the common shape.
-    /// - Throws: ``JournalError`` as ``transaction(_:decodingValuesOf:)``.
-    package func forEachTransaction(from first: Int, through last: Int, _ body: (ListedTransaction) -> Bool) throws(JournalError) {
+    /// - Throws: ``JournalError`` as ``transaction(_:decodingValuesOf:)``, or as
+    ///   ``apply(_:to:decodingValuesOf:)`` for an atom that is not declared.
+    package func forEachTransaction(from first: Int, through last: Int, declared: [Int]? = nil, _ body: (ListedTransaction) -> Bool) throws(JournalError) {
         try checkingForChanges { () throws(JournalError) in
             let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
             let values = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
@@ -68,6 +76,7 @@ extension JournalReader {
                 values.deallocate()
             }
             var seq = max(first, firstStep + 1)
+            var declaredAtoms = declared.map { DeclaredAtoms($0) }
             while seq <= last {
                 guard let segment = allSegments.last(where: { $0.firstStep < seq }), seq <= segment.lastStep else {
                     // Worded by the reader.
@@ -75,8 +84,9 @@ extension JournalReader {
                     seq += 1
                     continue
                 }
-                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids, values: values)
+                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids, values: values, declared: declaredAtoms)
                 let next = try walk.run(from: seq, body)
+                declaredAtoms = walk.declared
                 guard let next else { return }
                 if next == seq {
                     // The pass stopped at a line it leaves to the reader.
@@ -96,6 +106,8 @@ private struct ListingPass {
     let through: Int
     let ids: UnsafeMutablePointer<Int>
     let values: UnsafeMutablePointer<Range<Int>>
+    /// The atoms declared so far (`nil`: not known, none checked).
+    var declared: DeclaredAtoms?
 
     /// Lists transactions from `start` on; returns the next step to list (`start` itself when
     /// its line is left to the reader), `nil` when `body` asked to stop.
@@ -103,17 +115,27 @@ private struct ListingPass {
         let segment = self.segment
         var (offset, locations) = try segment.transactionLine(start)
         var check = SequenceCheck(after: start - 1)
-        if start == segment.firstStep + 1, segment.locationsAnywhere == nil {
+        // The atoms declared so far: each line's atoms are checked as applying it checks them.
+        var declaredAtoms = declared
+        if start == segment.firstStep + 1 {
             // The first transaction: read in order from the first keyframe, as the reader
             // reads it, so that every line before it is read.
             let keyframe = try segment.keyframe(atOrBefore: segment.firstStep).offset
-            let declared = try segment.lines.read(lineAt: keyframe) { _, raw, range in try KeyframeLine.locations(in: raw, range) }
-            locations = [:]
-            for location in declared { locations[location.id] = location.at }
-            var reader = LineReader(file: segment.file)
-            offset = try reader.line(at: keyframe).next
-            check = SequenceCheck(after: segment.firstStep)
+            let keyframeDeclarations = try segment.lines.read(lineAt: keyframe) { _, raw, range in try KeyframeLine.declarations(in: raw, range) }
+            // (Those before it, from an earlier segment, still count, as applying counts them.)
+            if declaredAtoms == nil { declaredAtoms = DeclaredAtoms() }
+            for atom in keyframeDeclarations.atoms { declaredAtoms?.insert(atom) }
+            if segment.locationsAnywhere == nil {
+                locations = [:]
+                for location in keyframeDeclarations.locations { locations[location.id] = location.at }
+                var reader = LineReader(file: segment.file)
+                offset = try reader.line(at: keyframe).next
+                check = SequenceCheck(after: segment.firstStep)
+            }
         }
+        // Behind a reference the loop's closure captures: a captured variable would cost a
+        // retain or a dynamic exclusivity check on every line.
+        let atoms = ListedAtoms(declaredAtoms)
         var lines = LineReader(file: segment.file)
         let scanner = segment.scanner
         let version = segment.header.version
@@ -134,6 +156,9 @@ private struct ListingPass {
         func checkLast(_ line: LineReader.Line) throws(JournalError) {
             if seq == segment.lastStep { try Self.readOn(segment, from: line.next, locations: locations) }
         }
+        func undeclared(_ atom: Int, at offset: Int) -> JournalError {
+            .malformedLine(path: segment.path, line: segment.lineNumber(at: offset), reason: DeclaredAtoms.undeclaredMessage(atom))
+        }
         // Ends when the listing has its last step, or `body` stops it.
         var done = false
         while offset < segment.dataEnd, !done {
@@ -152,6 +177,11 @@ private struct ListingPass {
                     // A write site never declared is worded by the general reader.
                     if envelope.at == 0 || lastLocation.text != nil {
                         try take(.transaction(seq: seq), at: line.offset)
+                        if atoms.isChecking {
+                            for index in 0..<count where !atoms.declared.contains(ids[index]) {
+                                throw undeclared(ids[index], at: line.offset)
+                            }
+                        }
                         let base = raw.baseAddress!
                         let listed = ListedEnvelope(
                             seq: seq,
@@ -187,6 +217,9 @@ private struct ListingPass {
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
+                    if atoms.isChecking, let atom = atoms.declared.take(declaring: (record.declare ?? []).map(\.id), referring: record.atomReferences) {
+                        throw undeclared(atom, at: line.offset)
+                    }
                     try checkLast(line)
                     guard body(.record(record)) else {
                         (stopped, done) = (true, true)
@@ -210,7 +243,20 @@ private struct ListingPass {
         if !stopped, seq <= through {
             throw .malformedLine(path: segment.path, line: segment.lineNumber(at: segment.dataEnd), reason: "transaction \(seq) is missing")
         }
+        declared = atoms.isChecking ? atoms.declared : nil
         return stopped ? nil : seq
+    }
+
+    /// The atoms declared so far in a pass, when it checks them.
+    private final class ListedAtoms {
+        // Unchecked exclusivity: touched by the pass's thread, one access at a time.
+        @exclusivity(unchecked) var declared: DeclaredAtoms
+        let isChecking: Bool
+
+        init(_ declared: DeclaredAtoms?) {
+            self.declared = declared ?? DeclaredAtoms()
+            isChecking = declared != nil
+        }
     }
 
     /// Reads the lines from `offset` to the segment's end as reading in order reads them after

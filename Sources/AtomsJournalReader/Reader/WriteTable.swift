@@ -32,6 +32,12 @@ struct WriteTable {
         return true
     }
 
+    /// Whether `atom`, just counted by ``count(_:)``, was counted once: its first write.
+    @inline(__always)
+    func isFirst(_ atom: Int) -> Bool {
+        counts[atom] == 1
+    }
+
     /// Makes the table hold `atom`: twice as long as before, or as long as it must be.
     private mutating func grow(toHold atom: Int) {
         let newCapacity = min(Self.limit, max(capacity * 2, atom + 1))

@@ -56,7 +56,8 @@ struct LogDifferentialTests {
         }
     }
 
-    /// `log` as it was built before: a record per transaction.
+    /// `log` as it was built before: a record per transaction, applied to the state before it
+    /// (which checks the atoms it refers to are declared).
     static func fromRecords(_ journal: InspectedJournal, options: LogCommand.Options) throws(InspectorError) -> String {
         let reader = journal.reader
         let steps = try journal.steps(from: options.from, to: options.to)
@@ -72,11 +73,17 @@ struct LogDifferentialTests {
         var entries: [LogCommand.Entry] = []
         let firstTransaction = max(steps.lowerBound, reader.firstStep + 1)
         if firstTransaction <= steps.upperBound {
-            var declarations = try journal.state(at: firstTransaction - 1, decodingValuesOf: []).declarations
+            var state = try journal.state(at: firstTransaction - 1, decodingValuesOf: [])
+            var declarations = state.declarations
             var names = Naming(declarations: declarations)
             var selected = options.atom.map(names.matching)
             for step in firstTransaction...steps.upperBound {
-                let record = try journal.transaction(step, decodingValuesOf: [])
+                let record: TransactionRecord
+                do {
+                    record = try reader.apply(step, to: &state, decodingValuesOf: [])
+                } catch {
+                    throw InspectorError(error)
+                }
                 if let declared = record.declare, !declared.isEmpty {
                     for atom in declared { declarations[atom.id] = atom }
                     names = Naming(declarations: declarations)

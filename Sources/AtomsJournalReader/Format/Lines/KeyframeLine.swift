@@ -129,15 +129,28 @@ struct ObjectLine {
 extension KeyframeLine {
     /// The `locs` of a keyframe line, skipping its other members (values are not parsed).
     static func locations(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> [LocationDeclaration] {
+        try declarations(in: raw, range, atoms: false).locations
+    }
+
+    /// The numbers of the atoms a keyframe line declares (its `atoms`, read only when `atoms`
+    /// is true) and its `locs`, skipping its other members (values are not parsed).
+    ///
+    /// For the first keyframe, which opening a journal checks whole; a later keyframe's
+    /// atoms are read only by a reader that starts there.
+    static func declarations(in raw: UnsafeRawBufferPointer, _ range: Range<Int>, atoms readingAtoms: Bool = true) throws -> (atoms: [Int], locations: [LocationDeclaration]) {
         var scanner = JSONScanner(raw, range: range)
+        var atoms: [Int] = []
         var locations: [LocationDeclaration] = []
         try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
-            guard key == "locs" else {
+            switch key {
+            case "atoms" where readingAtoms:
+                atoms = try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.atomDeclaration() }.map(\.id)
+            case "locs":
+                locations = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.locationDeclaration() } ?? []
+            default:
                 try scanner.skipValue()
-                return
             }
-            locations = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.locationDeclaration() } ?? []
         }
-        return locations
+        return (atoms, locations)
     }
 }

@@ -151,14 +151,16 @@ package struct LineScanner {
     /// numbers are not resolved, values not decoded).
     /// `locations` are the location numbers it refers to, in the order they are resolved
     /// (``TransactionLine/locationReferences``: the write site, then the subscriptions'; none
-    /// in format 1, which writes them inline).
-    func transactionEnvelope(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> (seq: Int, t: Double, cause: String, atoms: [Int], locations: [Int]) {
+    /// in format 1, which writes them inline). `declared` are the atoms it declares, and
+    /// `referred` those it refers to, in the order reading its state checks them
+    /// (``TransactionRecord/atomReferences``).
+    func transactionEnvelope(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> (seq: Int, t: Double, cause: String, atoms: [Int], locations: [Int], declared: [Int], referred: [Int]) {
         guard version >= 2 else {
             let record = try transaction(in: raw, range, locations: [:], decoding: { _ in false })
-            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id), [])
+            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id), [], (record.declare ?? []).map(\.id), record.atomReferences)
         }
         let line = try TransactionLine(bytes: raw, range: range, version: version)
-        return (line.seq, line.t, line.cause, line.values.map(\.id), line.locationReferences)
+        return (line.seq, line.t, line.cause, line.values.map(\.id), line.locationReferences, line.declaredAtoms, line.atomReferences)
     }
 
     /// A transaction line as a format 1 record, with its location looked up in `locations`;
