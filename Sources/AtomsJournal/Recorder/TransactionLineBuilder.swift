@@ -195,15 +195,15 @@ struct TransactionLineBuilder: Sendable {
         if let graph {
             for atom in graph.created {
                 let atomID = id(atom)
-                liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), true)
+                liveness[atomID] = (liveness[atomID]?.was ?? state.values.contains(atomID), true)
             }
             for atom in graph.released {
                 let atomID = id(atom)
-                liveness[atomID] = (liveness[atomID]?.was ?? (state.values[atomID] != nil), false)
+                liveness[atomID] = (liveness[atomID]?.was ?? state.values.contains(atomID), false)
             }
         }
         func isLive(_ atomID: Int) -> Bool {
-            (graph == nil ? nil : liveness[atomID]?.now) ?? (state.values[atomID] != nil)
+            (graph == nil ? nil : liveness[atomID]?.now) ?? state.values.contains(atomID)
         }
 
         var edges: (added: [EdgeEntry], removed: [EdgeEntry]) = ([], [])
@@ -388,7 +388,11 @@ struct TransactionLineBuilder: Sendable {
         if let encoded = change.encoded {
             value = encoded
         } else {
-            switch change.slot.recordNext(id: id, previous: isNew ? nil : state.values[id], differ: differ, encoder: encoder, to: &output) {
+            // The mirror's value is lent in place, not copied (a new atom has none).
+            let entry = isNew
+                ? change.slot.recordNext(id: id, previous: nil, differ: differ, encoder: encoder, to: &output)
+                : change.slot.recordNext(id: id, previous: state.values[id], differ: differ, encoder: encoder, to: &output)
+            switch entry {
             case .written:
                 state.values[id] = .slot(change.slot)
                 return

@@ -22,13 +22,21 @@ struct ValueTable: @unchecked Sendable {
     var capacity: Int { keys.count }
 
     /// The value of atom `id`, or `nil` when it is not live.
+    ///
+    /// Read in place (a caller that borrows it copies nothing), and replaced by moving the old
+    /// value out: the recorder reads and writes an atom's value on every transaction, and each
+    /// copy of a ``RecordedValue`` retains what it holds.
     subscript(id: Int) -> RecordedValue? {
-        get {
-            bucket(of: id).map { slots[$0] } ?? nil
+        _read {
+            if let index = bucket(of: id) {
+                yield slots[index]
+            } else {
+                yield nil
+            }
         }
         set {
             if let index = bucket(of: id) {
-                if case .swift(let old)? = slots[index] {
+                if case .swift(let old)? = slots[index].take() {
                     retired.append(old)
                 }
                 if let newValue {
@@ -40,6 +48,11 @@ struct ValueTable: @unchecked Sendable {
                 insert(id, newValue)
             }
         }
+    }
+
+    /// Whether atom `id` is live (has a value), without copying the value.
+    func contains(_ id: Int) -> Bool {
+        bucket(of: id) != nil
     }
 
     /// The Swift values replaced or removed since the last call. The recorder hands them back
