@@ -91,6 +91,39 @@ struct JournalReaderErrorTests {
         }
     }
 
+    /// A later keyframe that repeats a member (its `seq`, its `values`) is damage for a reader
+    /// that starts there: the step in its prefix and the one read whole would disagree (the
+    /// state at step 512 said "step 9" for `"seq":512,"seq":9`).
+    @Test(arguments: [#""seq":9,"atoms""#, #""values":[],"atoms""#])
+    func aKeyframeThatRepeatsAMemberIsDamage(repeated: String) throws {
+        let root = AtomRoot()
+        let sink = InMemoryJournalSink()
+        let recorder = JournalRecorder(sink: sink, keyframeInterval: 4)
+        recorder.recordsTiming = false
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(CountAtom())
+        for _ in 0..<40 { context[CountAtom()] += 1 }
+        #expect((try? recorder.flush()) != nil)
+        var lines = sink.lines
+        let keyframes = lines.indices.filter { lines[$0].hasPrefix(#"{"type":"keyframe""#) }
+        let keyframe = try #require(keyframes.dropFirst().first)
+        let seq = try #require(lines[keyframe].firstMatch(of: /"seq":(\d+)/).flatMap { Int($0.1) })
+        lines[keyframe] = lines[keyframe].replacingOccurrences(of: #""atoms""#, with: repeated)
+        let (journal, _) = try open(lines.joined(separator: "\n") + "\n")
+        do {
+            let state = try journal.state(at: seq)
+            Issue.record("read a state at step \(state.step) from the damaged keyframe")
+        } catch {
+            guard case .malformedLine(_, let line, let reason) = error else {
+                Issue.record("expected a malformed line, got \(error)")
+                return
+            }
+            #expect(line == keyframe + 1)
+            #expect(reason.contains("appears twice"), "\(reason)")
+        }
+    }
+
     @Test func missingFileAndEmptyFile() throws {
         #expect(throws: JournalError.cannotRead(path: "/nonexistent/j.jsonl", reason: "no such file")) {
             try JournalReader(path: "/nonexistent/j.jsonl")

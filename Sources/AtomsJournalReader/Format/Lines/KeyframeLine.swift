@@ -31,7 +31,11 @@ package struct KeyframeLine {
         var type: String?, seq: Int?
         var atoms: [AtomDeclaration]?, edges: [EdgeEntry]?, subs: [SubscriptionEntry]?
         var locs: [LocationDeclaration]?
+        // A repeated member is damage: a reader that takes the line's step from its prefix
+        // (the first `seq`) and one that reads it whole would disagree.
+        var seen: Set<String> = []
         try scanner.forEachMember { name, scanner throws(JSONScanner.SyntaxError) in
+            guard seen.insert(name).inserted else { throw scanner.error("member \"\(name)\" appears twice") }
             switch name {
             case "type": type = try scanner.string()
             case "seq": seq = try scanner.integer()
@@ -80,6 +84,7 @@ struct ObjectLine {
                 envelope.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[member]))
                 return
             }
+            guard values == nil else { throw scanner.error("member \"values\" appears twice") }
             var entries: [ValueEntry] = []
             try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
                 let start = scanner.position
