@@ -97,16 +97,15 @@ private struct EnvelopeReads {
     init(_ reader: JournalReader, bound: Int) {
         let first = reader.firstStep + 1
         let last = min(reader.lastStep, reader.firstStep + bound)
-        var state: JournalState
-        do {
-            state = try reader.state(at: reader.firstStep, decodingValuesOf: [])
-        } catch {
-            failure = (first, error)
-            return
-        }
+        // A first keyframe no state reads from (the readers then check no atom number).
+        var state = try? reader.state(at: reader.firstStep, decodingValuesOf: [])
         for seq in stride(from: first, through: last, by: 1) {
             do {
-                let record = try reader.apply(seq, to: &state, decodingValuesOf: [])
+                let record = if state != nil {
+                    try reader.apply(seq, to: &state!, decodingValuesOf: [])
+                } else {
+                    try reader.transaction(seq, decodingValuesOf: [])
+                }
                 counts.causes[record.cause, default: 0] += 1
                 // As the summary counts: atoms numbered outside 0..<2^24 are not counted.
                 for entry in record.values ?? [] where entry.id >= 0 && entry.id < 1 << 24 {

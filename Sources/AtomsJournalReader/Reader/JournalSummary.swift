@@ -121,19 +121,26 @@ struct EnvelopeTally {
             let middle = try reader.line(at: body + (size - body) / 2).next
             if middle < size { bounds = [body, middle, size] }
         }
-        // The first keyframe's atoms and locations (opening the journal checked it whole).
-        let (keyframeAtoms, keyframeLocations) = header.next < size
-            ? try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.declarations(in: raw, range) }
-            : ([], [])
         // The locations every transaction may refer to: all of a format 2–3 file's, or the
         // first keyframe's (format 4; later ones are declared by `loc` lines before use).
-        var declared = segment.locationsAnywhere ?? Set(keyframeLocations.map(\.id))
-        // The atoms: the first keyframe's, then those transactions declare.
-        var declaredAtoms = DeclaredAtoms(keyframeAtoms)
+        var declared: Set<Int>
+        if let anywhere = segment.locationsAnywhere {
+            declared = anywhere
+        } else if header.next < size {
+            declared = Set(try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.locations(in: raw, range).map(\.id) })
+        } else {
+            declared = []
+        }
+        // The atoms: the first keyframe's, then those transactions declare (none checked when
+        // no state reads from that keyframe).
+        let keyframeAtoms = header.next < size
+            ? try segment.lines.read(lineAt: header.next) { _, raw, range in KeyframeLine.declaredAtoms(in: raw, range) }
+            : []
+        var declaredAtoms = DeclaredAtoms(keyframeAtoms ?? [])
         let partCount = bounds.count - 1
         let parts = PartResults(count: partCount)
         let limits = bounds
-        let (known, knownAtoms) = (declared, declaredAtoms)
+        let (known, knownAtoms) = (declared, keyframeAtoms == nil ? nil : declaredAtoms)
         DispatchQueue.concurrentPerform(iterations: partCount) { index in
             var tally = EnvelopeTally()
             let part = tally.scanPart(
@@ -168,7 +175,7 @@ struct EnvelopeTally {
             let unresolved = part.references.filter { !declared.contains($0.key) }.map(\.value).min()
             // So must an atom it refers to before declaring it; on one line, its locations are
             // resolved first (reading the line resolves them, applying it checks its atoms).
-            let unresolvedAtom = part.atomReferences.filter { !declaredAtoms.contains($0.key) }.map(\.value).min()
+            let unresolvedAtom = keyframeAtoms == nil ? nil : part.atomReferences.filter { !declaredAtoms.contains($0.key) }.map(\.value).min()
             if let unresolvedAtom, unresolvedAtom < min(unresolved ?? .max, part.failure?.offset ?? .max) {
                 let references = part.atomReferences
                 let atoms = declaredAtoms
@@ -261,7 +268,7 @@ struct EnvelopeTally {
     }
 
     /// Scans the lines in `range`; `step` is the step before them when known.
-    private mutating func scanPart(_ segment: any JournalSegment, range: Range<Int>, after step: Int?, locations known: Set<Int>, atoms knownAtoms: DeclaredAtoms) -> Part {
+    private mutating func scanPart(_ segment: any JournalSegment, range: Range<Int>, after step: Int?, locations known: Set<Int>, atoms knownAtoms: DeclaredAtoms?) -> Part {
         var part = Part()
         var check = step.map { SequenceCheck(after: $0) } ?? SequenceCheck(startsAnywhere: true)
         let scanner = segment.scanner
@@ -302,8 +309,9 @@ struct EnvelopeTally {
         // written.
         // Only the segment's transactions: the lines after its last one are read by every
         // reader as reading a transaction reads what follows it, which checks no atom.
-        let atoms = PartAtoms(known: knownAtoms)
-        let lastStep = segment.lastStep
+        let atoms = PartAtoms(known: knownAtoms ?? DeclaredAtoms())
+        // No atom checked when the first keyframe's are not known.
+        let lastStep = knownAtoms == nil ? Int.min : segment.lastStep
         func take(_ kind: LineKind, _ offset: Int) throws(JournalError) {
             do throws(SequenceCheck.Violation) {
                 try check.take(kind)

@@ -121,13 +121,18 @@ private struct ListingPass {
             // The first transaction: read in order from the first keyframe, as the reader
             // reads it, so that every line before it is read.
             let keyframe = try segment.keyframe(atOrBefore: segment.firstStep).offset
-            let keyframeDeclarations = try segment.lines.read(lineAt: keyframe) { _, raw, range in try KeyframeLine.declarations(in: raw, range) }
-            // (Those before it, from an earlier segment, still count, as applying counts them.)
-            if declaredAtoms == nil { declaredAtoms = DeclaredAtoms() }
-            for atom in keyframeDeclarations.atoms { declaredAtoms?.insert(atom) }
+            // (Those before it, from an earlier segment, still count, as applying counts them;
+            // none are checked when no state reads from the keyframe.)
+            if let keyframeAtoms = try segment.lines.read(lineAt: keyframe, { _, raw, range in KeyframeLine.declaredAtoms(in: raw, range) }) {
+                if declaredAtoms == nil { declaredAtoms = DeclaredAtoms() }
+                for atom in keyframeAtoms { declaredAtoms?.insert(atom) }
+            } else {
+                declaredAtoms = nil
+            }
             if segment.locationsAnywhere == nil {
+                let declared = try segment.lines.read(lineAt: keyframe) { _, raw, range in try KeyframeLine.locations(in: raw, range) }
                 locations = [:]
-                for location in keyframeDeclarations.locations { locations[location.id] = location.at }
+                for location in declared { locations[location.id] = location.at }
                 var reader = LineReader(file: segment.file)
                 offset = try reader.line(at: keyframe).next
                 check = SequenceCheck(after: segment.firstStep)

@@ -134,28 +134,27 @@ struct ObjectLine {
 extension KeyframeLine {
     /// The `locs` of a keyframe line, skipping its other members (values are not parsed).
     static func locations(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> [LocationDeclaration] {
-        try declarations(in: raw, range, atoms: false).locations
-    }
-
-    /// The numbers of the atoms a keyframe line declares (its `atoms`, read only when `atoms`
-    /// is true) and its `locs`, skipping its other members (values are not parsed).
-    ///
-    /// For the first keyframe, which opening a journal checks whole; a later keyframe's
-    /// atoms are read only by a reader that starts there.
-    static func declarations(in raw: UnsafeRawBufferPointer, _ range: Range<Int>, atoms readingAtoms: Bool = true) throws -> (atoms: [Int], locations: [LocationDeclaration]) {
         var scanner = JSONScanner(raw, range: range)
-        var atoms: [Int] = []
         var locations: [LocationDeclaration] = []
         try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
-            switch key {
-            case "atoms" where readingAtoms:
-                atoms = try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.atomDeclaration() }.map(\.id)
-            case "locs":
-                locations = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.locationDeclaration() } ?? []
-            default:
+            guard key == "locs" else {
                 try scanner.skipValue()
+                return
             }
+            locations = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.locationDeclaration() } ?? []
         }
-        return (atoms, locations)
+        return locations
+    }
+
+    /// The numbers of the atoms a keyframe line declares, read as reading a state from it
+    /// reads them (``JournalReader/state(at:decodingValuesOf:)``: the line whole, its
+    /// references checked); `nil` when no state reads from it. The readers that check atom
+    /// numbers without a state (the summary, `log`'s listing) check none then: every command
+    /// reads that state, and names the keyframe.
+    static func declaredAtoms(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> [Int]? {
+        guard let line = try? KeyframeLine(bytes: raw, range: range, decoding: { _ in false }) else { return nil }
+        let state = JournalState(keyframe: line.record, undecoded: line.undecoded)
+        guard (try? state.checkReferences()) != nil else { return nil }
+        return line.record.atoms.map(\.id)
     }
 }
