@@ -340,48 +340,65 @@ enum BitwiseRuns {
         stride: Int,
         same: (Int, Int) -> Bool
     ) -> (prefix: Int, suffix: Int) {
-        let shorter = min(oldCount, newCount)
         // An element's last bytes compared as a word whose padding is masked off, when the
         // word stays inside the element: a fixed few compares an element, no byte loop.
         let words = size / 8
         let rest = size % 8
         let masked = rest > 0 && words * 8 + 8 <= stride
         let mask: UInt64 = rest == 0 ? 0 : (1 << UInt64(rest * 8)) &- 1
-        @inline(__always) func equal(_ oldOffset: Int, _ newOffset: Int) -> Bool {
-            guard masked else { return bytesEqual(old, at: oldOffset, new, at: newOffset, size: size) }
-            let a = old.baseAddress.unsafelyUnwrapped + oldOffset
-            let b = new.baseAddress.unsafelyUnwrapped + newOffset
-            @inline(__always) func word(_ index: Int) -> UInt64 {
-                a.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)
+        let a = old.baseAddress.unsafelyUnwrapped
+        let b = new.baseAddress.unsafelyUnwrapped
+        @inline(__always) func word(_ oldOffset: Int, _ newOffset: Int, _ index: Int) -> UInt64 {
+            a.loadUnaligned(fromByteOffset: oldOffset &+ index &* 8, as: UInt64.self)
+                ^ b.loadUnaligned(fromByteOffset: newOffset &+ index &* 8, as: UInt64.self)
+        }
+        // The comparison chosen once, not per element: a struct of a few members (up to four
+        // words and a masked last one) gets a loop of its own, specialized.
+        guard masked else {
+            return scanEnds(oldCount, newCount, stride, same) { bytesEqual(old, at: $0, new, at: $1, size: size) }
+        }
+        switch words {
+        case 0:
+            return scanEnds(oldCount, newCount, stride, same) { word($0, $1, 0) & mask == 0 }
+        case 1:
+            return scanEnds(oldCount, newCount, stride, same) { (word($0, $1, 0) | word($0, $1, 1) & mask) == 0 }
+        case 2:
+            return scanEnds(oldCount, newCount, stride, same) { (word($0, $1, 0) | word($0, $1, 1) | word($0, $1, 2) & mask) == 0 }
+        case 3:
+            return scanEnds(oldCount, newCount, stride, same) {
+                (word($0, $1, 0) | word($0, $1, 1) | word($0, $1, 2) | word($0, $1, 3) & mask) == 0
             }
-            // The last word, masked (all its bytes when the size is a multiple of 8).
-            var differ = word(words) & mask
-            // Up to four words unrolled (a struct of a few members); a loop beyond.
-            switch words {
-            case 0: break
-            case 1: differ |= word(0)
-            case 2: differ |= word(0) | word(1)
-            case 3: differ |= word(0) | word(1) | word(2)
-            default:
-                differ |= word(0) | word(1) | word(2) | word(3)
-                var index = 4
+        default:
+            return scanEnds(oldCount, newCount, stride, same) { oldOffset, newOffset in
+                var differ = word(oldOffset, newOffset, words) & mask
+                var index = 0
                 while index < words {
-                    differ |= word(index)
+                    differ |= word(oldOffset, newOffset, index)
                     index &+= 1
                 }
+                return differ == 0
             }
-            return differ == 0
         }
+    }
+
+    /// The equal leading and trailing runs of two arrays of elements `stride` apart, each
+    /// element compared by `equal` on the two elements' byte offsets, and by `same` when its
+    /// bytes differ.
+    @inline(__always)
+    private static func scanEnds(
+        _ oldCount: Int, _ newCount: Int, _ stride: Int, _ same: (Int, Int) -> Bool, equal: (Int, Int) -> Bool
+    ) -> (prefix: Int, suffix: Int) {
+        let shorter = min(oldCount, newCount)
         var prefix = 0
-        while prefix < shorter, equal(prefix * stride, prefix * stride) || same(prefix, prefix) {
-            prefix += 1
+        while prefix < shorter, equal(prefix &* stride, prefix &* stride) || same(prefix, prefix) {
+            prefix &+= 1
         }
         var suffix = 0
-        while suffix < shorter - prefix {
-            let oldIndex = oldCount - 1 - suffix
-            let newIndex = newCount - 1 - suffix
-            guard equal(oldIndex * stride, newIndex * stride) || same(oldIndex, newIndex) else { break }
-            suffix += 1
+        while suffix < shorter &- prefix {
+            let oldIndex = oldCount &- 1 &- suffix
+            let newIndex = newCount &- 1 &- suffix
+            guard equal(oldIndex &* stride, newIndex &* stride) || same(oldIndex, newIndex) else { break }
+            suffix &+= 1
         }
         return (prefix, suffix)
     }

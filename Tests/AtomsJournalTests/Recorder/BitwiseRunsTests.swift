@@ -20,7 +20,12 @@ struct BitwiseRunsTests {
         }
     }
 
-    @Test(arguments: [(size: 25, stride: 32), (size: 9, stride: 16), (size: 1, stride: 2), (size: 16, stride: 16), (size: 3, stride: 3)])
+    @Test(arguments: [
+        (size: 25, stride: 32), (size: 9, stride: 16), (size: 1, stride: 2), (size: 16, stride: 16), (size: 3, stride: 3),
+        // Five and four whole words before the masked one (the loop beyond four), and a last
+        // word that would reach past the element (compared byte by byte).
+        (size: 41, stride: 48), (size: 33, stride: 40), (size: 11, stride: 12),
+    ])
     func oneChangedElementLeavesTheOthersAtTheEnds(size: Int, stride: Int) {
         let old = (0..<40).map { UInt8($0) }
         var new = old
@@ -53,7 +58,7 @@ struct BitwiseRunsTests {
 
     /// An element whose bytes differ only in its last own byte, just before its padding: the
     /// word compared there is masked, and that byte still counts.
-    @Test(arguments: [(size: 25, stride: 32), (size: 9, stride: 16), (size: 17, stride: 24), (size: 1, stride: 2)])
+    @Test(arguments: [(size: 25, stride: 32), (size: 9, stride: 16), (size: 17, stride: 24), (size: 1, stride: 2), (size: 41, stride: 48), (size: 33, stride: 40), (size: 11, stride: 12)])
     func aDifferenceInTheLastByteBeforeThePaddingCounts(size: Int, stride: Int) {
         let count = 12
         var oldBytes = Self.storage(Array(repeating: 5, count: count), size: size, stride: stride, padding: 0xAA)
