@@ -42,7 +42,11 @@ enum ArrayChange {
         compare: (Element, Element, ValueDiffer) -> ValueDiffer.Change,
         json: (Element, ValueDiffer) -> [UInt8]?
     ) -> ValueDiffer.Change {
-        let equality = differ.equality(for: Element.self, sample: new.first ?? old.first)
+        // This code is not specialized for the element type: each type it names is looked up
+        // at run time when it is called (several hundred instructions each). What a toggle
+        // needs stays here; the first judgement of the element type and the list diff are
+        // functions of their own.
+        let equality = differ.knownEquality(for: Element.self) ?? firstEquality(old, new, differ: differ)
         // Equal leading and trailing runs, found by comparing the arrays' bytes in bulk (an
         // element whose bytes differ may still be equal: `==` decides for those).
         let (prefix, suffix) = old.withUnsafeBytes { oldBytes in
@@ -57,43 +61,37 @@ enum ArrayChange {
         if oldMiddle.isEmpty && newMiddle.isEmpty {
             return .unchanged
         }
-
-        var operations = ArrayDeltaWriter(pool: differ)
-        /// Writes element patches for the pairs, then one splice for what is left over;
-        /// `position` is where `oldRun` starts in the array as edited so far.
-        func edit(position: Int, oldRun: Range<Int>, newRun: Range<Int>) -> Bool {
-            let pairs = Swift.min(oldRun.count, newRun.count)
-            for offset in 0..<pairs {
-                var change = compare(old[oldRun.lowerBound + offset], new[newRun.lowerBound + offset], differ)
-                switch change {
-                case .unchanged:
-                    continue
-                case .delta(let delta):
-                    operations.patch(at: position + offset, delta)
-                    differ.recycle(&change)
-                case .replaced:
-                    guard let json = json(new[newRun.lowerBound + offset], differ) else { return false }
-                    operations.splice(at: position + offset, removing: 1, inserting: [json])
-                }
-            }
-            var inserted: [[UInt8]] = []
-            for index in (newRun.lowerBound + pairs)..<newRun.upperBound {
-                guard let json = json(new[index], differ) else { return false }
-                inserted.append(json)
-            }
-            operations.splice(at: position + pairs, removing: oldRun.count - pairs, inserting: inserted)
-            return true
-        }
-
         // Equal-length middles of a few elements are edits in place (a toggled flag, a
         // renamed item); longer or uneven ones are aligned by a list diff when elements are
         // `Equatable`.
-        if oldMiddle.count == newMiddle.count && oldMiddle.count <= 8 || equality == nil {
-            guard edit(position: prefix, oldRun: oldMiddle, newRun: newMiddle) else { return .replaced }
+        guard let equality, oldMiddle.count != newMiddle.count || oldMiddle.count > 8 else {
+            var operations = ArrayDeltaWriter(pool: differ)
+            guard edit(old, new, position: prefix, oldRun: oldMiddle, newRun: newMiddle, into: &operations, differ: differ, compare: compare, json: json) else {
+                return .replaced
+            }
             return operations.finish()
         }
+        return alignedChange(from: old, to: new, oldMiddle: oldMiddle, newMiddle: newMiddle, equality: equality, differ: differ, compare: compare, json: json)
+    }
+
+    /// The equality of the element type, judged from the arrays' first element (the first
+    /// time the type is seen).
+    @inline(never)
+    private static func firstEquality<Element>(_ old: [Element], _ new: [Element], differ: ValueDiffer) -> (any EqualityChecking)? {
+        differ.equality(for: Element.self, sample: new.first ?? old.first)
+    }
+
+    /// ``change(from:to:differ:compare:json:)`` for middles aligned by the standard library's
+    /// `difference(from:by:)`: removed and inserted runs, and patches where they pair up.
+    @inline(never)
+    private static func alignedChange<Element: Encodable>(
+        from old: [Element], to new: [Element], oldMiddle: Range<Int>, newMiddle: Range<Int>, equality: any EqualityChecking, differ: ValueDiffer,
+        compare: (Element, Element, ValueDiffer) -> ValueDiffer.Change,
+        json: (Element, ValueDiffer) -> [UInt8]?
+    ) -> ValueDiffer.Change {
+        let prefix = oldMiddle.lowerBound
         let difference = new[newMiddle].difference(from: old[oldMiddle]) { a, b in
-            ValueDiffer.bitwiseEqual(a, b) || equality!.isEqual(a, b)
+            ValueDiffer.bitwiseEqual(a, b) || equality.isEqual(a, b)
         }
         var removed = Set<Int>()
         var insertedAt = Set<Int>()
@@ -103,6 +101,7 @@ enum ArrayChange {
             case .insert(let offset, _, _): insertedAt.insert(offset)
             }
         }
+        var operations = ArrayDeltaWriter(pool: differ)
         // Walk both middles together; `newIndex` is also where the edited array stands.
         var oldIndex = oldMiddle.lowerBound
         var newIndex = newMiddle.lowerBound
@@ -116,13 +115,46 @@ enum ArrayChange {
                 newIndex += 1
                 continue
             }
-            guard edit(position: newIndex, oldRun: oldIndex..<(oldIndex + removedRun), newRun: newIndex..<(newIndex + insertedRun)) else {
+            let oldRun = oldIndex..<(oldIndex + removedRun)
+            let newRun = newIndex..<(newIndex + insertedRun)
+            guard edit(old, new, position: newIndex, oldRun: oldRun, newRun: newRun, into: &operations, differ: differ, compare: compare, json: json) else {
                 return .replaced
             }
             oldIndex += removedRun
             newIndex += insertedRun
         }
         return operations.finish()
+    }
+
+    /// Writes element patches for the pairs of `oldRun` and `newRun`, then one splice for
+    /// what is left over; `position` is where `oldRun` starts in the array as edited so far.
+    /// Returns `false` when an element cannot be encoded (the array is then written whole).
+    private static func edit<Element>(
+        _ old: [Element], _ new: [Element], position: Int, oldRun: Range<Int>, newRun: Range<Int>, into operations: inout ArrayDeltaWriter, differ: ValueDiffer,
+        compare: (Element, Element, ValueDiffer) -> ValueDiffer.Change,
+        json: (Element, ValueDiffer) -> [UInt8]?
+    ) -> Bool {
+        let pairs = Swift.min(oldRun.count, newRun.count)
+        for offset in 0..<pairs {
+            var change = compare(old[oldRun.lowerBound + offset], new[newRun.lowerBound + offset], differ)
+            switch change {
+            case .unchanged:
+                continue
+            case .delta(let delta):
+                operations.patch(at: position + offset, delta)
+                differ.recycle(&change)
+            case .replaced:
+                guard let json = json(new[newRun.lowerBound + offset], differ) else { return false }
+                operations.splice(at: position + offset, removing: 1, inserting: [json])
+            }
+        }
+        var inserted: [[UInt8]] = []
+        for index in (newRun.lowerBound + pairs)..<newRun.upperBound {
+            guard let json = json(new[index], differ) else { return false }
+            inserted.append(json)
+        }
+        operations.splice(at: position + pairs, removing: oldRun.count - pairs, inserting: inserted)
+        return true
     }
 }
 

@@ -151,10 +151,10 @@ final class ValueDiffer: @unchecked Sendable {
     /// floating-point number (judged from `sample`, a value of the type); `nil` when the type
     /// is not `Equatable`.
     func equality<Element>(for type: Element.Type, sample: Element?) -> (any EqualityChecking)? {
-        let key = ObjectIdentifier(type)
-        if let known = equalities[key] {
+        if let known = knownEquality(for: type) {
             return known
         }
+        let key = ObjectIdentifier(type)
         guard type is any Equatable.Type else {
             equalities[key] = .some(nil)
             return nil
@@ -171,6 +171,12 @@ final class ValueDiffer: @unchecked Sendable {
         let equality = makeEquality(for: type, holdingFloatingPoint: holdsFloatingPoint)
         equalities[key] = equality
         return equality
+    }
+
+    /// The equality of `type` when it is decided already (`.some(nil)`: not `Equatable`);
+    /// `nil` when it is not. No value of the type is needed, so a caller names no `Element?`.
+    func knownEquality<Element>(for type: Element.Type) -> (any EqualityChecking)?? {
+        equalities[ObjectIdentifier(type)]
     }
 
     private func makeEquality<Element>(for type: Element.Type, holdingFloatingPoint: Bool) -> (any EqualityChecking)? {
