@@ -131,10 +131,13 @@ struct EnvelopeTally {
         } else {
             declared = []
         }
-        // The atoms: the first keyframe's, then those transactions declare (none checked when
-        // no state reads from that keyframe).
+        // The atoms: those of the keyframe a state at the first step is read from (the last
+        // one there, when a damaged file has several), then those transactions declare; none
+        // checked when no state reads from that keyframe.
         let keyframeAtoms = header.next < size
-            ? try segment.lines.read(lineAt: header.next) { _, raw, range in KeyframeLine.declaredAtoms(in: raw, range) }
+            ? try segment.lines.read(lineAt: try segment.keyframe(atOrBefore: segment.firstStep).offset) { _, raw, range in
+                KeyframeLine.declaredAtoms(in: raw, range)
+            }
             : []
         var declaredAtoms = DeclaredAtoms(keyframeAtoms ?? [])
         let partCount = bounds.count - 1
