@@ -388,7 +388,7 @@ struct TransactionLineBuilder: Sendable {
         if let encoded = change.encoded {
             value = encoded
         } else {
-            // The mirror's value is lent in place, not copied (a new atom has none).
+            // A new atom has no previous value.
             let entry = isNew
                 ? change.slot.recordNext(id: id, previous: nil, differ: differ, encoder: encoder, to: &output)
                 : change.slot.recordNext(id: id, previous: state.values[id], differ: differ, encoder: encoder, to: &output)

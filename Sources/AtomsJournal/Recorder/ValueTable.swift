@@ -23,16 +23,14 @@ struct ValueTable: @unchecked Sendable {
 
     /// The value of atom `id`, or `nil` when it is not live.
     ///
-    /// Read in place (a caller that borrows it copies nothing), and replaced by moving the old
-    /// value out: the recorder reads and writes an atom's value on every transaction, and each
-    /// copy of a ``RecordedValue`` retains what it holds.
+    /// Replaced by moving the old value out, not copying it: the recorder writes an atom's
+    /// value on every transaction, and each copy of a ``RecordedValue`` retains what it holds.
+    /// (A `_read` accessor, which would lend it in place, allocated its coroutine's frame on
+    /// every read: `.ci/allocation-check.sh` counts one allocation a transaction then.)
     subscript(id: Int) -> RecordedValue? {
-        _read {
-            if let index = bucket(of: id) {
-                yield slots[index]
-            } else {
-                yield nil
-            }
+        get {
+            guard let index = bucket(of: id) else { return nil }
+            return slots[index]
         }
         set {
             if let index = bucket(of: id) {
