@@ -85,7 +85,9 @@ public final class HeadlessChromium {
         _ = fcntl(commands, F_SETFD, FD_CLOEXEC)
         _ = fcntl(replies, F_SETFD, FD_CLOEXEC)
         do {
-            let target = try await send("Target.createTarget", ["url": "about:blank"], timeout: 30)
+            // The first reply waits for the browser to start: under ThreadSanitizer, with the
+            // other suites running on both cores, that once took more than 30 seconds.
+            let target = try await send("Target.createTarget", ["url": "about:blank"], timeout: 90)
             guard let targetID = target["targetId"] as? String else { throw Failure(description: "no target: \(target)") }
             let attached = try await send("Target.attachToTarget", ["targetId": targetID, "flatten": true])
             session = attached["sessionId"] as? String
