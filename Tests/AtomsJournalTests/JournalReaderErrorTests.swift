@@ -91,6 +91,29 @@ struct JournalReaderErrorTests {
         }
     }
 
+    /// Applying a transaction checks every atom it refers to before it changes anything, in
+    /// the one order the readers without a state check them: a line that both says an atom
+    /// with no value is unchanged and adds an edge to an undeclared atom gets the verdict the
+    /// summary and `log` give it (the undeclared atom), and the state is left as it was.
+    @Test func applyingChecksEveryAtomReferenceFirstInTheSummarysOrder() throws {
+        var state = JournalState(keyframe: try JSONDecoder().decode(KeyframeRecord.self, from: Data(
+            #"{"type":"keyframe","seq":0,"atoms":[{"id":1,"label":"A","type":"m.A"},{"id":2,"label":"B","type":"m.B"}],"values":[{"id":2,"v":5}],"edges":[],"subs":[]}"#.utf8
+        )))
+        let record = try JSONDecoder().decode(TransactionRecord.self, from: Data(
+            #"{"type":"transaction","seq":1,"t":0,"cause":"set","values":[{"id":2,"v":6},{"id":1,"unchanged":true}],"edgesAdded":[{"from":1,"to":9},{"from":8,"to":1}]}"#.utf8
+        ))
+        #expect(record.atomReferences == [2, 1, 1, 9, 8, 1])
+        var declared = DeclaredAtoms([1, 2])
+        #expect(declared.take(record) == 9)
+        let before = state
+        #expect(throws: JournalState.StateError(message: "refers to atom 9, which was never declared")) {
+            try state.apply(record)
+        }
+        #expect(state.values[2]?.v == before.values[2]?.v)
+        #expect(state.liveIDs == before.liveIDs)
+        #expect(state.step == before.step)
+    }
+
     /// A later keyframe that repeats a member (its `seq`, its `values`) is damage for a reader
     /// that starts there: the step in its prefix and the one read whole would disagree (the
     /// state at step 512 said "step 9" for `"seq":512,"seq":9`).

@@ -62,6 +62,26 @@ struct DeclaredAtoms {
         return referred.first { !contains($0) }
     }
 
+    /// Takes one transaction record's atoms, as ``take(declaring:referring:)`` takes a
+    /// line's, without listing them.
+    mutating func take(_ record: TransactionRecord) -> Int? {
+        for declaration in record.declare ?? [] { insert(declaration.id) }
+        let atoms = self
+        do {
+            try record.forEachAtomReference { (id: Int) throws(UndeclaredAtom) in
+                if !atoms.contains(id) { throw UndeclaredAtom(id: id) }
+            }
+        } catch {
+            return error.id
+        }
+        return nil
+    }
+
+    /// The first atom a record refers to that is not declared.
+    struct UndeclaredAtom: Error {
+        let id: Int
+    }
+
     /// What a line referring to the undeclared atom `id` is told, in the words reading its
     /// state uses.
     static func undeclaredMessage(_ id: Int) -> String {
@@ -70,11 +90,26 @@ struct DeclaredAtoms {
 }
 
 extension TransactionRecord {
-    /// The atoms the transaction refers to, in the order ``JournalState/apply(_:decoding:)``
+    /// Calls `body` with each atom the transaction refers to, in the one order every reader
     /// checks them (after taking its declarations): the values written, each added edge's two
-    /// ends, each added subscription's atom.
+    /// ends, each added subscription's atom. ``JournalState/apply(_:decoding:)`` checks them
+    /// through here, and the readers that check atoms without a state list them from here
+    /// (``atomReferences``), so a line with two undeclared atoms gets the same verdict.
+    @inline(__always)
+    func forEachAtomReference<Failure: Error>(_ body: (Int) throws(Failure) -> Void) throws(Failure) {
+        for value in values ?? [] { try body(value.id) }
+        for edge in edgesAdded ?? [] {
+            try body(edge.from)
+            try body(edge.to)
+        }
+        for subscription in subsAdded ?? [] { try body(subscription.atom) }
+    }
+
+    /// The atoms the transaction refers to, in ``forEachAtomReference(_:)``'s order.
     var atomReferences: [Int] {
-        (values ?? []).map(\.id) + (edgesAdded ?? []).flatMap { [$0.from, $0.to] } + (subsAdded ?? []).map(\.atom)
+        var references: [Int] = []
+        forEachAtomReference { references.append($0) }
+        return references
     }
 }
 
@@ -84,9 +119,12 @@ extension TransactionLine {
         (graph?.declare ?? []).map(\.id)
     }
 
-    /// The atoms the line refers to, in the order ``TransactionRecord/atomReferences`` lists a
-    /// record's.
+    /// The atoms the line refers to, in the order ``TransactionRecord/forEachAtomReference(_:)``
+    /// takes a record's (the line's values, then its graph's added edges and subscriptions).
     var atomReferences: [Int] {
-        values.map(\.id) + (graph?.edgesAdded ?? []).flatMap { [$0.from, $0.to] } + (graph?.subsAdded ?? []).map(\.atom)
+        var references = values.map(\.id)
+        for edge in graph?.edgesAdded ?? [] { references += [edge.from, edge.to] }
+        for subscription in graph?.subsAdded ?? [] { references.append(subscription.atom) }
+        return references
     }
 }

@@ -65,26 +65,26 @@ public struct JournalState: Sendable, Equatable {
         for declaration in transaction.declare ?? [] {
             declarations[declaration.id] = declaration
         }
-        func check(_ id: Int) throws(StateError) {
+        // Every reference is checked before anything changes, in the order every reader
+        // checks them: a line with an undeclared atom gets one verdict, and leaves the
+        // state as it was.
+        let declarations = self.declarations
+        try transaction.forEachAtomReference { (id: Int) throws(StateError) in
             guard declarations[id] != nil else { throw StateError(message: DeclaredAtoms.undeclaredMessage(id)) }
         }
         for value in transaction.values ?? [] {
-            try check(value.id)
             liveIDs.insert(value.id)
             if decoding(value.id) {
                 values[value.id] = try resolved(value)
             }
         }
         for edge in transaction.edgesAdded ?? [] {
-            try check(edge.from)
-            try check(edge.to)
             edges.insert(edge)
         }
         for edge in transaction.edgesRemoved ?? [] {
             edges.remove(edge)
         }
         for subscription in transaction.subsAdded ?? [] {
-            try check(subscription.atom)
             subscriptions.insert(subscription)
         }
         for subscription in transaction.subsRemoved ?? [] {

@@ -123,22 +123,26 @@ struct EnvelopeTally {
         }
         // The locations every transaction may refer to: all of a format 2–3 file's, or the
         // first keyframe's (format 4; later ones are declared by `loc` lines before use).
-        var declared: Set<Int>
-        if let anywhere = segment.locationsAnywhere {
-            declared = anywhere
-        } else if header.next < size {
-            declared = Set(try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.locations(in: raw, range).map(\.id) })
-        } else {
-            declared = []
-        }
         // The atoms: those of the keyframe a state at the first step is read from (the last
         // one there, when a damaged file has several), then those transactions declare; none
-        // checked when no state reads from that keyframe.
-        let keyframeAtoms = header.next < size
-            ? try segment.lines.read(lineAt: try segment.keyframe(atOrBefore: segment.firstStep).offset) { _, raw, range in
-                KeyframeLine.declaredAtoms(in: raw, range)
+        // checked when no state reads from that keyframe. Read with the locations when that
+        // keyframe is the first line, as it is in a journal that is not damaged.
+        var declared: Set<Int> = segment.locationsAnywhere ?? []
+        var keyframeAtoms: [Int]? = []
+        if header.next < size {
+            let keyframe = try segment.keyframe(atOrBefore: segment.firstStep).offset
+            let numbered = segment.locationsAnywhere == nil
+            if keyframe == header.next || !numbered {
+                let atoms = try segment.lines.read(lineAt: keyframe) { _, raw, range in
+                    try KeyframeLine.declarations(in: raw, range, withLocations: numbered)
+                }
+                keyframeAtoms = atoms.atoms
+                if numbered { declared = Set(atoms.locations.map(\.id)) }
+            } else {
+                declared = Set(try segment.lines.read(lineAt: header.next) { _, raw, range in try KeyframeLine.locations(in: raw, range).map(\.id) })
+                keyframeAtoms = try segment.lines.read(lineAt: keyframe) { _, raw, range in KeyframeLine.declaredAtoms(in: raw, range) }
             }
-            : []
+        }
         var declaredAtoms = DeclaredAtoms(keyframeAtoms ?? [])
         let partCount = bounds.count - 1
         let parts = PartResults(count: partCount)

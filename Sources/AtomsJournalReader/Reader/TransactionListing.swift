@@ -123,14 +123,17 @@ private struct ListingPass {
             let keyframe = try segment.keyframe(atOrBefore: segment.firstStep).offset
             // (Those before it, from an earlier segment, still count, as applying counts them;
             // none are checked when no state reads from the keyframe.)
-            if let keyframeAtoms = try segment.lines.read(lineAt: keyframe, { _, raw, range in KeyframeLine.declaredAtoms(in: raw, range) }) {
+            let numbered = segment.locationsAnywhere == nil
+            let (keyframeAtoms, declared) = try segment.lines.read(lineAt: keyframe) { _, raw, range in
+                try KeyframeLine.declarations(in: raw, range, withLocations: numbered)
+            }
+            if let keyframeAtoms {
                 if declaredAtoms == nil { declaredAtoms = DeclaredAtoms() }
                 for atom in keyframeAtoms { declaredAtoms?.insert(atom) }
             } else {
                 declaredAtoms = nil
             }
-            if segment.locationsAnywhere == nil {
-                let declared = try segment.lines.read(lineAt: keyframe) { _, raw, range in try KeyframeLine.locations(in: raw, range) }
+            if numbered {
                 locations = [:]
                 for location in declared { locations[location.id] = location.at }
                 var reader = LineReader(file: segment.file)
@@ -222,7 +225,7 @@ private struct ListingPass {
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
-                    if atoms.isChecking, let atom = atoms.declared.take(declaring: (record.declare ?? []).map(\.id), referring: record.atomReferences) {
+                    if atoms.isChecking, let atom = atoms.declared.take(record) {
                         throw undeclared(atom, at: line.offset)
                     }
                     try checkLast(line)

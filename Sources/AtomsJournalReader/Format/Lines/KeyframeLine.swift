@@ -153,8 +153,25 @@ extension KeyframeLine {
     /// reads that state, and names the keyframe.
     static func declaredAtoms(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> [Int]? {
         guard let line = try? KeyframeLine(bytes: raw, range: range, decoding: { _ in false }) else { return nil }
-        let state = JournalState(keyframe: line.record, undecoded: line.undecoded)
+        return line.checkedAtoms
+    }
+
+    /// The first keyframe's atoms (``declaredAtoms(in:_:)``) and, when `withLocations`, its
+    /// locations (``locations(in:_:)``), from one reading of the line when it reads whole.
+    ///
+    /// - Throws: What ``locations(in:_:)`` throws, only when `withLocations`.
+    static func declarations(in raw: UnsafeRawBufferPointer, _ range: Range<Int>, withLocations: Bool) throws -> (atoms: [Int]?, locations: [LocationDeclaration]) {
+        guard let line = try? KeyframeLine(bytes: raw, range: range, decoding: { _ in false }) else {
+            return (nil, withLocations ? try locations(in: raw, range) : [])
+        }
+        // A line that reads whole has its `locs` once: they are what `locations` would find.
+        return (line.checkedAtoms, withLocations ? line.record.locs ?? [] : [])
+    }
+
+    /// The atoms of a keyframe read whole, `nil` when a state read from it fails its checks.
+    private var checkedAtoms: [Int]? {
+        let state = JournalState(keyframe: record, undecoded: undecoded)
         guard (try? state.checkReferences()) != nil else { return nil }
-        return line.record.atoms.map(\.id)
+        return record.atoms.map(\.id)
     }
 }
