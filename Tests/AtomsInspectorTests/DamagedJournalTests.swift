@@ -193,6 +193,33 @@ struct DamagedJournalTests {
         try expectEveryCommandRejects(path, line: first + 1, showing: false)
     }
 
+    /// `profile` reads the transactions and their timing lines in one pass: a damaged
+    /// transaction line before a damaged timing line is the one named, as every other command
+    /// names it (read in two passes, timing lines first, the timing line was named).
+    @Test func profileNamesADamagedTransactionBeforeADamagedTimingLine() throws {
+        let lines = try recordedLines()
+        let transactions = lines.indices.filter { lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) }
+        let first = try #require(transactions.first { $0 > lines.count / 4 })
+        let timing = try #require(lines.indices.first { $0 > lines.count / 2 && lines[$0].hasPrefix("\"") })
+        var damaged = lines.map { Array($0.utf8) }
+        damaged[first] = Damage.labelNotUTF8.apply(to: lines[first], previous: "")
+        // A digit no packed number has.
+        damaged[timing] = Array(("\"" + "\\" + lines[timing].dropFirst()).utf8)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("damaged.jsonl", Data(damaged.flatMap { $0 + [0x0A] }))
+        try expectEveryCommandRejects(path, line: first + 1, showing: false)
+        // The timing line alone is named by `profile`, which reads it.
+        let timingOnly = try directory.write("timing.jsonl", Data(lines.indices.flatMap { ($0 == timing ? damaged[timing] : Array(lines[$0].utf8)) + [0x0A] }))
+        let journal = try InspectedJournal(path: timingOnly)
+        do {
+            _ = try ProfileCommand.run(journal, options: .init())
+            Issue.record("profile read past the damaged timing line")
+        } catch {
+            #expect(error.line == timing + 1, "\(error)")
+            #expect(error.status == .dataError)
+        }
+    }
+
     /// The journals the summary's fuzz target kept: each gets one verdict from the commands
     /// that read every line: the same `file:line`, or none.
     @Test func everyRegressionOfTheSummaryGetsOneVerdict() throws {
@@ -252,6 +279,7 @@ struct DamagedJournalTests {
             "blame --history": outcome { () throws(InspectorError) in _ = try BlameCommand.run(journal, atom: "DamageCountAtom", history: true) },
             "report": outcome { () throws(InspectorError) in _ = try ReportCommand.run(journal, graphviz: nil) },
             "compare": outcome { () throws(InspectorError) in _ = try CompareCommand.run(journal, journal) },
+            "profile": outcome { () throws(InspectorError) in _ = try ProfileCommand.run(journal, options: .init()) },
         ]
         if showing {
             errors["show"] = outcome { () throws(InspectorError) in _ = try ShowCommand.run(journal) }

@@ -95,13 +95,24 @@ package struct Profile: Encodable, Equatable, Sendable {
         // number is looked up once, then its slot in `costs` by number.
         var costs: [AtomCost] = []
         var slotOfIdentity: [String: Int] = [:]
+        // By number: an array for the numbers a journal gives (small, dense), a dictionary
+        // for any other.
+        var slotByNumber: [Int] = []
         var slotOfNumber: [Int: Int] = [:]
         func slot(_ id: Int) -> Int {
-            if let slot = slotOfNumber[id] { return slot }
+            let dense = id >= 0 && id < 1 << 20
+            if dense, id < slotByNumber.count, slotByNumber[id] >= 0 { return slotByNumber[id] }
+            if !dense, let slot = slotOfNumber[id] { return slot }
             let identity = timed.declarations[id]?.identityKey ?? "#\(id)"
             let slot = slotOfIdentity[identity] ?? costs.count
             if slot == costs.count { costs.append(AtomCost(atom: timed.name(id))) }
-            (slotOfIdentity[identity], slotOfNumber[id]) = (slot, slot)
+            slotOfIdentity[identity] = slot
+            if dense {
+                if id >= slotByNumber.count { slotByNumber += repeatElement(-1, count: id + 1 - slotByNumber.count) }
+                slotByNumber[id] = slot
+            } else {
+                slotOfNumber[id] = slot
+            }
             return slot
         }
         // The slowest ones, kept as they come (slowest first, then by step): a transaction's
@@ -111,7 +122,8 @@ package struct Profile: Encodable, Equatable, Sendable {
         kept.reserveCapacity(keep + 1)
         for transaction in timed.transactions {
             let timing = transaction.timing
-            let evaluations = EvaluationTree(timing.evaluations)
+            // One evaluation (most transactions) nests nothing: no tree to build.
+            let evaluations = timing.evaluations.count > 1 ? EvaluationTree(timing.evaluations) : nil
             let touches = selected.map { selected in
                 timing.evaluations.contains { selected.contains($0.atom) }
                     || timing.notified.contains { selected.contains($0.atom) }
@@ -124,13 +136,13 @@ package struct Profile: Encodable, Equatable, Sendable {
             totals.subscribersNs += timing.subscribers
             var slowestSelf: (atom: Int, ns: Int)?
             for (index, evaluation) in timing.evaluations.enumerated() {
-                let selfNs = evaluations.selfTime(of: index)
+                let selfNs = evaluations?.selfTime(of: index) ?? max(0, evaluation.duration)
                 if slowestSelf.map({ selfNs > $0.ns }) ?? true { slowestSelf = (evaluation.atom, selfNs) }
                 guard selected?.contains(evaluation.atom) ?? true else { continue }
                 let atom = slot(evaluation.atom)
                 costs[atom].evaluations += 1
                 // Nested evaluations of the same atom (a cycle cannot happen) count once in total.
-                costs[atom].totalNs += evaluations.isNestedInSameAtom(index) ? 0 : evaluation.duration
+                costs[atom].totalNs += evaluations?.isNestedInSameAtom(index) == true ? 0 : evaluation.duration
                 costs[atom].selfNs += selfNs
                 costs[atom].maxNs = max(costs[atom].maxNs, evaluation.duration)
                 let wasted = transaction.unchanged.contains(evaluation.atom)

@@ -47,8 +47,9 @@ package struct TimedSteps: Sendable {
     ///
     /// - Throws: ``InspectorError`` with ``ExitStatus/dataError`` (65) when the journal was
     ///   recorded without timing (formats 1 to 4.0); a read error.
-    /// - Complexity: Reads the journal once for its timing lines, and once more for each
-    ///   transaction's envelope in `steps`, as `log` lists them (values are never decoded).
+    /// - Complexity: One pass over the journal, as `log` lists it (values are never decoded),
+    ///   from the start of the segment holding `steps` (timing lines count from the lines
+    ///   before them) to the last timing line of `steps`.
     package static func read(_ journal: InspectedJournal, steps: ClosedRange<Int>) throws(InspectorError) -> TimedSteps {
         let reader = journal.reader
         guard reader.recordsTimings else {
@@ -56,44 +57,52 @@ package struct TimedSteps: Sendable {
             throw InspectorError(.dataError, path: journal.path, "the journal was recorded without timing (format \(format); timing lines start with 4.\(JournalFormat.timedMinorVersion)) — record the session again with timing on (the default; the app set JournalRecorder.recordsTiming = false, or the sample ran with --no-timing) to profile it")
         }
         let firstTransaction = max(steps.lowerBound, reader.firstStep + 1)
-        guard firstTransaction <= steps.upperBound else {
-            return TimedSteps(steps: steps, transactions: [], declarations: try journal.declarations(through: steps.upperBound))
-        }
-        let timings: [Int: TimingLine]
-        do {
-            timings = try reader.timings(of: firstTransaction...steps.upperBound)
-        } catch {
-            throw InspectorError(error)
-        }
         var declarations = try journal.declarations(through: firstTransaction - 1)
-        var transactions: [Transaction] = []
         guard firstTransaction <= steps.upperBound else {
             return TimedSteps(steps: steps, transactions: [], declarations: declarations)
         }
-        // `log`'s listing: envelopes read in place for lines in the common shape (which declare
-        // nothing), records without values for the others; no state is kept.
+        // Transactions listed and waiting for their timing lines, by step (a few at a time: a
+        // timing line follows its transaction, after those its subscribers started).
+        var waiting: [Int: Waiting] = [:]
+        var transactions: [Transaction] = []
         do {
-            try reader.forEachTransaction(from: firstTransaction, through: steps.upperBound) { listed in
+            try reader.forEachTimedTransaction(from: firstTransaction, through: steps.upperBound, { listed in
                 switch listed {
                 case .envelope(let envelope):
-                    guard let timing = timings[envelope.seq] else { return true }
                     var unchanged = Set<Int>()
                     for index in envelope.atoms.indices where envelope.isEqualWrite(at: index) {
                         unchanged.insert(envelope.atoms[index])
                     }
                     let cause = String(decoding: envelope.cause, as: UTF8.self)
-                    transactions.append(Transaction(step: envelope.seq, cause: cause, at: envelope.location, origin: envelope.origin, unchanged: unchanged, timing: timing))
+                    waiting[envelope.seq] = Waiting(cause: cause, at: envelope.location, origin: envelope.origin, unchanged: unchanged)
                 case .record(let record):
                     for atom in record.declare ?? [] { declarations[atom.id] = atom }
-                    guard let timing = timings[record.seq] else { return true }
                     let unchanged = Set((record.values ?? []).filter { $0.unchanged == true }.map(\.id))
-                    transactions.append(Transaction(step: record.seq, cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged, timing: timing))
+                    waiting[record.seq] = Waiting(cause: record.cause, at: record.at, origin: record.origin ?? 0, unchanged: unchanged)
                 }
                 return true
-            }
+            }, timing: { timing in
+                if let listed = waiting.removeValue(forKey: timing.seq) {
+                    transactions.append(Transaction(step: timing.seq, cause: listed.cause, at: listed.at, origin: listed.origin, unchanged: listed.unchanged, timing: timing))
+                }
+                return !waiting.isEmpty
+            })
         } catch {
             throw InspectorError(error)
         }
+        // Timing lines come in the file's order: a transaction's after those of the
+        // transactions its subscribers started.
+        if !transactions.isEmpty, zip(transactions, transactions.dropFirst()).contains(where: { $0.step > $1.step }) {
+            transactions.sort { $0.step < $1.step }
+        }
         return TimedSteps(steps: steps, transactions: transactions, declarations: declarations)
+    }
+
+    /// A transaction listed, before its timing line.
+    private struct Waiting {
+        let cause: String
+        let at: String?
+        let origin: Int
+        let unchanged: Set<Int>
     }
 }

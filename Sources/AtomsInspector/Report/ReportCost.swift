@@ -13,13 +13,15 @@ struct ReportCost {
 
     /// The cost of steps `first...last`, or `nil` for a journal recorded without timing.
     ///
-    /// - Throws: ``InspectorError`` for a malformed timing line.
+    /// - Throws: ``InspectorError`` for a malformed line, the first the reading meets: the
+    ///   timing lines are read with the transactions, as `profile` reads them.
     init?(journal: InspectedJournal, first: Int, last: Int) throws(InspectorError) {
         guard journal.reader.recordsTimings else { return nil }
-        do {
-            timings = first < last ? try journal.reader.timings(of: (first + 1)...last) : [:]
-        } catch {
-            throw InspectorError(error)
+        timings = [:]
+        if first < last {
+            for transaction in try TimedSteps.read(journal, steps: (first + 1)...last).transactions {
+                timings[transaction.step] = transaction.timing
+            }
         }
     }
 

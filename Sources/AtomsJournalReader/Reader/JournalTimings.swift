@@ -24,7 +24,7 @@ extension JournalReader {
     ///   parses only its timing lines.
     package func timings(of steps: ClosedRange<Int>) throws(JournalError) -> [Int: TimingLine] {
         var timings: [Int: TimingLine] = [:]
-        var context = TimingContext()
+        var context = TimingContext(header)
         for segment in allSegments where segment.lastStep >= steps.lowerBound {
             try forEachTimingLine(in: segment, from: 0, context: &context) { timing in
                 if steps.contains(timing.seq) {
@@ -52,7 +52,7 @@ extension JournalReader {
         let segments = allSegments.filter { $0.lastStep >= seq }
         guard let first = segments.first(where: { $0.firstStep < seq }) else { return nil }
         let compact = header.minor >= JournalFormat.compactTimingMinorVersion
-        var context = TimingContext()
+        var context = TimingContext(header)
         // The line may sit in a later segment of a bounded journal, when one began between.
         for segment in segments where segment.firstStep >= first.firstStep {
             var found: TimingLine?
@@ -71,10 +71,9 @@ extension JournalReader {
     /// tells them (``LineScanner/kind(of:in:verify:)``); only timing lines are parsed, and the
     /// start of transaction lines in a journal whose timing lines are compact (they count
     /// from their transaction).
-    private func forEachTimingLine(in segment: any JournalSegment, from offset: Int, context: inout TimingContext, _ body: (TimingLine) -> Bool) throws(JournalError) {
+    func forEachTimingLine(in segment: any JournalSegment, from offset: Int, context: inout TimingContext, _ body: (TimingLine) -> Bool) throws(JournalError) {
         var reader = LineReader(file: segment.file)
         let scanner = segment.lines.scanner
-        let compact = header.minor >= JournalFormat.compactTimingMinorVersion
         var offset = offset
         if offset == 0 {
             // A segment's lines name the shapes of its own timing lines, as its writer did.
@@ -84,35 +83,14 @@ extension JournalReader {
                 offset = try reader.line(at: 0).next
             }
         }
-        let packed = header.minor >= JournalFormat.packedTimingMinorVersion
         var stopped = false
         while offset < segment.dataEnd, !stopped {
             offset = try reader.readOn(from: offset, to: segment.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
                 do {
-                    switch try scanner.kind(of: line.range, in: raw) {
-                    case .timing where packed && PackedTimingLine.isLine(raw, line.range):
-                        if let timing = try context.timing(ofPacked: raw, line.range), !body(timing) {
-                            stopped = true
-                            return .stopAfter
-                        }
-                    case .location where packed:
-                        try context.noteLocation(scanner.location(in: raw, line.range))
-                    case .keyframe where packed && !context.readsLocations:
-                        context.noteLocations(try KeyframeLine.locations(in: raw, line.range))
-                    case .timing where compact && CompactTimingLine.isLine(raw, line.range):
-                        if let timing = context.timing(of: try CompactTimingLine(bytes: raw, range: line.range)), !body(timing) {
-                            stopped = true
-                            return .stopAfter
-                        }
-                    case .timing:
-                        if !body(try TimingLine(bytes: raw, range: line.range)) {
-                            stopped = true
-                            return .stopAfter
-                        }
-                    case .transaction where compact:
-                        try context.noteTransaction(raw, line.range)
-                    default:
-                        break
+                    let kind = try scanner.kind(of: line.range, in: raw)
+                    if let timing = try context.take(kind, raw, line.range, scanner: scanner), !body(timing) {
+                        stopped = true
+                        return .stopAfter
                     }
                     return .next
                 } catch {
@@ -125,10 +103,17 @@ extension JournalReader {
 
 /// What reading compact timing lines needs to know of the lines before: the last
 /// transactions' steps, starts and origins, and the subscriber locations declared.
+///
+/// Both readers of timing lines read every line through here: ``JournalReader/timings(of:)``
+/// (and `timing(of:)`) with ``take(_:_:_:scanner:)``, and `log`'s listing when `profile` reads
+/// the transactions with their timing lines in one pass
+/// (``JournalReader/forEachTimedTransaction(from:through:_:timing:)``).
 struct TimingContext {
-    /// The last transactions read, oldest first (a timing line comes at most a few
-    /// transactions after its own: those its subscribers started).
+    /// The last transactions read, the most recent at `newest` (a timing line comes at most a
+    /// few transactions after its own: those its subscribers started). A ring: a transaction
+    /// is noted on every step.
     private var transactions: [(seq: Int, start: Int, origin: Int)] = []
+    private var newest = -1
     private var locations: [Int: String] = [:]
     private static let kept = 64
     /// Packed timing lines (4.3): the segment's recent shapes, the `loc` lines' locations, and
@@ -136,6 +121,46 @@ struct TimingContext {
     private var shapes = PackedTimingLine.RecentShapes()
     private var locationLines: [Int: String] = [:]
     private(set) var readsLocations = false
+    /// The journal's timing lines are compact (4.2, counting from their transaction) or packed
+    /// (4.3, also naming subscribers by `loc` numbers).
+    let compact: Bool
+    let packed: Bool
+
+    init(_ header: JournalHeader) {
+        compact = header.minor >= JournalFormat.compactTimingMinorVersion
+        packed = header.minor >= JournalFormat.packedTimingMinorVersion
+    }
+
+    /// Takes one line of kind `kind` as the readers of timing lines read it: returns the timing
+    /// a timing line gives (`nil` for one whose transaction was not read), and notes what
+    /// later ones count from (a transaction's start, a location).
+    ///
+    /// - Throws: What parsing the line throws.
+    mutating func take(_ kind: LineKind, _ raw: UnsafeRawBufferPointer, _ range: Range<Int>, scanner: LineScanner) throws -> TimingLine? {
+        switch kind {
+        case .timing where packed && PackedTimingLine.isLine(raw, range):
+            return try timing(ofPacked: raw, range)
+        case .location where packed:
+            noteLocation(try scanner.location(in: raw, range))
+        case .keyframe where packed && !readsLocations:
+            noteLocations(try KeyframeLine.locations(in: raw, range))
+        case .timing:
+            return try timing(ofObject: raw, range)
+        case .transaction where compact:
+            try noteTransaction(raw, range)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The timing a timing line written as an object gives: compact (4.2) or whole (4.1).
+    mutating func timing(ofObject raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> TimingLine? {
+        if compact && CompactTimingLine.isLine(raw, range) {
+            return timing(of: try CompactTimingLine(bytes: raw, range: range))
+        }
+        return try TimingLine(bytes: raw, range: range)
+    }
 
     /// Forgets what only the lines of one segment declare.
     mutating func beginSegment() {
@@ -159,10 +184,21 @@ struct TimingContext {
     /// - Throws: ``PackedTimingLine/Problem`` for a malformed line.
     mutating func timing(ofPacked raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws(PackedTimingLine.Problem) -> TimingLine? {
         let line = try PackedTimingLine.read(raw, range, shapes: &shapes)
-        guard let last = transactions.last else { return nil }
-        let seq = last.seq - line.back
-        guard let transaction = transactions.last(where: { $0.seq == seq }) else { return nil }
-        return line.timing(seq: seq, start: transaction.start, origin: transaction.origin, locations: locationLines)
+        guard let transaction = transaction(back: line.back) else { return nil }
+        return line.timing(seq: transaction.seq, start: transaction.start, origin: transaction.origin, locations: locationLines)
+    }
+
+    /// The transaction `back` before the last one read, if it is among those kept.
+    private func transaction(back: Int) -> (seq: Int, start: Int, origin: Int)? {
+        guard newest >= 0 else { return nil }
+        let seq = transactions[newest].seq - back
+        // The most recent with that step (a damaged journal may repeat one).
+        var index = newest
+        for _ in 0..<transactions.count {
+            if transactions[index].seq == seq { return transactions[index] }
+            index = index == 0 ? transactions.count - 1 : index - 1
+        }
+        return nil
     }
 
     /// Notes a transaction line's step, time and origin (`[seq,t,"cause",origin,…`).
@@ -171,14 +207,62 @@ struct TimingContext {
         try scanner.expect(UInt8(ascii: "["))
         let seq = try scanner.integer()
         try scanner.expect(UInt8(ascii: ","))
-        let t = try scanner.double()
+        let time = try scanner.numberRange()
         try scanner.expect(UInt8(ascii: ","))
         _ = try scanner.string()
         try scanner.expect(UInt8(ascii: ","))
         let origin = try scanner.integer()
-        if transactions.count == Self.kept { transactions.removeFirst() }
-        // `t` is in milliseconds, to the microsecond.
-        transactions.append((seq, Int((t * 1_000_000).rounded()), origin))
+        noteTransaction(seq: seq, start: try Self.nanoseconds(ofMilliseconds: UnsafeRawBufferPointer(rebasing: raw[time]), at: time.lowerBound), origin: origin)
+    }
+
+    /// Notes a transaction read otherwise: its step, its start in nanoseconds, its origin.
+    mutating func noteTransaction(seq: Int, start: Int, origin: Int) {
+        if transactions.count < Self.kept {
+            transactions.append((seq, start, origin))
+            newest = transactions.count - 1
+        } else {
+            newest = newest == Self.kept - 1 ? 0 : newest + 1
+            transactions[newest] = (seq, start, origin)
+        }
+    }
+
+    /// A transaction's `t` (milliseconds, to the microsecond) in nanoseconds, as
+    /// `Int((t * 1_000_000).rounded())` gives them. Plain text (digits, and at most six after a
+    /// point, below 10^9 ms) is read digit by digit, where that product is exact; any other
+    /// through a `Double`.
+    ///
+    /// - Throws: "number out of range" for a time no clock gives (a damaged line), which a
+    ///   conversion would trap on.
+    static func nanoseconds(ofMilliseconds text: UnsafeRawBufferPointer, at offset: Int) throws(JSONScanner.SyntaxError) -> Int {
+        var value = 0
+        var index = 0
+        while index < text.count, index < 9, text[index] >= 0x30, text[index] <= 0x39 {
+            value = value * 10 + Int(text[index] - 0x30)
+            index += 1
+        }
+        var scale = 1_000_000
+        if index > 0, index < text.count, text[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < text.count, scale > 1, text[index] >= 0x30, text[index] <= 0x39 {
+                scale /= 10
+                value = value * 10 + Int(text[index] - 0x30)
+                index += 1
+            }
+        }
+        if index == text.count, index > 0, text[index - 1] != UInt8(ascii: ".") {
+            return value * scale
+        }
+        return try nanoseconds(ofMilliseconds: Double(String(decoding: text, as: UTF8.self)), at: offset)
+    }
+
+    /// A time in milliseconds as nanoseconds, as `Int((t * 1_000_000).rounded())` gives them.
+    ///
+    /// - Throws: "number out of range" for a time no clock gives (or no number at all).
+    static func nanoseconds(ofMilliseconds t: Double?, at offset: Int) throws(JSONScanner.SyntaxError) -> Int {
+        guard let t, abs(t * 1_000_000) < 9e18 else {
+            throw JSONScanner.SyntaxError(offset: offset, message: "number out of range")
+        }
+        return Int((t * 1_000_000).rounded())
     }
 
     /// The timing `line` gives, once its locations are declared; `nil` when its transaction
@@ -187,9 +271,7 @@ struct TimingContext {
         for location in line.locations {
             locations[location.number] = location.at
         }
-        guard let last = transactions.last else { return nil }
-        let seq = last.seq - line.back
-        guard let transaction = transactions.last(where: { $0.seq == seq }) else { return nil }
-        return line.timing(seq: seq, start: transaction.start, origin: transaction.origin, locations: locations)
+        guard let transaction = transaction(back: line.back) else { return nil }
+        return line.timing(seq: transaction.seq, start: transaction.start, origin: transaction.origin, locations: locations)
     }
 }

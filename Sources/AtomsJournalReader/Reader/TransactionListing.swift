@@ -68,6 +68,44 @@ extension JournalReader {
     /// - Throws: ``JournalError`` as ``transaction(_:decodingValuesOf:)``, or as
     ///   ``apply(_:to:decodingValuesOf:)`` for an atom that is not declared.
     package func forEachTransaction(from first: Int, through last: Int, declared: [Int]? = nil, _ body: (ListedTransaction) -> Bool) throws(JournalError) {
+        try list(from: first, through: last, declared: declared, timings: nil, body, timing: { _ in false })
+    }
+
+    /// ``forEachTransaction(from:through:declared:_:)`` with the journal's timing lines read
+    /// in the same pass: `profile`'s reading, one walk where it was two.
+    ///
+    /// A timing line counts from the lines before it in its segment (the shapes of the lines
+    /// before it, its transaction's start), so the listing starts at the first transaction of
+    /// the segment holding `first`; `body` is called from `first` on. `timing` is called with
+    /// each timing line as the file has them (a transaction's comes after those of the
+    /// transactions its subscribers started), from the segment's start, and after `last` while
+    /// it returns `true`: a transaction's timing line may come after later transactions.
+    ///
+    /// - Throws: ``JournalError`` as ``forEachTransaction(from:through:declared:_:)``, or for a
+    ///   malformed timing line, naming the first damaged line the pass reads.
+    package func forEachTimedTransaction(from first: Int, through last: Int, _ body: (ListedTransaction) -> Bool, timing: (TimingLine) -> Bool) throws(JournalError) {
+        let start = max(first, firstStep + 1)
+        let segmentStart = (allSegments.last { $0.firstStep < start }?.firstStep).map { $0 + 1 } ?? start
+        let timings = ListingTimings(header)
+        try list(from: segmentStart, through: last, declared: nil, timings: timings, { listed in
+            guard listed.seq >= start else { return true }
+            // Its timing line is wanted, even after the last step listed.
+            timings.wantsMore = true
+            return body(listed)
+        }, timing: timing)
+        // A timing line in a later segment (a bounded journal began one between a transaction
+        // and its timing line).
+        guard timings.wantsMore, let reached = allSegments.last(where: { $0.firstStep < last }) else { return }
+        for segment in allSegments where segment.firstStep > reached.firstStep && timings.wantsMore {
+            try forEachTimingLine(in: segment, from: 0, context: &timings.context) { line in
+                timings.wantsMore = timing(line)
+                return timings.wantsMore
+            }
+        }
+    }
+
+    /// The listing behind both: `timings` reads timing lines too when given.
+    private func list(from first: Int, through last: Int, declared: [Int]?, timings: ListingTimings?, _ body: (ListedTransaction) -> Bool, timing: (TimingLine) -> Bool) throws(JournalError) {
         try checkingForChanges { () throws(JournalError) in
             let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
             let values = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
@@ -80,23 +118,64 @@ extension JournalReader {
             while seq <= last {
                 guard let segment = allSegments.last(where: { $0.firstStep < seq }), seq <= segment.lastStep else {
                     // Worded by the reader.
-                    guard body(.record(try transaction(seq, decodingValuesOf: []))) else { return }
+                    guard body(.record(try readerRecord(seq, timings: timings))) else { return }
                     seq += 1
                     continue
                 }
-                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids, values: values, declared: declaredAtoms)
-                let next = try walk.run(from: seq, body)
+                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids, values: values, declared: declaredAtoms, timings: timings)
+                let next = try walk.run(from: seq, body, timing: timing)
                 declaredAtoms = walk.declared
                 guard let next else { return }
                 if next == seq {
                     // The pass stopped at a line it leaves to the reader.
-                    guard body(.record(try transaction(seq, decodingValuesOf: []))) else { return }
+                    guard body(.record(try readerRecord(seq, timings: timings))) else { return }
                     seq += 1
                 } else {
                     seq = next
                 }
             }
         }
+    }
+}
+
+extension JournalReader {
+    /// Transaction `seq` read by the reader, which words what is wrong with it; noted as a
+    /// transaction timing lines count from when `timings` are read.
+    fileprivate func readerRecord(_ seq: Int, timings: ListingTimings?) throws(JournalError) -> TransactionRecord {
+        let record = try transaction(seq, decodingValuesOf: [])
+        if let timings, timings.context.compact {
+            do {
+                try timings.context.noteTransaction(seq: record.seq, start: TimingContext.nanoseconds(ofMilliseconds: record.t, at: 0), origin: record.origin ?? 0)
+            } catch {
+                let segment = allSegments.last { $0.firstStep < seq }
+                let line = segment.flatMap { segment in (try? segment.transactionLine(seq)).map { segment.lineNumber(at: $0.offset) } } ?? 0
+                throw .malformedLine(path: segment?.path ?? path, line: line, reason: "its time is a number out of range")
+            }
+        }
+        return record
+    }
+}
+
+extension ListedTransaction {
+    /// The transaction's step.
+    var seq: Int {
+        switch self {
+        case .envelope(let envelope): envelope.seq
+        case .record(let record): record.seq
+        }
+    }
+}
+
+/// What a listing that reads timing lines too keeps across its passes: the context timing
+/// lines count from, and whether its reader wants more of them.
+private final class ListingTimings {
+    // Unchecked exclusivity: touched by the listing's thread, one access at a time, on every
+    // line.
+    @exclusivity(unchecked) var context: TimingContext
+    @exclusivity(unchecked) var wantsMore = true
+
+    init(_ header: JournalHeader) {
+        context = TimingContext(header)
     }
 }
 
@@ -108,10 +187,12 @@ private struct ListingPass {
     let values: UnsafeMutablePointer<Range<Int>>
     /// The atoms declared so far (`nil`: not known, none checked).
     var declared: DeclaredAtoms?
+    /// The timing lines' reading, when the pass reads them too.
+    let timings: ListingTimings?
 
     /// Lists transactions from `start` on; returns the next step to list (`start` itself when
     /// its line is left to the reader), `nil` when `body` asked to stop.
-    mutating func run(from start: Int, _ body: (ListedTransaction) -> Bool) throws(JournalError) -> Int? {
+    mutating func run(from start: Int, _ body: (ListedTransaction) -> Bool, timing: (TimingLine) -> Bool) throws(JournalError) -> Int? {
         let segment = self.segment
         var (offset, locations) = try segment.transactionLine(start)
         var check = SequenceCheck(after: start - 1)
@@ -133,6 +214,11 @@ private struct ListingPass {
             } else {
                 declaredAtoms = nil
             }
+            if let timings {
+                // A segment's lines name the shapes of its own timing lines, as its writer did.
+                timings.context.beginSegment()
+                if numbered, timings.context.packed { timings.context.noteLocations(declared) }
+            }
             if numbered {
                 locations = [:]
                 for location in declared { locations[location.id] = location.at }
@@ -147,7 +233,7 @@ private struct ListingPass {
         var lines = LineReader(file: segment.file)
         let scanner = segment.scanner
         let version = segment.header.version
-        let (ids, values, through) = (self.ids, self.values, self.through)
+        let (ids, values, through, timings) = (self.ids, self.values, self.through, self.timings)
         var seq = start
         var stopped = false
         // Consecutive transactions mostly come from one place: its text is looked up once.
@@ -167,16 +253,45 @@ private struct ListingPass {
         func undeclared(_ atom: Int, at offset: Int) -> JournalError {
             .malformedLine(path: segment.path, line: segment.lineNumber(at: offset), reason: DeclaredAtoms.undeclaredMessage(atom))
         }
+        func damaged(_ error: Error, _ raw: UnsafeRawBufferPointer, _ line: LineReader.Line) -> JournalError {
+            JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+        }
+        // A timing line read, handed to the reader of timings.
+        func hand(_ line: TimingLine?) {
+            if let line, let timings { timings.wantsMore = timing(line) }
+        }
         // Ends when the listing has its last step, or `body` stops it.
         var done = false
         while offset < segment.dataEnd, !done {
             offset = try lines.readOn(from: offset, to: segment.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
                 guard seq <= through else {
-                    done = true
-                    return .stopBefore
+                    // After the last step listed, timing lines of the steps listed may still
+                    // come (after the transactions their subscribers started): the lines are
+                    // read as the readers of timing read them, while they are wanted.
+                    guard let timings, timings.wantsMore else {
+                        done = true
+                        return .stopBefore
+                    }
+                    do {
+                        let kind = try scanner.kind(of: line.range, in: raw)
+                        hand(try timings.context.take(kind, raw, line.range, scanner: scanner))
+                    } catch {
+                        throw damaged(error, raw, line)
+                    }
+                    if !timings.wantsMore { done = true }
+                    return timings.wantsMore ? .next : .stopAfter
                 }
                 // After the end line, any line is damage: the sequence check says so.
-                if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) { return .next }
+                if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) {
+                    if let timings {
+                        do {
+                            hand(try timings.context.timing(ofPacked: raw, line.range))
+                        } catch {
+                            throw damaged(error, raw, line)
+                        }
+                    }
+                    return .next
+                }
                 var count = 0
                 if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: values), envelope.seq == seq {
                     if envelope.at != lastLocation.id {
@@ -188,6 +303,15 @@ private struct ListingPass {
                         if atoms.isChecking {
                             for index in 0..<count where !atoms.declared.contains(ids[index]) {
                                 throw undeclared(ids[index], at: line.offset)
+                            }
+                        }
+                        if let timings, timings.context.compact {
+                            do {
+                                let time = UnsafeRawBufferPointer(rebasing: raw[envelope.time])
+                                let start = try TimingContext.nanoseconds(ofMilliseconds: time, at: envelope.time.lowerBound)
+                                timings.context.noteTransaction(seq: seq, start: start, origin: envelope.origin)
+                            } catch {
+                                throw damaged(error, raw, line)
                             }
                         }
                         let base = raw.baseAddress!
@@ -228,6 +352,14 @@ private struct ListingPass {
                     if atoms.isChecking, let atom = atoms.declared.take(record) {
                         throw undeclared(atom, at: line.offset)
                     }
+                    if let timings, timings.context.compact {
+                        do {
+                            let start = try TimingContext.nanoseconds(ofMilliseconds: record.t, at: line.range.lowerBound)
+                            timings.context.noteTransaction(seq: record.seq, start: start, origin: record.origin ?? 0)
+                        } catch {
+                            throw damaged(error, raw, line)
+                        }
+                    }
                     try checkLast(line)
                     guard body(.record(record)) else {
                         (stopped, done) = (true, true)
@@ -239,10 +371,19 @@ private struct ListingPass {
                         let location = try scanner.location(in: raw, line.range)
                         locations[location.id] = location.at
                         if location.id == lastLocation.id { lastLocation = (0, nil) }
+                        if let timings, timings.context.packed { timings.context.noteLocation(location) }
                     } catch {
                         throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
                     }
-                case .keyframe, .end, .timing, .unknown:
+                case .timing:
+                    if let timings {
+                        do {
+                            hand(try timings.context.timing(ofObject: raw, line.range))
+                        } catch {
+                            throw damaged(error, raw, line)
+                        }
+                    }
+                case .keyframe, .end, .unknown:
                     break
                 }
                 return .next

@@ -181,6 +181,8 @@ package struct CompactTimingLine: Sendable, Equatable {
         var line = TimingLine(seq: seq, start: start, runtime: runtime, observers: observers, effects: 0, subscribers: 0)
         line.evaluations = evaluations
         var mark = runtime + observers
+        line.effectRuns.reserveCapacity(effects.count)
+        line.subscriberRuns.reserveCapacity(subscribers.count)
         for run in effects {
             line.effectRuns.append(TimingLine.Run(atom: run.subject, at: "", start: mark, duration: run.value))
             mark += run.value

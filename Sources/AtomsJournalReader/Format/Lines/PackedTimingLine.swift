@@ -27,14 +27,23 @@ package enum PackedTimingLine {
 
         package init() {}
 
-        /// Makes `shape`, found at `index` or new (`nil`), the most recent.
-        mutating func use(_ shape: Shape, at index: Int?) {
-            if let index {
-                shapes.remove(at: index)
-            } else if shapes.count == Self.kept {
+        /// Makes `shape`, new, the most recent.
+        mutating func use(_ shape: Shape) {
+            if shapes.count == Self.kept {
                 shapes.removeLast()
             }
             shapes.insert(shape, at: 0)
+        }
+
+        /// Makes the shape at `index` the most recent. The ones before it move back one place,
+        /// swapped rather than copied (a shape holds four arrays); a line with the last line's
+        /// shape, the usual case, moves nothing.
+        mutating func use(at index: Int) {
+            var position = index
+            while position > 0 {
+                shapes.swapAt(position, position - 1)
+                position -= 1
+            }
         }
     }
 
@@ -107,7 +116,7 @@ package enum PackedTimingLine {
         let tasks = line.tasks.isEmpty ? 0 : hasTasks
         appendNumber(known.map { $0 * recentUnit | tasks } ?? hasShape | tasks, to: &output)
         if let known {
-            recent.use(recent.shapes[known], at: known)
+            recent.use(at: known)
         } else {
             appendNumber(line.back, to: &output)
             appendNumber(line.evaluations.count, to: &output)
@@ -128,7 +137,7 @@ package enum PackedTimingLine {
             } else {
                 appendNumber(0, to: &output)
             }
-            recent.use(Shape(of: line), at: nil)
+            recent.use(Shape(of: line))
         }
         appendNumber(line.runtime, to: &output)
         appendNumber(line.observers, to: &output)
@@ -234,7 +243,7 @@ package enum PackedTimingLine {
                 new.notified = try digits.numbers(2 * (notified - 1))
             }
             shape = new
-            recent.use(new, at: nil)
+            recent.use(new)
         } else {
             let index = form / recentUnit
             guard index < recent.shapes.count else {
@@ -242,8 +251,8 @@ package enum PackedTimingLine {
                     ? "the line has the shape of a timing line before it, and no timing line of its segment came before it"
                     : "the line has the shape \(index) back, and its segment's timing lines had \(recent.shapes.count)")
             }
-            shape = recent.shapes[index]
-            recent.use(shape, at: index)
+            recent.use(at: index)
+            shape = recent.shapes[0]
         }
         var line = CompactTimingLine()
         line.back = shape.back
@@ -254,7 +263,9 @@ package enum PackedTimingLine {
             let start = try digits.next()
             line.evaluations.append(TimingLine.Evaluation(atom: shape.evaluations[index], start: start, duration: try digits.next(), depth: shape.evaluations[index + 1]))
         }
+        line.effects.reserveCapacity(shape.effects.count)
         for atom in shape.effects { line.effects.append(.init(atom, try digits.next())) }
+        line.subscribers.reserveCapacity(shape.subscribers.count)
         for location in shape.subscribers { line.subscribers.append(.init(location, try digits.next())) }
         line.notified = shape.notified.map { numbers in
             stride(from: 0, to: numbers.count, by: 2).map { CompactTimingLine.Run(numbers[$0], numbers[$0 + 1]) }
