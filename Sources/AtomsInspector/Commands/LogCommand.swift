@@ -203,7 +203,8 @@ package enum LogCommand {
     /// Milliseconds as seconds with three decimals (`1234.5678` → `1.235`), without
     /// `String(format:)`, which costs more than the rest of a log line.
     static func seconds(milliseconds: Double) -> String {
-        guard milliseconds.isFinite else { return String(milliseconds) }
+        // A time no clock gives (any JSON number reads) is shown as it is, not converted.
+        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return String(milliseconds / 1000) }
         let total = Int((abs(milliseconds)).rounded())
         let text = "\(total / 1000)." + String(total % 1000).leftPadded(to: 3, with: "0")
         return milliseconds < 0 && total > 0 ? "-" + text : text

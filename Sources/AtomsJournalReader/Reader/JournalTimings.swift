@@ -212,7 +212,7 @@ struct TimingContext {
         _ = try scanner.string()
         try scanner.expect(UInt8(ascii: ","))
         let origin = try scanner.integer()
-        noteTransaction(seq: seq, start: try Self.nanoseconds(ofMilliseconds: UnsafeRawBufferPointer(rebasing: raw[time]), at: time.lowerBound), origin: origin)
+        noteTransaction(seq: seq, start: Self.nanoseconds(ofMilliseconds: UnsafeRawBufferPointer(rebasing: raw[time])), origin: origin)
     }
 
     /// Notes a transaction read otherwise: its step, its start in nanoseconds, its origin.
@@ -229,11 +229,8 @@ struct TimingContext {
     /// A transaction's `t` (milliseconds, to the microsecond) in nanoseconds, as
     /// `Int((t * 1_000_000).rounded())` gives them. Plain text (digits, and at most six after a
     /// point, below 10^9 ms) is read digit by digit, where that product is exact; any other
-    /// through a `Double`.
-    ///
-    /// - Throws: "number out of range" for a time no clock gives (a damaged line), which a
-    ///   conversion would trap on.
-    static func nanoseconds(ofMilliseconds text: UnsafeRawBufferPointer, at offset: Int) throws(JSONScanner.SyntaxError) -> Int {
+    /// through a `Double` (``nanoseconds(ofMilliseconds:)-(Double)``).
+    static func nanoseconds(ofMilliseconds text: UnsafeRawBufferPointer) -> Int {
         var value = 0
         var index = 0
         while index < text.count, index < 9, text[index] >= 0x30, text[index] <= 0x39 {
@@ -252,18 +249,21 @@ struct TimingContext {
         if index == text.count, index > 0, text[index - 1] != UInt8(ascii: ".") {
             return value * scale
         }
-        return try nanoseconds(ofMilliseconds: Double(String(decoding: text, as: UTF8.self)), at: offset)
+        return nanoseconds(ofMilliseconds: Double(String(decoding: text, as: UTF8.self)) ?? 0)
     }
 
-    /// A time in milliseconds as nanoseconds, as `Int((t * 1_000_000).rounded())` gives them.
-    ///
-    /// - Throws: "number out of range" for a time no clock gives (or no number at all).
-    static func nanoseconds(ofMilliseconds t: Double?, at offset: Int) throws(JSONScanner.SyntaxError) -> Int {
-        guard let t, abs(t * 1_000_000) < 9e18 else {
-            throw JSONScanner.SyntaxError(offset: offset, message: "number out of range")
+    /// A time in milliseconds as nanoseconds, as `Int((t * 1_000_000).rounded())` gives them;
+    /// a time no clock gives (a damaged line, which every other reader accepts: `t` is any
+    /// JSON number) is held at ±9 × 10^18 rather than trapping the conversion.
+    static func nanoseconds(ofMilliseconds t: Double) -> Int {
+        let nanoseconds = (t * 1_000_000).rounded()
+        guard abs(nanoseconds) < Self.nanosecondsLimit else {
+            return nanoseconds < 0 ? -Int(Self.nanosecondsLimit) : Int(Self.nanosecondsLimit)
         }
-        return Int((t * 1_000_000).rounded())
+        return Int(nanoseconds)
     }
+
+    private static let nanosecondsLimit = 9e18
 
     /// The timing `line` gives, once its locations are declared; `nil` when its transaction
     /// was not read (it is before the journal's first line).

@@ -144,13 +144,7 @@ extension JournalReader {
     fileprivate func readerRecord(_ seq: Int, timings: ListingTimings?) throws(JournalError) -> TransactionRecord {
         let record = try transaction(seq, decodingValuesOf: [])
         if let timings, timings.context.compact {
-            do {
-                try timings.context.noteTransaction(seq: record.seq, start: TimingContext.nanoseconds(ofMilliseconds: record.t, at: 0), origin: record.origin ?? 0)
-            } catch {
-                let segment = allSegments.last { $0.firstStep < seq }
-                let line = segment.flatMap { segment in (try? segment.transactionLine(seq)).map { segment.lineNumber(at: $0.offset) } } ?? 0
-                throw .malformedLine(path: segment?.path ?? path, line: line, reason: "its time is a number out of range")
-            }
+            timings.context.noteTransaction(seq: record.seq, start: TimingContext.nanoseconds(ofMilliseconds: record.t), origin: record.origin ?? 0)
         }
         return record
     }
@@ -306,13 +300,8 @@ private struct ListingPass {
                             }
                         }
                         if let timings, timings.context.compact {
-                            do {
-                                let time = UnsafeRawBufferPointer(rebasing: raw[envelope.time])
-                                let start = try TimingContext.nanoseconds(ofMilliseconds: time, at: envelope.time.lowerBound)
-                                timings.context.noteTransaction(seq: seq, start: start, origin: envelope.origin)
-                            } catch {
-                                throw damaged(error, raw, line)
-                            }
+                            let start = TimingContext.nanoseconds(ofMilliseconds: UnsafeRawBufferPointer(rebasing: raw[envelope.time]))
+                            timings.context.noteTransaction(seq: seq, start: start, origin: envelope.origin)
                         }
                         let base = raw.baseAddress!
                         let listed = ListedEnvelope(
@@ -353,12 +342,7 @@ private struct ListingPass {
                         throw undeclared(atom, at: line.offset)
                     }
                     if let timings, timings.context.compact {
-                        do {
-                            let start = try TimingContext.nanoseconds(ofMilliseconds: record.t, at: line.range.lowerBound)
-                            timings.context.noteTransaction(seq: record.seq, start: start, origin: record.origin ?? 0)
-                        } catch {
-                            throw damaged(error, raw, line)
-                        }
+                        timings.context.noteTransaction(seq: record.seq, start: TimingContext.nanoseconds(ofMilliseconds: record.t), origin: record.origin ?? 0)
                     }
                     try checkLast(line)
                     guard body(.record(record)) else {

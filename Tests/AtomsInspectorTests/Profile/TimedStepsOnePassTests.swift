@@ -170,8 +170,8 @@ struct TimedStepsOnePassTests {
     }
 
     /// A transaction's time, in milliseconds as the journal writes it, becomes nanoseconds
-    /// digit by digit exactly as through a `Double`, and a time no clock gives is damage, not a
-    /// trap.
+    /// digit by digit exactly as through a `Double`; a time no clock gives is held at ±9 × 10^18
+    /// rather than trapping the conversion (every other reader accepts any JSON number).
     @Test func timesReadDigitByDigitAsThroughADouble() throws {
         var random = SeededGenerator(seed: 51)
         var texts = ["0", "1", "0.001", "12.5", "999999999.999", "1000000000.5", "123456789012", "1e3", "-2.5", "0.0000005", "3.1234567", "12.000"]
@@ -182,13 +182,29 @@ struct TimedStepsOnePassTests {
         }
         for text in texts {
             let expected = Int((Double(text)! * 1_000_000).rounded())
-            let read = try Array(text.utf8).withUnsafeBytes { bytes in try TimingContext.nanoseconds(ofMilliseconds: bytes, at: 0) }
-            #expect(read == expected, "\(text)")
+            #expect(Array(text.utf8).withUnsafeBytes(TimingContext.nanoseconds(ofMilliseconds:)) == expected, "\(text)")
         }
-        for text in ["1e300", "-1e300"] {
-            #expect(throws: JSONScanner.SyntaxError.self) {
-                try Array(text.utf8).withUnsafeBytes { bytes in try TimingContext.nanoseconds(ofMilliseconds: bytes, at: 0) }
-            }
-        }
+        #expect(Array("1e300".utf8).withUnsafeBytes(TimingContext.nanoseconds(ofMilliseconds:)) == 9_000_000_000_000_000_000)
+        #expect(Array("-1e300".utf8).withUnsafeBytes(TimingContext.nanoseconds(ofMilliseconds:)) == -9_000_000_000_000_000_000)
+    }
+
+    /// A transaction whose time no clock gives (`1e300` ms) is listed, profiled and reported,
+    /// not a trap: `log` converted it to whole milliseconds, `profile` to nanoseconds.
+    @Test func aTimeNoClockGivesIsReadNotATrap() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("samples/journals/counter.jsonl").path
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let index = try #require(lines.indices.first { $0 > 20 && lines[$0].hasPrefix("[") })
+        let parts = lines[index].split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+        let step = try #require(Int(parts[0].dropFirst()))
+        lines[index] = "\(parts[0]),1e300,\(parts[2])"
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: try directory.write("late.jsonl", lines.joined(separator: "\n") + "\n"))
+        let log = try LogCommand.run(journal, options: .init())
+        #expect(log.contains("1e+297s"), "\(log)")
+        let timed = try TimedSteps.read(journal, steps: step...step)
+        #expect(timed.transactions.map(\.step) == [step])
+        _ = try ProfileCommand.run(journal, options: .init())
+        _ = try ReportCommand.run(journal, graphviz: nil)
     }
 }
