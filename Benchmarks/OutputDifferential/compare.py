@@ -1,6 +1,7 @@
 """Compares two folders of command outputs (Benchmarks/OutputDifferential/run.sh): each
 command's output, after taking out what marks an equal write, must be the same, or differ only
-in the damaged line named, the new one no later in the file than the old one."""
+in the damaged line named, the new one no later in the file than the old one (or, for a listing
+that read to the end before, the line the old build's other commands named)."""
 import difflib
 import json
 import os
@@ -82,6 +83,16 @@ def main(old, new):
             errors = lambda text: named_lines([line for line in text.split('\n') if 'error:' in line])
             before_errors, after_errors = errors(one), errors(two)
             if before_errors and after_errors and max(after_errors) <= min(before_errors):
+                kept, was = listed(two), listed(one)
+                if kept == was[:len(kept)]:
+                    verdicts += 1
+                    continue
+            # A listing that read to the end now stops at the line the other commands already
+            # named in the old build (one verdict for every command): what it lists before the
+            # error is what it listed before, up to there.
+            named_before = set(named_lines([line for other, text in before.items() if other != command
+                                            for line in text.split('\n') if 'error:' in line]))
+            if not before_errors and after_errors and set(after_errors) <= named_before:
                 kept, was = listed(two), listed(one)
                 if kept == was[:len(kept)]:
                     verdicts += 1
