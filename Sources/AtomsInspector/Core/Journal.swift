@@ -11,7 +11,7 @@ package struct InspectedJournal: Sendable {
     package let reader: JournalReader
     /// Decoded states and transactions kept for reuse (``memoized(capacity:)``); `nil` for a
     /// command that reads each step once.
-    private var memo: JournalMemo?
+    private(set) var memo: JournalMemo?
     /// The file as it was just before it was opened (`nil` for a folder).
     private let identity: FileIdentity?
 

@@ -5,7 +5,8 @@ extension InspectedJournal {
     /// `state`'s step through `last` to `state`, and calls `body` with the transaction and the
     /// state right after it.
     ///
-    /// `export`, `report`, `replay-test` and the list of every declaration walk through here;
+    /// `export`, `report`, `replay-test` and the list of every declaration walk through here,
+    /// on the search's engine (`TransactionWalk`, reading every transaction);
     /// the searches (`find`, `where`, `blame --history`, the step prompt's and the debug
     /// adapter's) walk with ``ExpressionScan``, which skips lines on their bytes, and `log` and
     /// `profile` list from the envelopes' bytes (`JournalReader.forEachTransaction`).
@@ -22,8 +23,25 @@ extension InspectedJournal {
         _ body: (_ record: TransactionRecord, _ state: JournalState) throws(InspectorError) -> Void
     ) throws(InspectorError) {
         guard state.step < last else { return }
-        for seq in (state.step + 1)...last {
-            let record = try apply(seq, to: &state, decodingValuesOf: atoms)
+        guard memo == nil else {
+            // A session's walk: its transactions may be kept already.
+            for seq in (state.step + 1)...last {
+                let record = try apply(seq, to: &state, decodingValuesOf: atoms)
+                try body(record, state)
+            }
+            return
+        }
+        // The search's engine, reading every line through one buffer.
+        let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: atoms)
+        while walk.nextStep <= last {
+            let record: TransactionRecord?
+            do {
+                record = try walk.advance(&state)
+            } catch {
+                throw InspectorError(error)
+            }
+            // Never nil: a walk of every transaction skips none.
+            guard let record else { continue }
             try body(record, state)
         }
     }

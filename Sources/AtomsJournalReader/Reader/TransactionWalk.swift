@@ -102,14 +102,33 @@ package final class TransactionWalk {
     /// Flags above this atom number are not kept: such atoms' lines are always read in full.
     private static let flagLimit = 1 << 22
 
+    /// Every transaction is read and handed over (no line skipped on its bytes), for walks
+    /// that use each record: export, the report, `replay-test`.
+    private let readsEvery: Bool
+    /// Every atom's values are kept (``atoms`` is not used).
+    private let decodesAll: Bool
+
     /// Starts after `state`'s step, keeping the values of `atoms` (as `state` was read).
-    package init(_ reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>) {
+    package convenience init(_ reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>) {
+        self.init(reader, after: state, keeping: atoms, readsEvery: false)
+    }
+
+    /// Starts after `state`'s step, to read every transaction: ``advance(_:)`` never skips a
+    /// line, and returns each record with the values of `atoms` (all when `nil`, as `state`
+    /// was read).
+    package convenience init(everyTransactionOf reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>?) {
+        self.init(reader, after: state, keeping: atoms, readsEvery: true)
+    }
+
+    private init(_ reader: JournalReader, after state: JournalState, keeping atoms: Set<Int>?, readsEvery: Bool) {
         self.reader = reader
-        self.atoms = atoms
+        self.atoms = atoms ?? []
+        decodesAll = atoms == nil
+        self.readsEvery = readsEvery
         nextStep = state.step + 1
         for id in state.declarations.keys { mark(id, 1) }
         for id in state.liveIDs { mark(id, 2) }
-        for id in atoms { mark(id, 4) }
+        for id in atoms ?? [] { mark(id, 4) }
     }
 
     deinit {
@@ -141,7 +160,7 @@ package final class TransactionWalk {
             }
             while place.offset < place.dataEnd {
                 let line = try place.lines.line(at: place.offset)
-                if try skips(line, seq: seq, in: place) {
+                if !readsEvery, try skips(line, seq: seq, in: place) {
                     try take(.transaction(seq: seq), at: line.offset, in: place)
                     place.offset = line.next
                     state.skip(to: seq)
@@ -355,12 +374,13 @@ package final class TransactionWalk {
 
     /// Reads the transaction at `offset` in full and applies it, as the reader does.
     private func decoded(at offset: Int, in place: Place, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
-        let (locations, atoms) = (place.locations, self.atoms)
+        let (locations, atoms, all) = (place.locations, self.atoms, decodesAll)
+        let decoding = { (id: Int) in all || atoms.contains(id) }
         let record = try readLine(&place.lines, at: offset, scanner: place.segment.scanner) { scanner, raw, range in
-            try scanner.transaction(in: raw, range, locations: locations, decoding: atoms.contains)
+            try scanner.transaction(in: raw, range, locations: locations, decoding: decoding)
         }
         do {
-            try state.apply(record, decoding: atoms.contains)
+            try state.apply(record, decoding: decoding)
         } catch {
             throw .malformedLine(path: place.segment.path, line: place.segment.lineNumber(at: offset), reason: error.message)
         }
@@ -372,7 +392,7 @@ package final class TransactionWalk {
     private func fallback(_ seq: Int, _ state: inout JournalState) throws(JournalError) -> TransactionRecord {
         place = nil
         try settle(&state)
-        let record = try reader.apply(seq, to: &state, decodingValuesOf: atoms)
+        let record = try reader.apply(seq, to: &state, decodingValuesOf: decodesAll ? nil : atoms)
         learn(record)
         return record
     }
