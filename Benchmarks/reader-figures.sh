@@ -30,7 +30,10 @@ if command -v valgrind > /dev/null; then
     for build in "${builds[@]}"; do
         for journal in timed-100k untimed-100k; do
             j="$work/$journal.jsonl"
-            echo "$build, $journal: instructions wc -l $(instructions wc -l "$j"), stats $(instructions "$build" stats "$j"), find --first $(instructions "$build" find "$j" --where 'CounterAtom == 99990' --first), log $(instructions "$build" log "$j")"
+            # `profile` reads timing lines: the timed journal only.
+            profile=""
+            [ "$journal" = timed-100k ] && profile=", profile $(instructions "$build" profile "$j")"
+            echo "$build, $journal: instructions wc -l $(instructions wc -l "$j"), stats $(instructions "$build" stats "$j"), find --first $(instructions "$build" find "$j" --where 'CounterAtom == 99990' --first), log $(instructions "$build" log "$j")$profile"
         done
     done
 else

@@ -43,8 +43,10 @@ enum JournalChecks {
         let last = journal.reader.lastStep
         guard last > first else { return [] }
         var found: [Int] = []
-        for seq in (first + 1)...last where condition(try journal.transaction(seq, decodingValuesOf: [])) {
-            found.append(seq)
+        // The walk every command's reading of all steps takes (values left undecoded).
+        var state = try journal.state(at: first, decodingValuesOf: [])
+        try journal.walk(&state, through: last, decodingValuesOf: []) { record, _ in
+            if condition(record) { found.append(record.seq) }
         }
         return found
     }

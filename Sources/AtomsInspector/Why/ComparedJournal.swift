@@ -11,10 +11,14 @@ struct ComparedJournal {
     /// declared again under a new number (and two atoms may share an identity).
     private var byIdentity: [String: [Int]] = [:]
 
+    /// Walks the journal's transactions in order, on the engine every walk takes.
+    private let walk: TransactionWalk
+
     init(_ journal: InspectedJournal, ignoring ignore: [Glob]) throws(InspectorError) {
         self.journal = journal
         self.ignore = ignore
         state = try journal.state(at: journal.reader.firstStep)
+        walk = TransactionWalk(everyTransactionOf: journal.reader, after: state, decodingValuesOf: nil)
         declare(Array(state.declarations.values))
     }
 
@@ -32,11 +36,12 @@ struct ComparedJournal {
     /// The number of transactions.
     var count: Int { journal.reader.transactionCount }
 
-    /// Applies the journal's `index`-th transaction (1-based) and returns it.
+    /// Applies the journal's `index`-th transaction (1-based) and returns it. Transactions are
+    /// applied in order: `index` is the one after the last applied.
     mutating func advance(to index: Int) throws(InspectorError) -> TransactionRecord {
         let record: TransactionRecord
         do {
-            record = try journal.reader.apply(journal.reader.firstStep + index, to: &state, decodingValuesOf: nil)
+            record = try nextRecord()
         } catch {
             throw InspectorError(error)
         }
@@ -44,6 +49,14 @@ struct ComparedJournal {
             declare(declared)
         }
         return record
+    }
+
+    /// The next transaction, applied. A walk of every transaction skips none, so the loop
+    /// runs once; past the last step the walk throws, as the reader words it.
+    private mutating func nextRecord() throws(JournalError) -> TransactionRecord {
+        while true {
+            if let record = try walk.advance(&state) { return record }
+        }
     }
 
     func identity(_ id: Int) -> String {

@@ -74,8 +74,12 @@ final class ReplaySession {
         written.removeAll()
         try compare(step: reader.firstStep, record: nil, touched: Set(state.liveIDs))
         guard reader.lastStep > reader.firstStep else { return }
-        for seq in (reader.firstStep + 1)...reader.lastStep {
-            let record = try Self.reading(journal) { () throws(JournalError) in try reader.apply(seq, to: &state, decodingValuesOf: nil) }
+        // Every transaction in order, on the engine every command's walk takes.
+        let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: nil)
+        while walk.nextStep <= reader.lastStep {
+            let seq = walk.nextStep
+            // Never nil: a walk of every transaction skips none.
+            guard let record = try Self.reading(journal, { () throws(JournalError) in try walk.advance(&state) }) else { continue }
             for declaration in record.declare ?? [] {
                 try bind(declaration, step: seq, record: record)
             }

@@ -74,8 +74,12 @@ enum ReplayedJournal {
         var locations: [String: Int] = [:]
         var time = "0"
         if step > reader.firstStep {
-            for seq in (reader.firstStep + 1)...step {
-                let record = try reader.apply(seq, to: &state, decodingValuesOf: nil)
+            // Every transaction in order, on the engine every command's walk takes.
+            let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: nil)
+            while walk.nextStep <= step {
+                let seq = walk.nextStep
+                // Never nil: a walk of every transaction skips none.
+                guard let record = try walk.advance(&state) else { continue }
                 // A location's line comes before the first transaction that uses it: its
                 // write site first, then its subscribers' (as the recorder writes them).
                 func number(_ at: String) -> Int {
