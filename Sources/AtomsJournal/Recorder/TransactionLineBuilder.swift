@@ -150,8 +150,10 @@ struct TransactionLineBuilder: Sendable {
 
     /// Appends a packed timing line for each timing staged at `timings`.
     mutating func appendTimingLines(for timings: StagedTimings, in batch: CaptureStaging, to output: inout [UInt8]) {
-        var timing = timingScratch
-        timingScratch = TimingBuilder()
+        // Moved out and back (its lists keep their capacity), not copied: a copy retains and
+        // releases each list on every transaction.
+        var timing = TimingBuilder()
+        swap(&timing, &timingScratch)
         timing.atomIndex = timings.atoms
         timing.locationIndex = timings.locations
         var index = timings.words.lowerBound
@@ -162,7 +164,7 @@ struct TransactionLineBuilder: Sendable {
             segmentBytes += output.count - before
             index += 8 + count
         }
-        timingScratch = timing
+        swap(&timing, &timingScratch)
     }
 
     /// Appends the lines recording one transaction, in order, each ending in a newline.
@@ -473,13 +475,15 @@ private struct TimingBuilder {
         let end = index + 8 + Int(words[index + 7])
         func since(_ time: UInt64) -> Int { time > start ? Int(time &- start) : 0 }
         func duration(_ from: UInt64, _ to: UInt64) -> Int { to > from ? Int(to &- from) : 0 }
-        line.locations.removeAll(keepingCapacity: true)
-        line.evaluations.removeAll(keepingCapacity: true)
-        line.effects.removeAll(keepingCapacity: true)
-        line.subscribers.removeAll(keepingCapacity: true)
-        line.tasks.removeAll(keepingCapacity: true)
+        // Emptied only when not empty: most lines have no tasks, effects or locations, and
+        // emptying an empty list still costs a uniqueness check and a call.
+        if !line.locations.isEmpty { line.locations.removeAll(keepingCapacity: true) }
+        if !line.evaluations.isEmpty { line.evaluations.removeAll(keepingCapacity: true) }
+        if !line.effects.isEmpty { line.effects.removeAll(keepingCapacity: true) }
+        if !line.subscribers.isEmpty { line.subscribers.removeAll(keepingCapacity: true) }
+        if !line.tasks.isEmpty { line.tasks.removeAll(keepingCapacity: true) }
         line.notified = nil
-        notified.removeAll(keepingCapacity: true)
+        if !notified.isEmpty { notified.removeAll(keepingCapacity: true) }
         line.runtime = since(commitStart)
         line.observers = duration(commitStart, observersEnd)
         var effectMark = observersEnd
