@@ -100,9 +100,9 @@ struct JournalReaderErrorTests {
             #"{"type":"keyframe","seq":0,"atoms":[{"id":1,"label":"A","type":"m.A"},{"id":2,"label":"B","type":"m.B"}],"values":[{"id":2,"v":5}],"edges":[],"subs":[]}"#.utf8
         )))
         let record = try JSONDecoder().decode(TransactionRecord.self, from: Data(
-            #"{"type":"transaction","seq":1,"t":0,"cause":"set","values":[{"id":2,"v":6},{"id":1,"unchanged":true}],"edgesAdded":[{"from":1,"to":9},{"from":8,"to":1}]}"#.utf8
+            #"{"type":"transaction","seq":1,"t":0,"cause":"set","declare":[{"id":3,"label":"C","type":"m.C"}],"values":[{"id":2,"v":6},{"id":1,"unchanged":true},{"id":3,"v":1}],"edgesAdded":[{"from":1,"to":9},{"from":8,"to":1}]}"#.utf8
         ))
-        #expect(record.atomReferences == [2, 1, 1, 9, 8, 1])
+        #expect(record.atomReferences == [2, 1, 3, 1, 9, 8, 1])
         var declared = DeclaredAtoms([1, 2])
         #expect(declared.take(record) == 9)
         let before = state
@@ -111,7 +111,16 @@ struct JournalReaderErrorTests {
         }
         #expect(state.values[2]?.v == before.values[2]?.v)
         #expect(state.liveIDs == before.liveIDs)
+        #expect(state.declarations == before.declarations)
         #expect(state.step == before.step)
+        // The atom the transaction declares may be referred to by it.
+        var applied = before
+        let declaring = try JSONDecoder().decode(TransactionRecord.self, from: Data(
+            #"{"type":"transaction","seq":1,"t":0,"cause":"set","declare":[{"id":3,"label":"C","type":"m.C"}],"values":[{"id":3,"v":1}],"edgesAdded":[{"from":2,"to":3}]}"#.utf8
+        ))
+        try applied.apply(declaring)
+        #expect(applied.declarations[3]?.label == "C")
+        #expect(applied.edges.contains(EdgeEntry(from: 2, to: 3)))
     }
 
     /// A later keyframe that repeats a member (its `seq`, its `values`) is damage for a reader

@@ -130,10 +130,11 @@ package struct Profile: Encodable, Equatable, Sendable {
             } ?? true
             guard touches else { continue }
             totals.transactions += 1
-            totals.runtimeNs += timing.runtime
-            totals.observersNs += timing.observers
-            totals.effectsNs += timing.effects
-            totals.subscribersNs += timing.subscribers
+            // Wrapping: a damaged timing line's numbers give nonsense, not a trap.
+            totals.runtimeNs &+= timing.runtime
+            totals.observersNs &+= timing.observers
+            totals.effectsNs &+= timing.effects
+            totals.subscribersNs &+= timing.subscribers
             var slowestSelf: (atom: Int, ns: Int)?
             for (index, evaluation) in timing.evaluations.enumerated() {
                 let selfNs = evaluations?.selfTime(of: index) ?? max(0, evaluation.duration)
@@ -142,8 +143,8 @@ package struct Profile: Encodable, Equatable, Sendable {
                 let atom = slot(evaluation.atom)
                 costs[atom].evaluations += 1
                 // Nested evaluations of the same atom (a cycle cannot happen) count once in total.
-                costs[atom].totalNs += evaluations?.isNestedInSameAtom(index) == true ? 0 : evaluation.duration
-                costs[atom].selfNs += selfNs
+                costs[atom].totalNs &+= evaluations?.isNestedInSameAtom(index) == true ? 0 : evaluation.duration
+                costs[atom].selfNs &+= selfNs
                 costs[atom].maxNs = max(costs[atom].maxNs, evaluation.duration)
                 let wasted = transaction.unchanged.contains(evaluation.atom)
                 costs[atom].wasted += wasted ? 1 : 0
@@ -198,10 +199,10 @@ struct EvaluationTree {
         var children = 0
         var next = index + 1
         while next < evaluations.count, evaluations[next].depth > evaluations[index].depth {
-            if parents[next] == index { children += evaluations[next].duration }
+            if parents[next] == index { children &+= evaluations[next].duration }
             next += 1
         }
-        return max(0, evaluations[index].duration - children)
+        return max(0, evaluations[index].duration &- children)
     }
 
     /// Whether an evaluation of the same atom encloses it.

@@ -8,11 +8,11 @@ enum ProfileTable {
         lines.append("steps \(profile.from)…\(profile.to): \(totals.transactions) timed transactions, \(totals.evaluations) evaluations (\(totals.wasted) wasted)")
         lines.append("runtime \(milliseconds(totals.runtimeNs)), observers \(milliseconds(totals.observersNs)), effects \(milliseconds(totals.effectsNs)), subscribers \(milliseconds(totals.subscribersNs))")
         lines.append("")
-        let totalSelf = max(1, profile.atoms.reduce(0) { $0 + $1.selfNs })
+        let totalSelf = max(1, profile.atoms.reduce(0) { $0 &+ $1.selfNs })
         var table = [["self", "self%", "sum%", "total", "max", "evals", "wasted", "notified", "atom"]]
         var sum = 0
         for atom in profile.atoms {
-            sum += atom.selfNs
+            sum &+= atom.selfNs
             table.append([
                 milliseconds(atom.selfNs), percent(atom.selfNs, of: totalSelf), percent(sum, of: totalSelf),
                 milliseconds(atom.totalNs), milliseconds(atom.maxNs), String(atom.evaluations), String(atom.wasted),
@@ -39,7 +39,7 @@ enum ProfileTable {
             lines.append("async tasks")
             var tasks = [["started", "took", "outcome", "step", "atom"]]
             for task in profile.tasks {
-                tasks.append([milliseconds(task.startNs), milliseconds(task.endNs - task.startNs), task.outcome, String(task.step), task.atom])
+                tasks.append([milliseconds(task.startNs), milliseconds(task.endNs &- task.startNs), task.outcome, String(task.step), task.atom])
             }
             lines += aligned(tasks)
         }
@@ -48,12 +48,19 @@ enum ProfileTable {
 
     /// Nanoseconds as milliseconds with three decimals (`0.012ms`).
     static func milliseconds(_ nanoseconds: Int) -> String {
-        let micros = (nanoseconds + 500) / 1_000
+        // Rounded to the microsecond without overflow (a damaged line may say anything).
+        let micros = nanoseconds / 1_000 &+ (nanoseconds % 1_000 >= 500 ? 1 : 0)
         return "\(micros / 1_000)." + String(micros % 1_000).leftPadded(to: 3, with: "0") + "ms"
     }
 
     private static func percent(_ part: Int, of whole: Int) -> String {
-        let tenths = (part * 1_000 + whole / 2) / whole
+        let (scaled, overflow) = part.multipliedReportingOverflow(by: 1_000)
+        guard !overflow, whole > 0 else {
+            // Times no clock gives (a damaged line): a share, not a trap.
+            let ratio = Double(part) * 1_000 / Double(whole)
+            return ratio.isFinite && abs(ratio) < 1e15 ? "\(Int(ratio) / 10).\(abs(Int(ratio)) % 10)%" : "?%"
+        }
+        let tenths = (scaled &+ whole / 2) / whole
         return "\(tenths / 10).\(tenths % 10)%"
     }
 

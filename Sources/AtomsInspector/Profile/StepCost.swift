@@ -68,7 +68,7 @@ enum StepCost {
         }
         if !timing.tasks.isEmpty {
             lines.append("async tasks ended: " + timing.tasks.map { task in
-                "\(names.name(task.atom)) \(task.committed ? "result" : "dropped") after \(micros(task.end - task.start))"
+                "\(names.name(task.atom)) \(task.committed ? "result" : "dropped") after \(micros(task.end &- task.start))"
             }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")

@@ -22,7 +22,8 @@ package struct TimedSteps: Sendable {
 
         /// Nanoseconds from its start to the end of its last subscriber.
         package var duration: Int {
-            timing.runtime + timing.observers + timing.effects + timing.subscribers
+            // Wrapping: a damaged timing line's numbers give nonsense, not a trap.
+            timing.runtime &+ timing.observers &+ timing.effects &+ timing.subscribers
         }
 
         /// Its name in tables and traces: cause and write site.
@@ -50,14 +51,16 @@ package struct TimedSteps: Sendable {
     /// - Complexity: One pass over the journal, as `log` lists it (values are never decoded),
     ///   from the start of the segment holding `steps` (timing lines count from the lines
     ///   before them) to the last timing line of `steps`.
-    package static func read(_ journal: InspectedJournal, steps: ClosedRange<Int>) throws(InspectorError) -> TimedSteps {
+    /// - Parameter names: Whether to read the declarations before `steps` (for names):
+    ///   the report, which has them, reads only from the start of the segment.
+    package static func read(_ journal: InspectedJournal, steps: ClosedRange<Int>, names: Bool = true) throws(InspectorError) -> TimedSteps {
         let reader = journal.reader
         guard reader.recordsTimings else {
             let format = reader.timingFormatText
             throw InspectorError(.dataError, path: journal.path, "the journal was recorded without timing (format \(format); timing lines start with 4.\(JournalFormat.timedMinorVersion)) — record the session again with timing on (the default; the app set JournalRecorder.recordsTiming = false, or the sample ran with --no-timing) to profile it")
         }
         let firstTransaction = max(steps.lowerBound, reader.firstStep + 1)
-        var declarations = try journal.declarations(through: firstTransaction - 1)
+        var declarations = names ? try journal.declarations(through: firstTransaction - 1) : [:]
         guard firstTransaction <= steps.upperBound else {
             return TimedSteps(steps: steps, transactions: [], declarations: declarations)
         }

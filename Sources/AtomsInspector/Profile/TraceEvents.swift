@@ -32,18 +32,18 @@ enum TraceEvents {
                 #"\#(step),"cause":\#(quoted(transaction.cause)),"runtime_us":\#(micros(timing.runtime)),"observers_us":\#(micros(timing.observers)),"effects_us":\#(micros(timing.effects)),"subscribers_us":\#(micros(timing.subscribers))"#)
             for evaluation in timing.evaluations {
                 let wasted = transaction.unchanged.contains(evaluation.atom)
-                slice(timed.name(evaluation.atom), category: "evaluation", start: start + evaluation.start, duration: evaluation.duration, args: #"\#(step),"wasted":\#(wasted)"#)
+                slice(timed.name(evaluation.atom), category: "evaluation", start: start &+ evaluation.start, duration: evaluation.duration, args: #"\#(step),"wasted":\#(wasted)"#)
             }
             for run in timing.effectRuns {
-                slice("effect " + timed.name(run.atom), category: "effect", start: start + run.start, duration: run.duration, args: step)
+                slice("effect " + timed.name(run.atom), category: "effect", start: start &+ run.start, duration: run.duration, args: step)
             }
             for run in timing.subscriberRuns {
-                slice("subscriber " + run.at, category: "subscriber", start: start + run.start, duration: run.duration, args: step)
+                slice("subscriber " + run.at, category: "subscriber", start: start &+ run.start, duration: run.duration, args: step)
             }
             for task in timing.tasks {
                 taskID += 1
                 let common = #""name":\#(quoted(timed.name(task.atom))),"cat":"task","id":"\#(taskID)","pid":1,"tid":1"#
-                events.append(Event(time: task.start, duration: task.end - task.start, json: #"{\#(common),"ph":"b","ts":\#(micros(task.start)),"args":{}}"#))
+                events.append(Event(time: task.start, duration: task.end &- task.start, json: #"{\#(common),"ph":"b","ts":\#(micros(task.start)),"args":{}}"#))
                 let outcome = task.committed ? "result" : "dropped"
                 events.append(Event(time: task.end, duration: -1, json: #"{\#(common),"ph":"e","ts":\#(micros(task.end)),"args":{\#(step),"outcome":"\#(outcome)"}}"#))
             }
@@ -63,7 +63,7 @@ enum TraceEvents {
     /// Nanoseconds as microseconds, exactly (`1234.567`).
     static func micros(_ nanoseconds: Int) -> String {
         let sign = nanoseconds < 0 ? "-" : ""
-        let magnitude = abs(nanoseconds)
+        let magnitude = nanoseconds.magnitude
         let fraction = magnitude % 1_000
         return sign + String(magnitude / 1_000) + (fraction == 0 ? "" : "." + String(fraction).leftPadded(to: 3, with: "0"))
     }

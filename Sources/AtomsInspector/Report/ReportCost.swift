@@ -19,7 +19,8 @@ struct ReportCost {
         guard journal.reader.recordsTimings else { return nil }
         timings = [:]
         if first < last {
-            for transaction in try TimedSteps.read(journal, steps: (first + 1)...last).transactions {
+            // The report names atoms from its own states.
+            for transaction in try TimedSteps.read(journal, steps: (first + 1)...last, names: false).transactions {
                 timings[transaction.step] = transaction.timing
             }
         }
@@ -34,7 +35,7 @@ struct ReportCost {
             totals.append(-1)
             return
         }
-        totals.append(timing.runtime + timing.observers + timing.effects + timing.subscribers)
+        totals.append(timing.runtime &+ timing.observers &+ timing.effects &+ timing.subscribers)
         let unchanged = Set((record.values ?? []).lazy.filter { $0.unchanged == true }.map(\.id))
         let tree = EvaluationTree(timing.evaluations)
         for (position, evaluation) in timing.evaluations.enumerated() {

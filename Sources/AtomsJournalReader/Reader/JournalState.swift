@@ -62,15 +62,20 @@ public struct JournalState: Sendable, Equatable {
     /// - Throws: A description of the problem when the record refers to an undeclared atom, or
     ///   a patch or delta does not fit the atom's previous value.
     public mutating func apply(_ transaction: TransactionRecord, decoding: (Int) -> Bool = { _ in true }) throws(StateError) {
-        for declaration in transaction.declare ?? [] {
-            declarations[declaration.id] = declaration
-        }
         // Every reference is checked before anything changes, in the order every reader
-        // checks them: a line with an undeclared atom gets one verdict, and leaves the
-        // state as it was.
-        let declarations = self.declarations
+        // checks them, against the atoms declared before and by this transaction: a line with
+        // an undeclared atom gets one verdict, and leaves the state as it was. (A value that
+        // does not fit its atom's previous one is found while applying: the entries before it
+        // are then applied. Readers hand states over by value, so a caller's copy is whole.)
+        let (declarations, declared) = (self.declarations, transaction.declare ?? [])
+        let declaredNow = declared.isEmpty ? [] : Set(declared.lazy.map(\.id))
         try transaction.forEachAtomReference { (id: Int) throws(StateError) in
-            guard declarations[id] != nil else { throw StateError(message: DeclaredAtoms.undeclaredMessage(id)) }
+            guard declarations[id] != nil || declaredNow.contains(id) else {
+                throw StateError(message: DeclaredAtoms.undeclaredMessage(id))
+            }
+        }
+        for declaration in declared {
+            self.declarations[declaration.id] = declaration
         }
         for value in transaction.values ?? [] {
             liveIDs.insert(value.id)

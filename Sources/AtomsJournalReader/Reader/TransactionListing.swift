@@ -279,7 +279,11 @@ private struct ListingPass {
                 if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) {
                     if let timings {
                         do {
-                            hand(try timings.context.timing(ofPacked: raw, line.range))
+                            // A string line in a journal older than 4.3 is read as its
+                            // readers of timing read it: not a packed line.
+                            hand(timings.context.packed
+                                ? try timings.context.timing(ofPacked: raw, line.range)
+                                : try timings.context.take(.timing, raw, line.range, scanner: scanner))
                         } catch {
                             throw damaged(error, raw, line)
                         }

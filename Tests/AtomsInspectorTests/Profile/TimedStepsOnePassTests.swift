@@ -207,4 +207,34 @@ struct TimedStepsOnePassTests {
         _ = try ProfileCommand.run(journal, options: .init())
         _ = try ReportCommand.run(journal, graphviz: nil)
     }
+
+    /// Times no clock gives in packed timing lines (numbers near 2^62, which the format
+    /// allows) make nonsense totals, never a trap: `profile`, its trace and the report's cost
+    /// lane sum them with wrapping arithmetic.
+    @Test func timesNoClockGivesInTimingLinesAreNotATrap() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("session.jsonl")
+        try record(to: path, limit: nil)
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Lines with the last line's shape (form 0): their count of numbers stays the same.
+        let ended = { (byte: UInt8) in byte >= 0x23 && byte <= 0x4F }
+        var replaced = 0
+        for index in lines.indices.dropFirst(30) where lines[index].hasPrefix("\"#") && replaced < 5 {
+            let count = lines[index].utf8.dropFirst().dropLast().filter(ended).count
+            var packed: [UInt8] = [UInt8(ascii: "\"")]
+            PackedTimingLine.appendNumber(0, to: &packed)
+            for number in 1..<count { PackedTimingLine.appendNumber((1 << 62) + number, to: &packed) }
+            packed.append(UInt8(ascii: "\""))
+            lines[index] = String(decoding: packed, as: UTF8.self)
+            replaced += 1
+        }
+        #expect(replaced == 5)
+        let journal = try InspectedJournal(path: try directory.write("huge.jsonl", lines.joined(separator: "\n") + "\n"))
+        let timed = try TimedSteps.read(journal, steps: (journal.reader.firstStep + 1)...journal.reader.lastStep)
+        #expect(timed.transactions.count == journal.reader.lastStep - journal.reader.firstStep)
+        #expect(timed.transactions.contains { $0.timing.runtime > 1 << 61 })
+        _ = try ProfileCommand.run(journal, options: .init())
+        _ = try ProfileCommand.trace(journal, options: .init())
+        _ = try ReportCommand.run(journal, graphviz: nil)
+    }
 }

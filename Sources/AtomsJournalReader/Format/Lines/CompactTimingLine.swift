@@ -180,18 +180,20 @@ package struct CompactTimingLine: Sendable, Equatable {
         var subscribersTime = 0
         var line = TimingLine(seq: seq, start: start, runtime: runtime, observers: observers, effects: 0, subscribers: 0)
         line.evaluations = evaluations
-        var mark = runtime + observers
+        // Wrapping sums, here and in what reads timings: a damaged line's numbers (any
+        // signed 64-bit value) give nonsense times, never a trap.
+        var mark = runtime &+ observers
         line.effectRuns.reserveCapacity(effects.count)
         line.subscriberRuns.reserveCapacity(subscribers.count)
         for run in effects {
             line.effectRuns.append(TimingLine.Run(atom: run.subject, at: "", start: mark, duration: run.value))
-            mark += run.value
-            effectsTime += run.value
+            mark &+= run.value
+            effectsTime &+= run.value
         }
         for run in subscribers {
             line.subscriberRuns.append(TimingLine.Run(atom: 0, at: locations[run.subject] ?? "", start: mark, duration: run.value))
-            mark += run.value
-            subscribersTime += run.value
+            mark &+= run.value
+            subscribersTime &+= run.value
         }
         line.effects = effectsTime
         line.subscribers = subscribersTime
@@ -201,7 +203,7 @@ package struct CompactTimingLine: Sendable, Equatable {
             line.notified = [(origin, subscribers.count)]
         }
         line.tasks = tasks.map { task in
-            TimingLine.TaskSpan(atom: task.atom, start: max(0, start + task.start), end: max(0, start + task.end), committed: task.committed)
+            TimingLine.TaskSpan(atom: task.atom, start: max(0, start &+ task.start), end: max(0, start &+ task.end), committed: task.committed)
         }
         return line
     }
