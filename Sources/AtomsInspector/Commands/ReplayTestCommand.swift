@@ -72,29 +72,59 @@ package enum ReplayTestCommand {
         for declaration in start.declarations.values { note(declaration) }
         noteForms(Array(start.values.values))
         noteEdges(Array(start.edges))
-        // Envelopes only: declarations, liveness and the graph.
-        var walked = try journal.state(at: reader.firstStep, decodingValuesOf: [])
-        try journal.walk(&walked, through: reader.lastStep, decodingValuesOf: []) { envelope, _ throws(InspectorError) in
-            let seq = envelope.seq
-            for declaration in envelope.declare ?? [] { note(declaration) }
-            noteEdges(envelope.edgesAdded ?? [])
-            let created = Set(envelope.created ?? [])
+        // One transaction's envelope: what it declares and adds to the graph, and which atoms
+        // it wrote (`changed`: a value different from the one before).
+        func take(
+            _ seq: Int, cause: String, origin: Int?, declare: [AtomDeclaration], edgesAdded: [EdgeEntry], created: Set<Int>,
+            values: [(id: Int, changed: Bool)]
+        ) throws(InspectorError) {
+            for declaration in declare { note(declaration) }
+            noteEdges(edgesAdded)
             // Changes (``TransactionRecord/changed(_:)``), not the first value of an atom created.
-            for value in envelope.values ?? [] where envelope.changed(value.id) && !created.contains(value.id) {
+            for value in values where value.changed && !created.contains(value.id) {
                 if let key = identities[value.id] { seen[key]?.changes += 1 }
             }
             let written: [Int] =
-                switch envelope.cause {
-                case "set", "modify", "reset", "inspector": envelope.origin.map { [$0] } ?? []
-                case "restore": (envelope.values ?? []).map(\.id)
+                switch cause {
+                case "set", "modify", "reset", "inspector": origin.map { [$0] } ?? []
+                case "restore": values.map(\.id)
                 default: []
                 }
             for id in written { if let key = identities[id] { seen[key]?.writes += 1 } }
-            let unread = Set((envelope.values ?? []).map(\.id).filter { identities[$0].flatMap { seen[$0]?.form } == nil })
+            let unread = Set(values.map(\.id).filter { identities[$0].flatMap { seen[$0]?.form } == nil })
             if !unread.isEmpty {
                 noteForms(try journal.transaction(seq, decodingValuesOf: unread).values ?? [])
             }
         }
+        // Envelopes only, as `log` lists them: a line in the common shape (values of atoms
+        // already declared, no graph change) is read from its bytes.
+        var failure: InspectorError?
+        do {
+            try reader.forEachTransaction(from: reader.firstStep + 1, through: reader.lastStep) { listed in
+                do throws(InspectorError) {
+                    switch listed {
+                    case .envelope(let envelope):
+                        let values = envelope.atoms.indices.map { (id: envelope.atoms[$0], changed: !envelope.isEqualWrite(at: $0)) }
+                        try take(
+                            envelope.seq, cause: String(decoding: envelope.cause, as: UTF8.self), origin: envelope.origin == 0 ? nil : envelope.origin,
+                            declare: [], edgesAdded: [], created: [], values: values
+                        )
+                    case .record(let record):
+                        try take(
+                            record.seq, cause: record.cause, origin: record.origin, declare: record.declare ?? [], edgesAdded: record.edgesAdded ?? [],
+                            created: Set(record.created ?? []), values: (record.values ?? []).map { (id: $0.id, changed: record.changed($0.id)) }
+                        )
+                    }
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+        } catch {
+            throw InspectorError(error)
+        }
+        if let failure { throw failure }
         // What derives from an asynchronous phase depends on when its results arrived.
         var asynchronous: [String: String] = [:]
         var pending = seen.filter { $0.value.form == .phase }.map { ($0.key, $0.value.declaration.label) }.sorted { $0.0 < $1.0 }
