@@ -30,7 +30,7 @@ struct RecordedState: Sendable {
     private var lastInstance: (instance: ObjectIdentifier, id: Int)?
     /// Increases each time atoms are forgotten: a number a capture slot cached before may no
     /// longer be its atom's.
-    private var forgetEpoch = 0
+    private(set) var forgetEpoch = 0
 
     /// The number of a capture slot's atom, and its declaration when it is new (or was
     /// forgotten): the slot remembers it, so the common case looks nothing up.

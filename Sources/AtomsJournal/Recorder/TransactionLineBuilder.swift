@@ -26,6 +26,10 @@ struct TransactionLineBuilder: Sendable {
     /// built (its lists keep their capacity).
     fileprivate var timedAtoms: [Int: AtomIdentity] = [:]
     fileprivate var timedSlots: [Int: Int] = [:]
+    /// The journal's number of a timed node serial, found through its identity, with the
+    /// mirror's forget epoch then: a number is forgotten only with a new epoch (an identity's
+    /// lookup hashes its strings, on every evaluation timed).
+    fileprivate var timedNumbers: [Int: (id: Int, epoch: Int)] = [:]
     fileprivate var timedLocations: [Int: SourceLocation] = [:]
     /// The journal's `loc` number of each timer's location number, once known (a location
     /// is hashed once, not at every subscriber told).
@@ -495,9 +499,13 @@ private struct TimingBuilder {
             case TimingWord.atom:
                 let serial = Int(words[position + 1])
                 let slot = Int(words[position + 2])
-                if let old = builder.timedSlots[slot], old != serial { builder.timedAtoms[old] = nil }
+                if let old = builder.timedSlots[slot], old != serial {
+                    builder.timedAtoms[old] = nil
+                    builder.timedNumbers[old] = nil
+                }
                 builder.timedSlots[slot] = serial
                 builder.timedAtoms[serial] = batch.timingAtoms[atomIndex]
+                builder.timedNumbers[serial] = nil
                 atomIndex += 1
             case TimingWord.location:
                 builder.timedLocations[Int(words[position + 1])] = batch.timingLocations[locationIndex]
@@ -560,8 +568,12 @@ private struct TimingBuilder {
 
 extension TransactionLineBuilder {
     /// The journal's number for the atom timed as node serial `serial`, if it has one.
-    fileprivate func timedAtom(_ serial: UInt64) -> Int? {
-        guard serial != 0, let identity = timedAtoms[Int(serial)] else { return nil }
-        return state.ids[identity]
+    fileprivate mutating func timedAtom(_ serial: UInt64) -> Int? {
+        guard serial != 0 else { return nil }
+        let epoch = state.forgetEpoch
+        if let known = timedNumbers[Int(serial)], known.epoch == epoch { return known.id }
+        guard let identity = timedAtoms[Int(serial)], let id = state.ids[identity] else { return nil }
+        timedNumbers[Int(serial)] = (id, epoch)
+        return id
     }
 }

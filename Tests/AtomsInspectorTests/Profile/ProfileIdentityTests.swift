@@ -45,5 +45,17 @@ struct ProfileIdentityTests {
         #expect(rows.count == 1, "\(profile.atoms.map(\.atom))")
         // Evaluated when watched and again when its source changed, in each of the three rounds.
         #expect(rows.first?.evaluations == 6)
+        // Each evaluation names the number the atom has at its step (the recorder keeps the
+        // numbers of timed atoms between transactions: a number forgotten is not reused).
+        let timed = try TimedSteps.read(journal, steps: (journal.reader.firstStep + 1)...journal.reader.lastStep)
+        var named = 0
+        for transaction in timed.transactions {
+            let state = try journal.state(at: transaction.step, decodingValuesOf: [])
+            for evaluation in transaction.timing.evaluations {
+                #expect(state.declarations[evaluation.atom] != nil, "step \(transaction.step): atom \(evaluation.atom)")
+                if state.declarations[evaluation.atom]?.label == "DoubledBackAtom" { named += 1 }
+            }
+        }
+        #expect(named == 6)
     }
 }
