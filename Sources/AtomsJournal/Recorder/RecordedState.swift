@@ -128,8 +128,8 @@ struct RecordedState: Sendable {
         )
     }
 
-    /// The keyframe line of the current state, after transaction `seq`; values kept as Swift
-    /// values are encoded now. It declares the live atoms and those the graph refers to, having
+    /// The keyframe line of the current state, after transaction `seq`; values set since the
+    /// last keyframe are encoded now, the others written as it wrote them. It declares the live atoms and those the graph refers to, having
     /// forgotten the others.
     mutating func keyframe(seq: Int, encoder: ValueEncoder, differ: ValueDiffer, locations: [SourceLocation: Int]) -> String {
         forgetUnneeded()
@@ -137,7 +137,7 @@ struct RecordedState: Sendable {
         // locations of the transactions after it without reading what came before.
         return KeyframeLine.line(
             seq: seq, atoms: atoms.sorted { $0.key < $1.key }.map(\.value.declaration),
-            values: values.entries.map { $0.value.encoded(by: encoder, differ: differ).keyedEntry(id: $0.id) },
+            values: values.keyframeEntries { id, value in value.encoded(by: encoder, differ: differ).keyedEntry(id: id) },
             edges: edges.keys.sorted(by: EdgeEntry.precedes).map(\.json),
             subs: subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json),
             locs: locations.sorted { $0.value < $1.value }.map { LocationDeclaration(id: $0.value, at: $0.key.description).json }

@@ -11,6 +11,10 @@ struct ValueTable: @unchecked Sendable {
     /// Atom numbers by bucket; 0 marks an empty bucket (numbers start at 1).
     private var keys: [Int] = Array(repeating: 0, count: Self.minimumCapacity)
     private var slots: [RecordedValue?] = Array(repeating: nil, count: Self.minimumCapacity)
+    /// Each value's keyframe entry as the last keyframe wrote it, by bucket; `nil` once the
+    /// value was set again (or was not live then). A keyframe encodes only what changed
+    /// since the one before (``keyframeEntries(_:)``).
+    private var keyframeTexts: [String?] = Array(repeating: nil, count: Self.minimumCapacity)
     /// The number of live atoms held.
     private(set) var count = 0
     /// Swift values replaced or removed, not yet handed back (``takeRetired()``).
@@ -36,6 +40,9 @@ struct ValueTable: @unchecked Sendable {
             if let index = bucket(of: id) {
                 if case .swift(let old)? = slots[index].take() {
                     retired.append(old)
+                }
+                if keyframeTexts[index] != nil {
+                    keyframeTexts[index] = nil
                 }
                 if let newValue {
                     slots[index] = newValue
@@ -63,13 +70,25 @@ struct ValueTable: @unchecked Sendable {
         return retired
     }
 
-    /// The live atoms' numbers and values, by number.
+    /// The keyframe entries of the live atoms, by number: each written by `entry` when its
+    /// value was set since the last call, else as that call wrote it. A keyframe costs what
+    /// changed since the one before, not the whole state again.
     ///
-    /// - Complexity: O(*n* log *n*) for *n* live atoms.
-    var entries: [(id: Int, value: RecordedValue)] {
-        keys.indices.compactMap { index in
-            keys[index] == 0 ? nil : slots[index].map { (keys[index], $0) }
-        }.sorted { $0.id < $1.id }
+    /// - Complexity: O(*n* log *n*) for *n* live atoms, plus `entry` for the values set since.
+    mutating func keyframeEntries(_ entry: (_ id: Int, _ value: RecordedValue) -> String) -> [String] {
+        var written: [(id: Int, text: String)] = []
+        written.reserveCapacity(count)
+        for index in keys.indices where keys[index] != 0 {
+            guard let value = slots[index] else { continue }
+            if let text = keyframeTexts[index] {
+                written.append((keys[index], text))
+            } else {
+                let text = entry(keys[index], value)
+                keyframeTexts[index] = text
+                written.append((keys[index], text))
+            }
+        }
+        return written.sorted { $0.id < $1.id }.map(\.text)
     }
 
     // MARK: Buckets
@@ -102,6 +121,7 @@ struct ValueTable: @unchecked Sendable {
         }
         keys[index] = id
         slots[index] = value
+        keyframeTexts[index] = nil
         count += 1
     }
 
@@ -111,6 +131,7 @@ struct ValueTable: @unchecked Sendable {
         var hole = removed
         keys[hole] = 0
         slots[hole] = nil
+        keyframeTexts[hole] = nil
         count -= 1
         var index = (hole + 1) & mask
         while keys[index] != 0 {
@@ -119,9 +140,9 @@ struct ValueTable: @unchecked Sendable {
             let staysPut = hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
             if !staysPut {
                 keys[hole] = keys[index]
-                slots[hole] = slots[index]
+                slots[hole] = slots[index].take()
+                keyframeTexts[hole] = keyframeTexts[index].take()
                 keys[index] = 0
-                slots[index] = nil
                 hole = index
             }
             index = (index + 1) & mask
@@ -134,11 +155,17 @@ struct ValueTable: @unchecked Sendable {
     private mutating func resize(to capacity: Int) {
         let oldKeys = keys
         let oldSlots = slots
+        let oldTexts = keyframeTexts
         keys = Array(repeating: 0, count: capacity)
         slots = Array(repeating: nil, count: capacity)
+        keyframeTexts = Array(repeating: nil, count: capacity)
         count = 0
         for index in oldKeys.indices where oldKeys[index] != 0 {
             insert(oldKeys[index], oldSlots[index]!)
+            // Moved with its value: still what the last keyframe wrote.
+            if let text = oldTexts[index], let moved = bucket(of: oldKeys[index]) {
+                keyframeTexts[moved] = text
+            }
         }
     }
 }

@@ -11,6 +11,11 @@ struct ValueTableTests {
         return value as? Int
     }
 
+    /// The table's keyframe entries, each spelled `id:value`.
+    private func entries(_ table: inout ValueTable) -> [String] {
+        table.keyframeEntries { id, value in "\(id):\(number(value).map(String.init) ?? "?")" }
+    }
+
     @Test func holdsWhatADictionaryHolds() {
         var table = ValueTable()
         var expected: [Int: Int] = [:]
@@ -35,8 +40,7 @@ struct ValueTableTests {
             }
         }
         #expect(table.count == expected.count)
-        #expect(table.entries.map(\.id) == expected.keys.sorted())
-        #expect(table.entries.map { number($0.value) } == expected.keys.sorted().map { expected[$0] })
+        #expect(entries(&table) == expected.keys.sorted().map { "\($0):\(expected[$0]!)" })
         #expect(table.takeRetired().count == retiredCount, "replaced and removed Swift values are handed back")
         #expect(table.takeRetired().isEmpty)
     }
@@ -52,7 +56,7 @@ struct ValueTableTests {
         }
         #expect(table.count == 10)
         #expect(table.capacity <= 128, "\(table.capacity) buckets for 10 live atoms")
-        #expect(table.entries.map(\.id) == Array(stride(from: 1_000, through: 10_000, by: 1_000)))
+        #expect(entries(&table) == stride(from: 1_000, through: 10_000, by: 1_000).map { "\($0):\($0)" })
         // Family members one after another: the table stays small however high numbers go.
         for id in 10_001...200_000 {
             table[id] = .swift(id)
@@ -60,5 +64,42 @@ struct ValueTableTests {
         }
         #expect(table.count == 11)
         #expect(table.capacity <= 128)
+    }
+
+    /// A keyframe writes again only the values set since the last one, and never an entry a
+    /// value set since has made stale: under sets, removals and the table's growing and
+    /// shrinking, each call returns what writing every value would, and writes no more values
+    /// than were set since the call before.
+    @Test func keyframeEntriesWriteOnlyTheValuesSetSinceTheLastOnes() {
+        var table = ValueTable()
+        var expected: [Int: Int] = [:]
+        var setSince: Set<Int> = []
+        var random = SeededGenerator(seed: 50)
+        var keyframes = 0
+        for round in 0..<30_000 {
+            // A few atoms written often, many that come and go (the table grows and shrinks).
+            let id = random.next(2) == 0 ? 1 + random.next(6) : 7 + random.next(max(1, (round % 5_000) / 8))
+            if random.next(4) == 0 {
+                table[id] = nil
+                expected[id] = nil
+                setSince.remove(id)
+            } else {
+                table[id] = .swift(round)
+                expected[id] = round
+                setSince.insert(id)
+            }
+            guard random.next(97) == 0 else { continue }
+            keyframes += 1
+            var written: [Int] = []
+            let texts = table.keyframeEntries { id, value in
+                written.append(id)
+                return "\(id):\(number(value).map(String.init) ?? "?")"
+            }
+            #expect(texts == expected.keys.sorted().map { "\($0):\(expected[$0]!)" }, "round \(round)")
+            #expect(Set(written) == setSince, "round \(round): only the values set since the last keyframe are written")
+            #expect(written.count == setSince.count)
+            setSince = []
+        }
+        #expect(keyframes > 200)
     }
 }
