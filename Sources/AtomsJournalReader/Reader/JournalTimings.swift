@@ -67,34 +67,41 @@ extension JournalReader {
     }
 
     /// Calls `body` with each timing line of `segment` from byte `offset` on, until it
-    /// returns `false`, in one loop over the read buffer. Lines are told apart as every reader
-    /// tells them (``LineScanner/kind(of:in:verify:)``); only timing lines are parsed, and the
-    /// start of transaction lines in a journal whose timing lines are compact (they count
-    /// from their transaction).
+    /// returns `false`, on the engine every in-order reading takes (``StepScan``). Lines are
+    /// told apart as every reader tells them (``LineScanner/kind(of:in:verify:)``); only
+    /// timing lines are parsed, and the start of transaction lines in a journal whose timing
+    /// lines are compact (they count from their transaction). No line's place in the sequence
+    /// is checked: the reading of the steps does that.
     func forEachTimingLine(in segment: any JournalSegment, from offset: Int, context: inout TimingContext, _ body: (TimingLine) -> Bool) throws(JournalError) {
-        var reader = LineReader(file: segment.file)
-        let scanner = segment.lines.scanner
         var offset = offset
         if offset == 0 {
             // A segment's lines name the shapes of its own timing lines, as its writer did.
             context.beginSegment()
             if segment.dataEnd > 0 {
                 // Line 1 is the header, which is not a line of the journal's kinds.
+                var reader = LineReader(file: segment.file)
                 offset = try reader.line(at: 0).next
             }
         }
+        let scan = StepScan(segment: segment, offset: offset, locations: [:], check: SequenceCheck(startsAnywhere: true))
+        let scanner = scan.scanner
         var stopped = false
-        while offset < segment.dataEnd, !stopped {
-            offset = try reader.readOn(from: offset, to: segment.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
+        while scan.offset < scan.dataEnd, !stopped {
+            try scan.run { line, raw, bytes throws(JournalError) -> StepScan.Verdict in
+                let kind: LineKind
+                switch line {
+                case .envelope: return .readInFull
+                case .packedTiming: kind = .timing
+                case .other(let other): kind = other
+                }
                 do {
-                    let kind = try scanner.kind(of: line.range, in: raw)
-                    if let timing = try context.take(kind, raw, line.range, scanner: scanner), !body(timing) {
+                    if let timing = try context.take(kind, raw, bytes.range, scanner: scanner), !body(timing) {
                         stopped = true
                         return .stopAfter
                     }
                     return .next
                 } catch {
-                    throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                    throw scan.damaged(error, raw, bytes)
                 }
             }
         }

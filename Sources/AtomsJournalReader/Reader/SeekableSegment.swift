@@ -217,28 +217,9 @@ final class SeekableSegment: JournalSegment {
     /// after step `step`: each line's place in the sequence, each location line, and each
     /// transaction's envelope (with its location, its graph changes, its values' syntax).
     private func readOn(from offset: Int, after step: Int, cursor: inout Cursor) throws(JournalError) {
-        var check = SequenceCheck(after: step)
-        var offset = offset
-        while offset < validEnd {
-            let kind = try kind(at: offset, reader: &cursor.reader)
-            do {
-                try check.take(kind)
-            } catch {
-                throw error.error(path: path, line: lineNumber(at: offset))
-            }
-            switch kind {
-            case .transaction:
-                let locations = cursor.locations
-                _ = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
-                    try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
-                }
-            case .location:
-                try takeLocation(at: offset, into: &cursor)
-            case .keyframe, .end, .timing, .unknown:
-                break
-            }
-            offset = try cursor.reader.line(at: offset).next
-        }
+        let scan = StepScan(segment: self, offset: offset, locations: cursor.locations, check: SequenceCheck(after: step))
+        try scan.readToEnd()
+        cursor.locations = scan.locations
         cursor.isCheckedToEnd = true
     }
 

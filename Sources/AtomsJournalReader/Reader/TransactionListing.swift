@@ -107,12 +107,6 @@ extension JournalReader {
     /// The listing behind both: `timings` reads timing lines too when given.
     private func list(from first: Int, through last: Int, declared: [Int]?, timings: ListingTimings?, _ body: (ListedTransaction) -> Bool, timing: (TimingLine) -> Bool) throws(JournalError) {
         try checkingForChanges { () throws(JournalError) in
-            let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
-            let values = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
-            defer {
-                ids.deallocate()
-                values.deallocate()
-            }
             var seq = max(first, firstStep + 1)
             var declaredAtoms = declared.map { DeclaredAtoms($0) }
             while seq <= last {
@@ -122,7 +116,7 @@ extension JournalReader {
                     seq += 1
                     continue
                 }
-                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), ids: ids, values: values, declared: declaredAtoms, timings: timings)
+                var walk = ListingPass(segment: segment, through: min(last, segment.lastStep), declared: declaredAtoms, timings: timings)
                 let next = try walk.run(from: seq, body, timing: timing)
                 declaredAtoms = walk.declared
                 guard let next else { return }
@@ -177,8 +171,6 @@ private final class ListingTimings {
 private struct ListingPass {
     let segment: any JournalSegment
     let through: Int
-    let ids: UnsafeMutablePointer<Int>
-    let values: UnsafeMutablePointer<Range<Int>>
     /// The atoms declared so far (`nil`: not known, none checked).
     var declared: DeclaredAtoms?
     /// The timing lines' reading, when the pass reads them too.
@@ -224,59 +216,51 @@ private struct ListingPass {
         // Behind a reference the loop's closure captures: a captured variable would cost a
         // retain or a dynamic exclusivity check on every line.
         let atoms = ListedAtoms(declaredAtoms)
-        var lines = LineReader(file: segment.file)
-        let scanner = segment.scanner
-        let version = segment.header.version
-        let (ids, values, through, timings) = (self.ids, self.values, self.through, self.timings)
-        var seq = start
-        var stopped = false
-        // Consecutive transactions mostly come from one place: its text is looked up once.
-        var lastLocation: (id: Int, text: String?) = (0, nil)
-        func take(_ kind: LineKind, at offset: Int) throws(JournalError) {
-            do throws(SequenceCheck.Violation) {
-                try check.take(kind)
-            } catch {
-                throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
-            }
-        }
+        let scan = StepScan(segment: segment, offset: offset, locations: locations, check: check)
+        let scanner = scan.scanner
+        let (ids, values, through, timings) = (scan.atoms, scan.valueRanges, self.through, self.timings)
+        // The loop's own state, behind a reference too.
+        let progress = ListingProgress(seq: start)
         // A segment's last transaction is read with every line after it, as reading on in
         // order reads it: a damaged line there fails it before it is handed over.
         func checkLast(_ line: LineReader.Line) throws(JournalError) {
-            if seq == segment.lastStep { try Self.readOn(segment, from: line.next, locations: locations) }
+            if progress.seq == segment.lastStep { try Self.readOn(segment, from: line.next, locations: scan.locations) }
         }
         func undeclared(_ atom: Int, at offset: Int) -> JournalError {
             .malformedLine(path: segment.path, line: segment.lineNumber(at: offset), reason: DeclaredAtoms.undeclaredMessage(atom))
-        }
-        func damaged(_ error: Error, _ raw: UnsafeRawBufferPointer, _ line: LineReader.Line) -> JournalError {
-            JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
         }
         // A timing line read, handed to the reader of timings.
         func hand(_ line: TimingLine?) {
             if let line, let timings { timings.wantsMore = timing(line) }
         }
         // Ends when the listing has its last step, or `body` stops it.
-        var done = false
-        while offset < segment.dataEnd, !done {
-            offset = try lines.readOn(from: offset, to: segment.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
-                guard seq <= through else {
+        while scan.offset < scan.dataEnd, !progress.done {
+            try scan.run { listedLine, raw, line throws(JournalError) -> StepScan.Verdict in
+                guard progress.seq <= through else {
                     // After the last step listed, timing lines of the steps listed may still
                     // come (after the transactions their subscribers started): the lines are
                     // read as the readers of timing read them, while they are wanted.
                     guard let timings, timings.wantsMore else {
-                        done = true
+                        progress.done = true
                         return .stopBefore
                     }
+                    let kind: LineKind
+                    switch listedLine {
+                    case .envelope: return .readInFull
+                    case .packedTiming: kind = .timing
+                    case .other(let other): kind = other
+                    }
                     do {
-                        let kind = try scanner.kind(of: line.range, in: raw)
                         hand(try timings.context.take(kind, raw, line.range, scanner: scanner))
                     } catch {
-                        throw damaged(error, raw, line)
+                        throw scan.damaged(error, raw, line)
                     }
-                    if !timings.wantsMore { done = true }
+                    if !timings.wantsMore { progress.done = true }
                     return timings.wantsMore ? .next : .stopAfter
                 }
-                // After the end line, any line is damage: the sequence check says so.
-                if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) {
+                let kind: LineKind
+                switch listedLine {
+                case .packedTiming:
                     if let timings {
                         do {
                             // A string line in a journal older than 4.3 is read as its
@@ -285,62 +269,56 @@ private struct ListingPass {
                                 ? try timings.context.timing(ofPacked: raw, line.range)
                                 : try timings.context.take(.timing, raw, line.range, scanner: scanner))
                         } catch {
-                            throw damaged(error, raw, line)
+                            throw scan.damaged(error, raw, line)
                         }
                     }
                     return .next
-                }
-                var count = 0
-                if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: ids, count: &count, values: values), envelope.seq == seq {
-                    if envelope.at != lastLocation.id {
-                        lastLocation = (envelope.at, locations[envelope.at])
+                case .envelope(let envelope, let count):
+                    guard envelope.seq == progress.seq else { return .readInFull }
+                    if envelope.at != progress.lastLocation.id {
+                        progress.lastLocation = (envelope.at, scan.locations[envelope.at])
                     }
                     // A write site never declared is worded by the general reader.
-                    if envelope.at == 0 || lastLocation.text != nil {
-                        try take(.transaction(seq: seq), at: line.offset)
-                        if atoms.isChecking {
-                            for index in 0..<count where !atoms.declared.contains(ids[index]) {
-                                throw undeclared(ids[index], at: line.offset)
-                            }
+                    guard envelope.at == 0 || progress.lastLocation.text != nil else { return .readInFull }
+                    try scan.take(.transaction(seq: progress.seq), at: line.offset)
+                    if atoms.isChecking {
+                        for index in 0..<count where !atoms.declared.contains(ids[index]) {
+                            throw undeclared(ids[index], at: line.offset)
                         }
-                        if let timings, timings.context.compact {
-                            let start = TimingContext.nanoseconds(ofMilliseconds: UnsafeRawBufferPointer(rebasing: raw[envelope.time]))
-                            timings.context.noteTransaction(seq: seq, start: start, origin: envelope.origin)
-                        }
-                        let base = raw.baseAddress!
-                        let listed = ListedEnvelope(
-                            seq: seq,
-                            time: UnsafeRawBufferPointer(start: base + envelope.time.lowerBound, count: envelope.time.count),
-                            cause: UnsafeRawBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count),
-                            origin: envelope.origin, locationID: envelope.at, location: lastLocation.text,
-                            atoms: UnsafeBufferPointer(start: ids, count: count),
-                            values: UnsafeBufferPointer(start: values, count: count)
-                        )
-                        try checkLast(line)
-                        guard body(.envelope(listed)) else {
-                            (stopped, done) = (true, true)
-                            return .stopAfter
-                        }
-                        seq += 1
-                        return .next
                     }
-                }
-                let kind: LineKind
-                do {
-                    kind = try scanner.kind(of: line.range, in: raw)
-                } catch {
-                    throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                    if let timings, timings.context.compact {
+                        let start = TimingContext.nanoseconds(ofMilliseconds: UnsafeRawBufferPointer(rebasing: raw[envelope.time]))
+                        timings.context.noteTransaction(seq: progress.seq, start: start, origin: envelope.origin)
+                    }
+                    let base = raw.baseAddress!
+                    let listed = ListedEnvelope(
+                        seq: progress.seq,
+                        time: UnsafeRawBufferPointer(start: base + envelope.time.lowerBound, count: envelope.time.count),
+                        cause: UnsafeRawBufferPointer(start: base + envelope.cause.lowerBound, count: envelope.cause.count),
+                        origin: envelope.origin, locationID: envelope.at, location: progress.lastLocation.text,
+                        atoms: UnsafeBufferPointer(start: ids, count: count),
+                        values: UnsafeBufferPointer(start: values, count: count)
+                    )
+                    try checkLast(line)
+                    guard body(.envelope(listed)) else {
+                        (progress.stopped, progress.done) = (true, true)
+                        return .stopAfter
+                    }
+                    progress.seq += 1
+                    return .next
+                case .other(let other):
+                    kind = other
                 }
                 // Its place first, as reading in order takes it: a step out of sequence is
                 // named here.
-                try take(kind, at: line.offset)
+                try scan.take(kind, at: line.offset)
                 switch kind {
                 case .transaction:
                     let record: TransactionRecord
                     do {
-                        record = try scanner.transaction(in: raw, line.range, locations: locations, decoding: { _ in false })
+                        record = try scanner.transaction(in: raw, line.range, locations: scan.locations, decoding: { _ in false })
                     } catch {
-                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+                        throw scan.damaged(error, raw, line)
                     }
                     if atoms.isChecking, let atom = atoms.declared.take(record) {
                         throw undeclared(atom, at: line.offset)
@@ -350,25 +328,20 @@ private struct ListingPass {
                     }
                     try checkLast(line)
                     guard body(.record(record)) else {
-                        (stopped, done) = (true, true)
+                        (progress.stopped, progress.done) = (true, true)
                         return .stopAfter
                     }
-                    seq += 1
+                    progress.seq += 1
                 case .location:
-                    do {
-                        let location = try scanner.location(in: raw, line.range)
-                        locations[location.id] = location.at
-                        if location.id == lastLocation.id { lastLocation = (0, nil) }
-                        if let timings, timings.context.packed { timings.context.noteLocation(location) }
-                    } catch {
-                        throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
-                    }
+                    let location = try scan.location(in: raw, line)
+                    if location.id == progress.lastLocation.id { progress.lastLocation = (0, nil) }
+                    if let timings, timings.context.packed { timings.context.noteLocation(location) }
                 case .timing:
                     if let timings {
                         do {
                             hand(try timings.context.timing(ofObject: raw, line.range))
                         } catch {
-                            throw damaged(error, raw, line)
+                            throw scan.damaged(error, raw, line)
                         }
                     }
                 case .keyframe, .end, .unknown:
@@ -377,11 +350,27 @@ private struct ListingPass {
                 return .next
             }
         }
-        if !stopped, seq <= through {
-            throw .malformedLine(path: segment.path, line: segment.lineNumber(at: segment.dataEnd), reason: "transaction \(seq) is missing")
+        if !progress.stopped, progress.seq <= through {
+            throw .malformedLine(path: segment.path, line: segment.lineNumber(at: segment.dataEnd), reason: "transaction \(progress.seq) is missing")
         }
         declared = atoms.isChecking ? atoms.declared : nil
-        return stopped ? nil : seq
+        return progress.stopped ? nil : progress.seq
+    }
+
+    /// Where a pass is: the step it lists next, whether it stopped (its body asked to) or is
+    /// done, and the write site looked up last (consecutive transactions mostly come from one
+    /// place: its text is looked up once).
+    private final class ListingProgress {
+        // Unchecked exclusivity: touched by the pass's thread, one access at a time, on every
+        // line.
+        @exclusivity(unchecked) var seq: Int
+        @exclusivity(unchecked) var stopped = false
+        @exclusivity(unchecked) var done = false
+        @exclusivity(unchecked) var lastLocation: (id: Int, text: String?) = (0, nil)
+
+        init(seq: Int) {
+            self.seq = seq
+        }
     }
 
     /// The atoms declared so far in a pass, when it checks them.
@@ -400,35 +389,6 @@ private struct ListingPass {
     /// its last transaction (`SeekableSegment`'s `readOn`): each line's place in the sequence,
     /// each location line, and each transaction's envelope.
     private static func readOn(_ segment: any JournalSegment, from start: Int, locations known: [Int: String]) throws(JournalError) {
-        var lines = LineReader(file: segment.file)
-        var check = SequenceCheck(after: segment.lastStep)
-        var locations = known
-        let scanner = segment.scanner
-        var offset = start
-        while offset < segment.dataEnd {
-            let kind = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
-                try scanner.kind(of: range, in: raw)
-            }
-            do throws(SequenceCheck.Violation) {
-                try check.take(kind)
-            } catch {
-                throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
-            }
-            switch kind {
-            case .transaction:
-                let known = locations
-                _ = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
-                    try scanner.transaction(in: raw, range, locations: known, decoding: { _ in false })
-                }
-            case .location:
-                let location = try readLine(&lines, at: offset, scanner: scanner) { scanner, raw, range in
-                    try scanner.location(in: raw, range)
-                }
-                locations[location.id] = location.at
-            case .keyframe, .end, .timing, .unknown:
-                break
-            }
-            offset = try lines.line(at: offset).next
-        }
+        try StepScan(segment: segment, offset: start, locations: known, check: SequenceCheck(after: segment.lastStep)).readToEnd()
     }
 }

@@ -38,9 +38,7 @@ package final class TransactionWalk {
     /// Per atom number: bit 0 declared, bit 1 live, bit 2 one of ``atoms``.
     private var flags: [UInt8] = []
     /// Where the next line is read, while reading a segment in order.
-    private var place: Place?
-    private let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
-    private let ranges = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
+    private var place: StepScan?
     /// The bytes of kept atoms' values written by lines skipped since the state was last
     /// settled, one slot per atom. Behind a pointer the walk owns: a search reads and writes
     /// it at every step, and a stored `var` of a class costs a dynamic exclusivity check at
@@ -73,30 +71,6 @@ package final class TransactionWalk {
         }
 
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
-    }
-
-    /// A reference, so that reading on moves no copy of it in and out of the walk.
-    private final class Place {
-        let segment: any JournalSegment
-        var lines: LineReader
-        var offset: Int
-        var locations: [Int: String]
-        var check: SequenceCheck
-        /// The segment's format version, data end and last step, read once.
-        let version: Int
-        let dataEnd: Int
-        let lastStep: Int
-
-        init(segment: any JournalSegment, lines: LineReader, offset: Int, locations: [Int: String], check: SequenceCheck) {
-            self.segment = segment
-            version = segment.header.version
-            dataEnd = segment.dataEnd
-            lastStep = segment.lastStep
-            self.lines = lines
-            self.offset = offset
-            self.locations = locations
-            self.check = check
-        }
     }
 
     /// Flags above this atom number are not kept: such atoms' lines are always read in full.
@@ -132,8 +106,6 @@ package final class TransactionWalk {
     }
 
     deinit {
-        ids.deallocate()
-        ranges.deallocate()
         for slot in pendingSlots.pointee { slot.storage.deallocate() }
         pendingSlots.deinitialize(count: 1)
         pendingSlots.deallocate()
@@ -158,85 +130,82 @@ package final class TransactionWalk {
             guard seq <= reader.lastStep, let place = try placed(at: seq) else {
                 return try fallback(seq, &state)
             }
-            while place.offset < place.dataEnd {
-                let line = try place.lines.line(at: place.offset)
-                if !readsEvery, try skips(line, seq: seq, in: place) {
-                    try take(.transaction(seq: seq), at: line.offset, in: place)
-                    place.offset = line.next
-                    state.skip(to: seq)
-                    self.place = place
-                    if seq == place.lastStep { try place.segment.checkToEnd() }
-                    return nil
-                }
-                let scanner = place.segment.scanner
-                let kind = try readLine(&place.lines, at: line.offset, scanner: scanner) { scanner, raw, range in
-                    try scanner.kind(of: range, in: raw)
-                }
-                switch kind {
-                case .transaction(seq):
-                    try take(kind, at: line.offset, in: place)
-                    try settle(&state)
-                    let record = try decoded(at: line.offset, in: place, into: &state)
-                    place.offset = line.next
-                    self.place = place
-                    if seq == place.lastStep { try place.segment.checkToEnd() }
-                    return record
-                case .location:
-                    let location = try readLine(&place.lines, at: line.offset, scanner: scanner) { scanner, raw, range in
-                        try scanner.location(in: raw, range)
-                    }
-                    place.locations[location.id] = location.at
-                case .keyframe:
-                    try take(kind, at: line.offset, in: place)
-                case .timing, .unknown:
+            let (readsEvery, flags, ids, ranges) = (self.readsEvery, self.flags, place.atoms, place.valueRanges)
+            var outcome = Outcome.unread
+            try place.run { line, raw, bytes throws(JournalError) -> StepScan.Verdict in
+                switch line {
+                case .envelope(let envelope, let count):
+                    var kept = false
+                    guard !readsEvery, envelope.seq == seq, skips(count, ids, ranges, raw, flags: flags, kept: &kept) else { return .readInFull }
+                    try place.take(.transaction(seq: seq), at: bytes.offset)
+                    if kept { wroteKept = true }
+                    outcome = .skipped
+                    return .stopAfter
+                case .packedTiming, .other(.timing), .other(.unknown):
                     // A timing line, or a type of a later minor version: read on.
-                    break
-                default:
+                    return .next
+                case .other(.transaction(seq)):
+                    try place.take(.transaction(seq: seq), at: bytes.offset)
+                    try settle(&state)
+                    outcome = .decoded(try decoded(raw, bytes, in: place, into: &state))
+                    return .stopAfter
+                case .other(.location):
+                    _ = try place.location(in: raw, bytes)
+                    return .next
+                case .other(.keyframe(let step)):
+                    try place.take(.keyframe(seq: step), at: bytes.offset)
+                    return .next
+                case .other:
                     // A sequence break, an end line: worded by the reader.
-                    return try fallback(seq, &state)
+                    return .stopBefore
                 }
-                place.offset = line.next
             }
-            return try fallback(seq, &state)
+            switch outcome {
+            case .unread:
+                return try fallback(seq, &state)
+            case .skipped:
+                state.skip(to: seq)
+                self.place = place
+                if seq == place.lastStep { try place.segment.checkToEnd() }
+                return nil
+            case .decoded(let record):
+                self.place = place
+                if seq == place.lastStep { try place.segment.checkToEnd() }
+                return record
+            }
         }
         nextStep = seq + 1
         return record
     }
 
+    /// What ``advance(_:)`` did with the next transaction's line.
+    private enum Outcome {
+        /// Not reached: the reader reads it.
+        case unread
+        /// Skipped on its bytes.
+        case skipped
+        /// Read in full and applied.
+        case decoded(TransactionRecord)
+    }
+
     /// The place to read transaction `seq` from: where the last one ended, or found by the
     /// segment holding it; `nil` when no segment does.
-    private func placed(at seq: Int) throws(JournalError) -> Place? {
+    private func placed(at seq: Int) throws(JournalError) -> StepScan? {
         if let place, seq <= place.lastStep {
             self.place = nil
             return place
         }
         guard let segment = reader.allSegments.last(where: { $0.firstStep < seq }) else { return nil }
-        let (offset, locations) = try segment.transactionLine(seq)
-        return Place(segment: segment, lines: LineReader(file: segment.file), offset: offset, locations: locations, check: SequenceCheck(after: seq - 1))
+        return try StepScan(segment: segment, transaction: seq)
     }
 
-    /// Whether the line is transaction `seq` in the common shape, writing only atoms declared
-    /// and live, and the kept ones among them whole; their values' bytes are then held.
-    @inline(__always)
-    private func skips(_ line: LineReader.Line, seq: Int, in place: Place) throws(JournalError) -> Bool {
-        let (version, flags) = (place.version, self.flags)
-        var kept = false
-        let skips = place.lines.withBuffer { raw in self.skips(raw, line.range, seq: seq, version: version, flags: flags, kept: &kept) }
-        if kept { wroteKept = true }
-        return skips
-    }
-
-    /// ``skips(_:seq:in:)`` on a line's bytes, with the walk's flags; `kept` is set when the
-    /// line wrote a kept atom.
+    /// Whether the envelope the scan handed over (of transaction `seq`) writes only atoms
+    /// declared and live, and the kept ones among them whole; their values' bytes are then
+    /// held, and `kept` set.
     @inline(__always)
     private func skips(
-        _ raw: UnsafeRawBufferPointer, _ range: Range<Int>, seq: Int, version: Int, flags: [UInt8], kept: inout Bool
+        _ count: Int, _ ids: UnsafeMutablePointer<Int>, _ ranges: UnsafeMutablePointer<Range<Int>>, _ raw: UnsafeRawBufferPointer, flags: [UInt8], kept: inout Bool
     ) -> Bool {
-        var count = 0
-        let (ids, ranges) = (self.ids, self.ranges)
-        guard let envelope = TransactionEnvelope.read(raw, range, version: version, ids: ids, count: &count, values: ranges), envelope.seq == seq else {
-            return false
-        }
         var writesKept = false
         for index in 0..<count {
             let id = ids[index]
@@ -273,42 +242,32 @@ package final class TransactionWalk {
         let end = min(last, place.lastStep - 1)
         let first = nextStep
         guard first <= end, place.offset < place.dataEnd else { return 0 }
-        let (version, scanner, segment, flags) = (place.version, place.segment.scanner, place.segment, self.flags)
+        let (flags, ids, ranges) = (self.flags, place.atoms, place.valueRanges)
+        // The state's values do not change while lines are skipped (what they write is held):
+        // taken once, not copied out of the state at every step.
+        let values = state.values
         var seq = first
-        // The sequence check is the place's, kept in a local for the loop (no exclusivity
-        // check per line) and put back however the loop ends.
-        var check = place.check
-        defer { place.check = check }
         var lastKept = false
-        place.offset = try place.lines.readOn(from: place.offset, to: place.dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
-            // After the end line, any line is damage: the sequence check says so.
-            if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) { return .next }
-            var kept = false
-            do {
-                if skips(raw, line.range, seq: seq, version: version, flags: flags, kept: &kept) {
-                    try check.take(.transaction(seq: seq))
-                    seq += 1
-                    lastKept = kept
-                    let goesOn = !kept || wrote(state.values)
-                    return goesOn && seq <= end ? .next : .stopAfter
-                }
-                switch try scanner.kind(of: line.range, in: raw) {
-                case .timing, .unknown:
-                    return .next
-                case .location:
-                    let location = try scanner.location(in: raw, line.range)
-                    place.locations[location.id] = location.at
-                    return .next
-                case .keyframe(let step):
-                    try check.take(.keyframe(seq: step))
-                    return .next
-                default:
-                    return .stopBefore
-                }
-            } catch let violation as SequenceCheck.Violation {
-                throw violation.error(path: segment.path, line: segment.lineNumber(at: line.offset))
-            } catch {
-                throw JournalError.line(error, path: segment.path, bytes: raw, range: line.range, number: segment.lineNumber(at: line.offset))
+        try place.run { line, raw, bytes throws(JournalError) -> StepScan.Verdict in
+            switch line {
+            case .packedTiming, .other(.timing), .other(.unknown):
+                return .next
+            case .envelope(let envelope, let count):
+                var kept = false
+                guard envelope.seq == seq, skips(count, ids, ranges, raw, flags: flags, kept: &kept) else { return .readInFull }
+                try place.take(.transaction(seq: seq), at: bytes.offset)
+                seq += 1
+                lastKept = kept
+                let goesOn = !kept || wrote(values)
+                return goesOn && seq <= end ? .next : .stopAfter
+            case .other(.location):
+                _ = try place.location(in: raw, bytes)
+                return .next
+            case .other(.keyframe(let step)):
+                try place.take(.keyframe(seq: step), at: bytes.offset)
+                return .next
+            case .other:
+                return .stopBefore
             }
         }
         if seq > first {
@@ -364,25 +323,20 @@ package final class TransactionWalk {
         }
     }
 
-    private func take(_ kind: LineKind, at offset: Int, in place: Place) throws(JournalError) {
-        do {
-            try place.check.take(kind)
-        } catch {
-            throw error.error(path: place.segment.path, line: place.segment.lineNumber(at: offset))
-        }
-    }
-
-    /// Reads the transaction at `offset` in full and applies it, as the reader does.
-    private func decoded(at offset: Int, in place: Place, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
-        let (locations, atoms, all) = (place.locations, self.atoms, decodesAll)
+    /// Reads the transaction line `line` in full and applies it, as the reader does.
+    private func decoded(_ raw: UnsafeRawBufferPointer, _ line: LineReader.Line, in place: StepScan, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
+        let (atoms, all) = (self.atoms, decodesAll)
         let decoding = { (id: Int) in all || atoms.contains(id) }
-        let record = try readLine(&place.lines, at: offset, scanner: place.segment.scanner) { scanner, raw, range in
-            try scanner.transaction(in: raw, range, locations: locations, decoding: decoding)
+        let record: TransactionRecord
+        do {
+            record = try place.scanner.transaction(in: raw, line.range, locations: place.locations, decoding: decoding)
+        } catch {
+            throw place.damaged(error, raw, line)
         }
         do {
             try state.apply(record, decoding: decoding)
         } catch {
-            throw .malformedLine(path: place.segment.path, line: place.segment.lineNumber(at: offset), reason: error.message)
+            throw .malformedLine(path: place.segment.path, line: place.segment.lineNumber(at: line.offset), reason: error.message)
         }
         learn(record)
         return record

@@ -56,6 +56,7 @@ struct SequenceCheck {
     /// Takes the next line.
     ///
     /// - Throws: The rule the line breaks.
+    @inline(__always)
     mutating func take(_ kind: LineKind) throws(Violation) {
         guard !isEnded else { throw .afterEnd }
         switch kind {
