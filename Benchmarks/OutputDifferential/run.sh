@@ -15,7 +15,7 @@ old=${1:?usage: $0 OLD_ATOMS_INSPECT [NEW_ATOMS_INSPECT]}
 new=${2:-.build/release/atoms-inspect}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-commands=("log" "log --json" "profile" "profile --json" "replay-test" "show" "show --json" "stats" "stats --json" "graph" "diff JOURNAL 0 last" "diff JOURNAL -3 last --json" "blame JOURNAL * --history" "find JOURNAL --where true")
+commands=("log" "log --json" "profile" "profile --json" "replay-test" "show" "show --json" "stats" "stats --json" "graph" "diff JOURNAL 0 last" "diff JOURNAL -3 last --json" "blame JOURNAL *" "blame JOURNAL * --history" "find JOURNAL --where true")
 outputs() {
     local inspect=$1 out=$2
     mkdir -p "$out"

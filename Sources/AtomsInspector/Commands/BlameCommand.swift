@@ -41,9 +41,9 @@ package enum BlameCommand {
     /// once, across all of them.
     ///
     /// - Complexity: Without `history`, reads transaction envelopes back from `step` to the
-    ///   atom's last change (and, for an atom released before the keyframe nearest `step`,
-    ///   every envelope up to `step` to find its declaration); with it, two passes from the
-    ///   start, the second decoding only the atom's values.
+    ///   atom's last change, in blocks that double (and, for an atom released before the
+    ///   keyframe nearest `step`, every envelope up to `step` to find its declaration); with
+    ///   it, two passes from the start, the second decoding only the atom's values.
     /// - Throws: ``InspectorError`` (usage) when no atom declared by `step` matches.
     package static func blame(_ journal: InspectedJournal, atom pattern: String, at step: StepSpec = .fromLast(0), history: Bool = false) throws(InspectorError) -> [Blame] {
         guard history else { return try blames(journal, atom: pattern, at: step, history: false) }
@@ -84,15 +84,55 @@ package enum BlameCommand {
     }
 
     /// The last change, at or before `step`, of an atom with any of these numbers.
+    ///
+    /// Read back from `step` in blocks of steps, each read forward by `log`'s listing (the
+    /// engine every in-order reading takes, from the transactions' bytes) and twice as long
+    /// as the one after it: a recent change is found in the first few dozen steps, an old one
+    /// at about twice the cost of reading forward to it, not one seek a step.
     private static func lastChange(_ journal: InspectedJournal, of numbers: [Int], atOrBefore step: Int) throws(InspectorError) -> Change? {
-        let first = journal.reader.firstStep
-        var seq = step
-        while seq > first {
-            let record = try journal.transaction(seq, decodingValuesOf: [])
-            if let atom = numbers.last(where: { changes(record, $0) }) {
-                return change(atom, record, in: try journal.state(at: seq, decodingValuesOf: [atom]))
+        let reader = journal.reader
+        let watched = Set(numbers)
+        var high = step
+        var length = 64
+        while high > reader.firstStep {
+            let low = max(reader.firstStep + 1, high - length + 1)
+            var found: Int?
+            do throws(JournalError) {
+                try reader.forEachTransaction(from: low, through: high) { listed in
+                    switch listed {
+                    case .envelope(let envelope):
+                        // A line in the common shape creates and releases nothing.
+                        if envelope.atoms.indices.contains(where: { watched.contains(envelope.atoms[$0]) && !envelope.isEqualWrite(at: $0) }) {
+                            found = envelope.seq
+                        }
+                    case .record(let record):
+                        if numbers.contains(where: { changes(record, $0) }) { found = record.seq }
+                    }
+                    return true
+                }
+            } catch {
+                // A damaged line in the block, perhaps before the change: the block is read
+                // back one transaction at a time, so that only the lines up to the change are
+                // read, and a damaged one among them is named.
+                found = try lastChangingStep(journal, of: numbers, in: low...high)
             }
-            seq -= 1
+            if let found {
+                let record = try journal.transaction(found, decodingValuesOf: [])
+                guard let atom = numbers.last(where: { changes(record, $0) }) else { return nil }
+                return change(atom, record, in: try journal.state(at: found, decodingValuesOf: [atom]))
+            }
+            high = low - 1
+            length *= 2
+        }
+        return nil
+    }
+
+    /// The last step of `steps` that changes an atom with any of these numbers, reading
+    /// their transactions back from the last.
+    private static func lastChangingStep(_ journal: InspectedJournal, of numbers: [Int], in steps: ClosedRange<Int>) throws(InspectorError) -> Int? {
+        for seq in steps.reversed() {
+            let record = try journal.transaction(seq, decodingValuesOf: [])
+            if numbers.contains(where: { changes(record, $0) }) { return seq }
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import Atoms
 import AtomsJournal
+import AtomsJournalReader
 import Foundation
 import Testing
 import TestSupport
@@ -46,6 +47,33 @@ struct WhyCommandTests {
 
         let text = try BlameCommand.run(journal, atom: "StatsAtom", at: .number(toggle.step))
         #expect(text.hasPrefix("StatsAtom at step \(toggle.step): changed at step \(toggle.step) by set @ \(try todoLine(of: "isCompleted.toggle()"))  via TodosAtom → StatsAtom"))
+    }
+
+    /// `blame` reads back from the step in blocks that double; at every step of the todo
+    /// session (several blocks long) it names, for every atom, the change its history (one
+    /// search forward from the start) names last.
+    @Test func blameAgreesWithTheNewestChangeOfItsHistoryAtEveryStep() throws {
+        let journal = try shipped("todo")
+        #expect(journal.reader.lastStep > 4 * 64, "the blocks of 64, 128 and more steps are all read")
+        for step in (journal.reader.firstStep + 1)...journal.reader.lastStep {
+            let blames = try BlameCommand.blame(journal, atom: "*", at: .number(step))
+            let histories = try BlameCommand.blame(journal, atom: "*", at: .number(step), history: true)
+            #expect(blames.map(\.atom) == histories.map(\.atom), "step \(step)")
+            for (blame, history) in zip(blames, histories) {
+                #expect(blame.change == history.history?.first, "\(blame.atom) at step \(step)")
+            }
+        }
+    }
+
+    /// A damaged line before an atom's last change is not read: `blame` answers, where reading
+    /// every line (`stats`) names it.
+    @Test func blameReadsNoLineBeforeTheChangeItFinds() throws {
+        let path = repository.appendingPathComponent("Fuzz/regressions/journal-summary/declaration-label-not-utf8-5a493d58339c47ea.jsonl").path
+        let journal = try InspectedJournal(path: path)
+        #expect(throws: JournalError.self) { try journal.reader.summary() }
+        let blame = try #require(BlameCommand.blame(journal, atom: "FilterAtom").first)
+        #expect(blame.change?.step == journal.reader.lastStep)
+        #expect(blame.change?.cause == "set")
     }
 
     @Test func blameSkipsStepsThatDidNotChangeTheAtom() throws {
