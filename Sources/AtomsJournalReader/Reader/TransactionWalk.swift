@@ -11,7 +11,8 @@ import Darwin
 
 /// Moves a state through a journal's transactions in order, deciding on each line's bytes
 /// whether it must be read at all: the search behind `find --where` and the step prompt's
-/// `f`/`w`.
+/// `f`/`w`, and every walk that applies each transaction (export, the report, `compare`,
+/// `AtomsTesting`). It reads on the one engine of in-order reading (``StepScan``).
 ///
 /// A line in the common shape (``TransactionEnvelope``: only value entries, numbers and
 /// literals, no graph change) that writes only atoms declared and live already changes
@@ -19,8 +20,8 @@ import Darwin
 /// the envelope scanner (which judges damage as ``TransactionLine`` does) and skipped without
 /// building a record. The bytes of a kept atom's new value are held as they are
 /// (``pendingValue(of:)``, for deciding a condition on them) and decoded into the state only
-/// when something reads it (``settle(_:)``; every decoded line settles first). Every other line is decoded with ``LineScanner`` from
-/// the same buffer and applied as ``JournalReader/apply(_:to:decodingValuesOf:)`` does; an
+/// when something reads it (``settle(_:)``; every decoded line settles first). Every other
+/// line is decoded with ``LineScanner`` from the same buffer and applied as ``JournalReader/apply(_:to:decodingValuesOf:)`` does; an
 /// unusual line (a sequence break, a line missing) is left to that function, so every error is
 /// worded as before.
 ///
