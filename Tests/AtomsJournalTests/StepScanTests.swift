@@ -19,7 +19,8 @@ struct StepScanTests {
     }
 
     /// A timed session: counts in the common shape, labels (arrays: deltas, not in it), a
-    /// second write site now and then.
+    /// second write site now and then; several times the reader's first buffer (16 KB), so a
+    /// scan fills it again.
     private func record(_ path: String) throws {
         let root = AtomRoot()
         let context = root.viewContext()
@@ -27,7 +28,7 @@ struct StepScanTests {
         context.watch(LabelAtom())
         let recorder = try JournalRecorder(path: path, keyframeInterval: 16)
         recorder.attach(to: root.store)
-        for step in 1...120 {
+        for step in 1...1_200 {
             context[CountAtom()] = step
             if step.isMultiple(of: 7) { context[LabelAtom()].append("label \(step)") }
         }
@@ -79,6 +80,7 @@ struct StepScanTests {
             return .next
         }
         #expect(scan.offset == segment.dataEnd)
+        #expect(segment.dataEnd - start > 64 << 10, "the scan reads past its first buffer")
         // The file's own lines from the first transaction on, as their text says they are.
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let bytes = Array(text.utf8)

@@ -95,24 +95,42 @@ final class StepScan {
     /// - Throws: What `visit` throws, or ``JournalError`` for a line whose kind cannot be read.
     @inline(__always)
     func run(_ visit: (Line, UnsafeRawBufferPointer, LineReader.Line) throws(JournalError) -> Verdict) throws(JournalError) {
-        guard offset < dataEnd else { return }
         let (scanner, version, atoms, valueRanges) = (self.scanner, self.version, self.atoms, self.valueRanges)
-        offset = try lines.readOn(from: offset, to: dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
-            if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) {
-                return Self.reading(try visit(.packedTiming, raw, line))
+        var stopped = false
+        // One loop over the buffer at a time: a buffer read to its end is filled again.
+        while offset < dataEnd, !stopped {
+            offset = try lines.readOn(from: offset, to: dataEnd) { raw, line throws(JournalError) -> LineReader.Reading in
+                let verdict: Verdict
+                if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) {
+                    verdict = try visit(.packedTiming, raw, line)
+                } else {
+                    var count = 0
+                    var read = Verdict.readInFull
+                    if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: atoms, count: &count, values: valueRanges) {
+                        read = try visit(.envelope(envelope, count: count), raw, line)
+                    }
+                    if read == .readInFull {
+                        let kind: LineKind
+                        do {
+                            kind = try scanner.kind(of: line.range, in: raw)
+                        } catch {
+                            throw damaged(error, raw, line)
+                        }
+                        verdict = try visit(.other(kind), raw, line)
+                    } else {
+                        verdict = read
+                    }
+                }
+                switch verdict {
+                case .next, .readInFull: return .next
+                case .stopAfter:
+                    stopped = true
+                    return .stopAfter
+                case .stopBefore:
+                    stopped = true
+                    return .stopBefore
+                }
             }
-            var count = 0
-            if let envelope = TransactionEnvelope.read(raw, line.range, version: version, ids: atoms, count: &count, values: valueRanges) {
-                let verdict = try visit(.envelope(envelope, count: count), raw, line)
-                if verdict != .readInFull { return Self.reading(verdict) }
-            }
-            let kind: LineKind
-            do {
-                kind = try scanner.kind(of: line.range, in: raw)
-            } catch {
-                throw damaged(error, raw, line)
-            }
-            return Self.reading(try visit(.other(kind), raw, line))
         }
     }
 
@@ -145,15 +163,6 @@ final class StepScan {
                 break
             }
             return .next
-        }
-    }
-
-    @inline(__always)
-    private static func reading(_ verdict: Verdict) -> LineReader.Reading {
-        switch verdict {
-        case .next, .readInFull: .next
-        case .stopAfter: .stopAfter
-        case .stopBefore: .stopBefore
         }
     }
 
