@@ -124,6 +124,34 @@ struct StepScanTests {
         #expect(next == (seen.last ?? 0) + 1)
     }
 
+    /// A listing that ends at a step does not read the line after it: a damaged one there is
+    /// named only by a listing that goes past it.
+    @Test func aListingReadsNoLinePastItsLastStep() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("scan.jsonl")
+        try record(path)
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let transaction = try #require(lines.firstIndex { $0.hasPrefix("[500,") })
+        lines[transaction + 1] = "garbage{"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try JournalReader(path: path)
+        var listed: [Int] = []
+        try reader.forEachTransaction(from: 490, through: 500) { transaction in
+            switch transaction {
+            case .envelope(let envelope): listed.append(envelope.seq)
+            case .record(let record): listed.append(record.seq)
+            }
+            return true
+        }
+        #expect(listed == Array(490...500))
+        do {
+            try reader.forEachTransaction(from: 490, through: 501) { _ in true }
+            Issue.record("the damaged line after step 500 was not read")
+        } catch {
+            #expect(error.line == transaction + 2, "\(error)")
+        }
+    }
+
     @Test func aDamagedLineIsNamedByItsFileAndLine() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("scan.jsonl")

@@ -228,19 +228,11 @@ public final class JournalReader: Sendable {
         let keyframe = try segment.keyframe(atOrBefore: step)
         var state = try keyframeState(segment, keyframe, decodingValuesOf: atoms)
         if keyframe.step < step {
-            try walk(&state, through: step, decodingValuesOf: atoms)
+            for seq in (keyframe.step + 1)...step {
+                try apply(seq, to: &state, decodingValuesOf: atoms)
+            }
         }
         return state
-    }
-
-    /// Applies the transactions after `state` through `step`, on the engine every in-order
-    /// reading takes (``TransactionWalk``, over ``StepScan``): one pass through one buffer,
-    /// not a search for each transaction's line.
-    private func walk(_ state: inout JournalState, through step: Int, decodingValuesOf atoms: Set<Int>?) throws(JournalError) {
-        let walk = TransactionWalk(everyTransactionOf: self, after: state, decodingValuesOf: atoms)
-        while walk.nextStep <= step {
-            _ = try walk.advance(&state)
-        }
     }
 
     /// Moves a state forward to `step` by applying the transactions after it, or recomputes it
@@ -256,7 +248,9 @@ public final class JournalReader: Sendable {
         }
         var state = state
         if state.step < step {
-            try walk(&state, through: step, decodingValuesOf: nil)
+            for seq in (state.step + 1)...step {
+                try apply(seq, to: &state, decodingValuesOf: nil)
+            }
         }
         return state
     }

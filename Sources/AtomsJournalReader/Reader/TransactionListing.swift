@@ -305,7 +305,7 @@ private struct ListingPass {
                         return .stopAfter
                     }
                     progress.seq += 1
-                    return .next
+                    return progress.isPastLast(through, timings) ? .stopAfter : .next
                 case .other(let other):
                     kind = other
                 }
@@ -332,6 +332,7 @@ private struct ListingPass {
                         return .stopAfter
                     }
                     progress.seq += 1
+                    if progress.isPastLast(through, timings) { return .stopAfter }
                 case .location:
                     let location = try scan.location(in: raw, line)
                     if location.id == progress.lastLocation.id { progress.lastLocation = (0, nil) }
@@ -370,6 +371,15 @@ private struct ListingPass {
 
         init(seq: Int) {
             self.seq = seq
+        }
+
+        /// Whether the last step has been listed and no timing line is wanted after it: the
+        /// pass then stops without reading the next line (whose kind, read by the scan, may be
+        /// damaged: a listing that ends before it does not read it).
+        func isPastLast(_ through: Int, _ timings: ListingTimings?) -> Bool {
+            guard seq > through, timings?.wantsMore != true else { return false }
+            done = true
+            return true
         }
     }
 
