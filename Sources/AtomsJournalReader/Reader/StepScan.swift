@@ -166,6 +166,25 @@ final class StepScan {
         }
     }
 
+    /// Takes a line found between transactions as a walk of steps takes it: a timing line or
+    /// a type of a later minor version is passed by, a location line noted, a keyframe's
+    /// place in the sequence taken. `false` for any other line (a transaction, an end line),
+    /// which the caller decides on.
+    func passesBetweenSteps(_ line: Line, _ raw: UnsafeRawBufferPointer, _ bytes: LineReader.Line) throws(JournalError) -> Bool {
+        switch line {
+        case .packedTiming, .other(.timing), .other(.unknown):
+            return true
+        case .other(.location):
+            _ = try location(in: raw, bytes)
+            return true
+        case .other(.keyframe(let step)):
+            try take(.keyframe(seq: step), at: bytes.offset)
+            return true
+        case .envelope, .other:
+            return false
+        }
+    }
+
     /// Takes a line's place in the sequence: a step out of order is named by its line.
     @inline(__always)
     func take(_ kind: LineKind, at offset: Int) throws(JournalError) {

@@ -142,23 +142,14 @@ package final class TransactionWalk {
                     if kept { wroteKept = true }
                     outcome = .skipped
                     return .stopAfter
-                case .packedTiming, .other(.timing), .other(.unknown):
-                    // A timing line, or a type of a later minor version: read on.
-                    return .next
                 case .other(.transaction(seq)):
                     try place.take(.transaction(seq: seq), at: bytes.offset)
                     try settle(&state)
                     outcome = .decoded(try decoded(raw, bytes, in: place, into: &state))
                     return .stopAfter
-                case .other(.location):
-                    _ = try place.location(in: raw, bytes)
-                    return .next
-                case .other(.keyframe(let step)):
-                    try place.take(.keyframe(seq: step), at: bytes.offset)
-                    return .next
-                case .other:
+                default:
                     // A sequence break, an end line: worded by the reader.
-                    return .stopBefore
+                    return try place.passesBetweenSteps(line, raw, bytes) ? .next : .stopBefore
                 }
             }
             switch outcome {
@@ -251,8 +242,6 @@ package final class TransactionWalk {
         var lastKept = false
         try place.run { line, raw, bytes throws(JournalError) -> StepScan.Verdict in
             switch line {
-            case .packedTiming, .other(.timing), .other(.unknown):
-                return .next
             case .envelope(let envelope, let count):
                 var kept = false
                 guard envelope.seq == seq, skips(count, ids, ranges, raw, flags: flags, kept: &kept) else { return .readInFull }
@@ -261,14 +250,8 @@ package final class TransactionWalk {
                 lastKept = kept
                 let goesOn = !kept || wrote(values)
                 return goesOn && seq <= end ? .next : .stopAfter
-            case .other(.location):
-                _ = try place.location(in: raw, bytes)
-                return .next
-            case .other(.keyframe(let step)):
-                try place.take(.keyframe(seq: step), at: bytes.offset)
-                return .next
-            case .other:
-                return .stopBefore
+            default:
+                return try place.passesBetweenSteps(line, raw, bytes) ? .next : .stopBefore
             }
         }
         if seq > first {
