@@ -88,12 +88,7 @@ extension JournalReader {
         var stopped = false
         while scan.offset < scan.dataEnd, !stopped {
             try scan.run { line, raw, bytes throws(JournalError) -> StepScan.Verdict in
-                let kind: LineKind
-                switch line {
-                case .envelope: return .readInFull
-                case .packedTiming: kind = .timing
-                case .other(let other): kind = other
-                }
+                guard let kind = line.kind else { return .readInFull }
                 do {
                     if let timing = try context.take(kind, raw, bytes.range, scanner: scanner), !body(timing) {
                         stopped = true

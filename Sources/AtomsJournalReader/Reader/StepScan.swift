@@ -30,6 +30,17 @@ final class StepScan {
         /// Any other line, by kind: a transaction not in the common shape, a location, a
         /// keyframe, a timing object, the end line, a type of a later minor version.
         case other(LineKind)
+
+        /// The line's kind, as reading it in full says (a packed timing line is a timing
+        /// line); `nil` for an envelope, which a visitor that wants its kind asks for again
+        /// (``Verdict/readInFull``).
+        var kind: LineKind? {
+            switch self {
+            case .envelope: nil
+            case .packedTiming: .timing
+            case .other(let kind): kind
+            }
+        }
     }
 
     /// What the visitor does with a line.
@@ -142,13 +153,10 @@ final class StepScan {
     ///   sequence.
     func readToEnd() throws(JournalError) {
         try run { line, raw, bytes throws(JournalError) -> Verdict in
-            let kind: LineKind
-            switch line {
-            case .envelope: return .readInFull
-            // Handed over only before the end line, where its place takes nothing.
-            case .packedTiming: return .next
-            case .other(let other): kind = other
-            }
+            // A packed timing line is handed over only before the end line, where its place
+            // takes nothing.
+            if case .packedTiming = line { return .next }
+            guard let kind = line.kind else { return .readInFull }
             try take(kind, at: bytes.offset)
             switch kind {
             case .transaction:

@@ -244,12 +244,7 @@ private struct ListingPass {
                         progress.done = true
                         return .stopBefore
                     }
-                    let kind: LineKind
-                    switch listedLine {
-                    case .envelope: return .readInFull
-                    case .packedTiming: kind = .timing
-                    case .other(let other): kind = other
-                    }
+                    guard let kind = listedLine.kind else { return .readInFull }
                     do {
                         hand(try timings.context.take(kind, raw, line.range, scanner: scanner))
                     } catch {
