@@ -61,13 +61,11 @@ package enum FindCommand {
     /// - Parameter progress: Told where the scan is every few thousand steps (`find` draws it on
     ///   a terminal); returning `false` stops it, with the matches found so far.
     ///
-    /// A journal of at least `halvesFrom` transactions is searched in two halves at once, one
-    /// a thread, as `stats` reads: the second half starts from the state at the middle (a
-    /// search starts a step early, so whether the expression becomes true at the half's first
-    /// step is known), and the first half's matches and errors come first, as one pass would
-    /// meet them. `progress` is then told by the first half, scaled to the whole journal (the
-    /// halves go at about one pace); when it stops the search, the first half's matches so
-    /// far are the result.
+    /// A journal of at least `halvesFrom` transactions, searched without `progress`, is
+    /// searched in two halves at once, one a thread, as `stats` reads: the second half starts
+    /// from the state at the middle (a search starts a step early, so whether the expression
+    /// becomes true at the half's first step is known), and the first half's matches and
+    /// errors come first, as one pass would meet them.
     package static func find(
         _ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil, halvesFrom: Int = FindCommand.halvesFrom
     ) throws(InspectorError) -> Result {
@@ -75,8 +73,8 @@ package enum FindCommand {
             let bound = try bind(expression, in: journal)
             let (first, last) = (journal.reader.firstStep, journal.reader.lastStep)
             let matches: [Match]
-            if last - first >= halvesFrom {
-                matches = try inHalves(journal, bound, mode: mode, first: first, last: last, progress: progress)
+            if progress == nil, last - first >= halvesFrom {
+                matches = try inHalves(journal, bound, mode: mode, first: first, last: last)
             } else {
                 var found: [Match] = []
                 try forEachMatch(journal, bound, mode: mode, progress: progress) { found.append($0) }
@@ -91,61 +89,40 @@ package enum FindCommand {
     package static let halvesFrom = 65_536
 
     /// The matches of steps `first…last`, searched in two halves on two threads.
-    private static func inHalves(
-        _ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, first: Int, last: Int, progress: SearchProgress?
-    ) throws(InspectorError) -> [Match] {
+    private static func inHalves(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, first: Int, last: Int) throws(InspectorError) -> [Match] {
         let middle = first + (last - first) / 2
         let halves = [first...middle, (middle + 1)...last]
-        let told = progress.map { progress in
-            HalfProgress { step, _ in progress(min(last, first + (step - first) * 2), first...last) }
-        }
         let results = HalfResults()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             var found: [Match] = []
             do throws(InspectorError) {
-                let ranToEnd = try forEachMatch(journal, bound, mode: mode, steps: halves[index], progress: index == 0 ? told?.progress : nil) {
-                    found.append($0)
-                }
-                results.set(index, .success((found, ranToEnd)))
+                try forEachMatch(journal, bound, mode: mode, steps: halves[index]) { found.append($0) }
+                results.set(index, .success(found))
             } catch {
                 results.set(index, .failure(error))
             }
         }
-        // One pass meets the first half first: its error, its stop, or with `.first` its
-        // match, ends it.
-        let (earlier, ranToEnd) = try results.get(0).get()
-        if !ranToEnd || (mode == .first && !earlier.isEmpty) {
+        // One pass meets the first half first: its error, or with `.first` its match, ends it.
+        let earlier = try results.get(0).get()
+        if mode == .first, !earlier.isEmpty {
             return earlier
         }
-        let later = try results.get(1).get().matches
+        let later = try results.get(1).get()
         return mode == .first ? Array(later.prefix(1)) : earlier + later
     }
 
-    /// The progress the first half tells.
-    private final class HalfProgress: @unchecked Sendable {
-        // Unchecked: called by the first half's thread only, while the caller's waits.
-        let progress: SearchProgress
-
-        init(_ progress: @escaping SearchProgress) {
-            self.progress = progress
-        }
-    }
-
-    /// What each half's search gave: its matches, and whether it ran to its end (progress did
-    /// not stop it).
-    private typealias HalfResult = Swift.Result<(matches: [Match], ranToEnd: Bool), InspectorError>
-
-    /// Each half's result: each slot written by its own thread, read once both are done.
+    /// What each half's search gave: each slot written by its own thread, read once both
+    /// are done.
     private final class HalfResults: @unchecked Sendable {
         // Unchecked: `concurrentPerform` returns after both writes, and each thread writes
         // its own slot only.
-        private var slots: [HalfResult?] = [nil, nil]
+        private var slots: [Swift.Result<[Match], InspectorError>?] = [nil, nil]
 
-        func set(_ index: Int, _ result: HalfResult) {
+        func set(_ index: Int, _ result: Swift.Result<[Match], InspectorError>) {
             slots.withUnsafeMutableBufferPointer { $0[index] = result }
         }
 
-        func get(_ index: Int) -> HalfResult {
+        func get(_ index: Int) -> Swift.Result<[Match], InspectorError> {
             slots[index]!
         }
     }

@@ -113,37 +113,6 @@ struct ReleasedAtomTests {
         #expect(all.last == journal.reader.lastStep, "both halves searched")
     }
 
-    /// With a progress display (a terminal), the halves still run: the first half tells
-    /// where the whole search stands, over the whole journal's steps (a search tells every
-    /// 16,384 steps: the session is long enough for the first half to), and a progress that
-    /// stops the search leaves the first half's matches so far.
-    @Test func findInHalvesTellsProgressOverTheWholeJournal() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("ticks.jsonl")
-        let root = AtomRoot()
-        let recorder = try JournalRecorder(path: path, program: "tests")
-        recorder.attach(to: root.store)
-        let context = root.viewContext()
-        context.watch(ReleasedRowTickAtom())
-        for _ in 1...40_000 { context[ReleasedRowTickAtom()] += 1 }
-        try recorder.close()
-        let journal = try InspectedJournal(path: path)
-        let whole = journal.reader.firstStep...journal.reader.lastStep
-        let middle = whole.lowerBound + (whole.upperBound - whole.lowerBound) / 2
-        var told: [(step: Int, steps: ClosedRange<Int>)] = []
-        let found = try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 39000 || ReleasedRowTickAtom == 7", mode: .all, progress: { step, steps in
-            told.append((step, steps))
-            return true
-        }, halvesFrom: 1)
-        #expect(found == (try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 39000 || ReleasedRowTickAtom == 7", mode: .all, halvesFrom: .max)))
-        #expect(found.steps.count == 1_002)
-        #expect(!told.isEmpty)
-        #expect(told.allSatisfy { $0.steps == whole && whole.contains($0.step) }, "\(told.map(\.step))")
-        let stopped = try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 1", mode: .all, progress: { _, _ in false }, halvesFrom: 1)
-        #expect(!stopped.steps.isEmpty)
-        #expect(stopped.steps.allSatisfy { $0.step <= middle }, "only the first half's matches")
-    }
-
     @Test func compareMatchesRecordingsThatNumberARowDifferently() throws {
         let directory = try TemporaryDirectory()
         let (often, _) = try record(in: directory)
