@@ -1,5 +1,4 @@
 import AtomsJournalReader
-import Dispatch
 
 /// `atoms-inspect find`: the steps where a condition on atom values becomes true (or holds).
 package enum FindCommand {
@@ -60,90 +59,26 @@ package enum FindCommand {
     ///
     /// - Parameter progress: Told where the scan is every few thousand steps (`find` draws it on
     ///   a terminal); returning `false` stops it, with the matches found so far.
-    ///
-    /// A journal of at least `halvesFrom` transactions, searched without `progress`, is
-    /// searched in two halves at once, one a thread, as `stats` reads: the second half starts
-    /// from the state at the middle (a search starts a step early, so whether the expression
-    /// becomes true at the half's first step is known), and the first half's matches and
-    /// errors come first, as one pass would meet them.
-    package static func find(
-        _ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil, halvesFrom: Int = FindCommand.halvesFrom
-    ) throws(InspectorError) -> Result {
+    package static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil) throws(InspectorError) -> Result {
         try journal.readingEveryLine { () throws(InspectorError) in
             let bound = try bind(expression, in: journal)
-            let (first, last) = (journal.reader.firstStep, journal.reader.lastStep)
-            let matches: [Match]
-            if progress == nil, last - first >= halvesFrom {
-                matches = try inHalves(journal, bound, mode: mode, first: first, last: last)
-            } else {
-                var found: [Match] = []
-                try forEachMatch(journal, bound, mode: mode, progress: progress) { found.append($0) }
-                matches = found
-            }
+            var matches: [Match] = []
+            try forEachMatch(journal, bound, mode: mode, progress: progress) { matches.append($0) }
             return Result(expression: bound.expression.description, steps: matches)
-        }
-    }
-
-    /// Transactions from which ``find(_:where:mode:progress:halvesFrom:)`` searches in two
-    /// halves on two threads: below it, a second thread costs more than it saves.
-    package static let halvesFrom = 65_536
-
-    /// The matches of steps `first…last`, searched in two halves on two threads.
-    private static func inHalves(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, first: Int, last: Int) throws(InspectorError) -> [Match] {
-        let middle = first + (last - first) / 2
-        let halves = [first...middle, (middle + 1)...last]
-        let results = HalfResults()
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            var found: [Match] = []
-            do throws(InspectorError) {
-                try forEachMatch(journal, bound, mode: mode, steps: halves[index]) { found.append($0) }
-                results.set(index, .success(found))
-            } catch {
-                results.set(index, .failure(error))
-            }
-        }
-        // One pass meets the first half first: its error, or with `.first` its match, ends it.
-        let earlier = try results.get(0).get()
-        if mode == .first, !earlier.isEmpty {
-            return earlier
-        }
-        let later = try results.get(1).get()
-        return mode == .first ? Array(later.prefix(1)) : earlier + later
-    }
-
-    /// What each half's search gave: each slot written by its own thread, read once both
-    /// are done.
-    private final class HalfResults: @unchecked Sendable {
-        // Unchecked: `concurrentPerform` returns after both writes, and each thread writes
-        // its own slot only.
-        private var slots: [Swift.Result<[Match], InspectorError>?] = [nil, nil]
-
-        func set(_ index: Int, _ result: Swift.Result<[Match], InspectorError>) {
-            slots.withUnsafeMutableBufferPointer { $0[index] = result }
-        }
-
-        func get(_ index: Int) -> Swift.Result<[Match], InspectorError> {
-            slots[index]!
         }
     }
 
     /// Calls `body` with each match in step order, as it is found: the search the step
     /// prompt's `w` runs too (``JournalSearch``).
     ///
-    /// - Parameters:
-    ///   - steps: The steps searched (whether the expression becomes true at the first is
-    ///     decided from the step before it); the whole journal when `nil`.
-    ///   - progress: Called every few thousand steps; returning `false` stops the scan.
+    /// - Parameter progress: Called every few thousand steps; returning `false` stops the scan.
     /// - Returns: `false` when `progress` stopped it.
     @discardableResult
-    package static func forEachMatch(
-        _ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, steps: ClosedRange<Int>? = nil, progress: SearchProgress? = nil, _ body: (Match) -> Void
-    ) throws(InspectorError) -> Bool {
+    package static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, progress: SearchProgress? = nil, _ body: (Match) -> Void) throws(InspectorError) -> Bool {
         let reader = journal.reader
-        let steps = steps ?? reader.firstStep...reader.lastStep
         let scan = ExpressionScan(journal: journal, expression: bound)
         var names: Naming?
-        return try scan.steps(from: steps.lowerBound, through: steps.upperBound, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress) { state, record, bound throws(InspectorError) in
+        return try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress) { state, record, bound throws(InspectorError) in
             let bound = bound!
             let step = state.step
             if names == nil || record?.declare != nil {

@@ -95,24 +95,6 @@ struct ReleasedAtomTests {
         #expect(becomes.count == 2, "true in each life: \(becomes)")
     }
 
-    /// `find` in two halves (a thread each) finds what one pass finds, for an atom that comes
-    /// back under a new number and for a counter, in every mode.
-    @Test func findInHalvesFindsWhatOnePassFinds() throws {
-        let directory = try TemporaryDirectory()
-        let (journal, _) = try record(in: directory)
-        let expressions = [#"ReleasedRowAtom[5] == "row 5""#, "ReleasedRowTickAtom >= 30", "ReleasedRowTickAtom == 7", #"ReleasedRowAtom[55] == "row 55""#]
-        for expression in expressions {
-            for mode in FindCommand.Mode.allCases {
-                let halves = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1)
-                let onePass = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max)
-                #expect(halves == onePass, "\(expression), \(mode)")
-            }
-        }
-        let all = try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 0", mode: .all, halvesFrom: 1).steps.map(\.step)
-        #expect(all.first == journal.reader.firstStep + 1 || all.first == journal.reader.firstStep)
-        #expect(all.last == journal.reader.lastStep, "both halves searched")
-    }
-
     @Test func compareMatchesRecordingsThatNumberARowDifferently() throws {
         let directory = try TemporaryDirectory()
         let (often, _) = try record(in: directory)
