@@ -3,7 +3,8 @@
 # `sample-counter` session timed and untimed (100,000 steps for instruction counts by callgrind,
 # 1,000,000 for times), then for each build given: instructions of `stats`, `find --first` and
 # `log` per journal, and, builds alternated over ROUNDS rounds, each ratio within its round.
-# Release builds first: `swift build -c release --product atoms-inspect --product sample-counter`.
+# Release builds first, one product a command (`swift build` takes only the last `--product`):
+# `swift build -c release --product atoms-inspect && swift build -c release --product sample-counter`.
 #
 #   Benchmarks/reader-figures.sh [ROUNDS] [OTHER_ATOMS_INSPECT…]
 #

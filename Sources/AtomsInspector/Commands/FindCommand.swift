@@ -1,4 +1,5 @@
 import AtomsJournalReader
+import Dispatch
 
 /// `atoms-inspect find`: the steps where a condition on atom values becomes true (or holds).
 package enum FindCommand {
@@ -59,26 +60,115 @@ package enum FindCommand {
     ///
     /// - Parameter progress: Told where the scan is every few thousand steps (`find` draws it on
     ///   a terminal); returning `false` stops it, with the matches found so far.
-    package static func find(_ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil) throws(InspectorError) -> Result {
+    ///
+    /// A journal of at least `halvesFrom` transactions is searched in two halves at once, one
+    /// a thread, as `stats` reads: the second half starts from the state at the middle (a
+    /// search starts a step early, so whether the expression becomes true at the half's first
+    /// step is known), and the first half's matches and errors come first, as one pass would
+    /// meet them. `progress` is then told by the first half, scaled to the whole journal (the
+    /// halves go at about one pace); when it stops the search, the first half's matches so
+    /// far are the result.
+    package static func find(
+        _ journal: InspectedJournal, where expression: String, mode: Mode = .becomesTrue, progress: SearchProgress? = nil, halvesFrom: Int = FindCommand.halvesFrom
+    ) throws(InspectorError) -> Result {
         try journal.readingEveryLine { () throws(InspectorError) in
             let bound = try bind(expression, in: journal)
-            var matches: [Match] = []
-            try forEachMatch(journal, bound, mode: mode, progress: progress) { matches.append($0) }
+            let (first, last) = (journal.reader.firstStep, journal.reader.lastStep)
+            let matches: [Match]
+            if last - first >= halvesFrom {
+                matches = try inHalves(journal, bound, mode: mode, first: first, last: last, progress: progress)
+            } else {
+                var found: [Match] = []
+                try forEachMatch(journal, bound, mode: mode, progress: progress) { found.append($0) }
+                matches = found
+            }
             return Result(expression: bound.expression.description, steps: matches)
+        }
+    }
+
+    /// Transactions from which ``find(_:where:mode:progress:halvesFrom:)`` searches in two
+    /// halves on two threads: below it, a second thread costs more than it saves.
+    package static let halvesFrom = 65_536
+
+    /// The matches of steps `first…last`, searched in two halves on two threads; in one pass
+    /// when the journal cannot be opened again as it was (it changed since).
+    private static func inHalves(
+        _ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, first: Int, last: Int, progress: SearchProgress?
+    ) throws(InspectorError) -> [Match] {
+        // A reader is read by one thread at a time (its segments keep one cursor each): the
+        // second half reads the journal opened again.
+        guard let again = journal.openedAgain() else {
+            var found: [Match] = []
+            try forEachMatch(journal, bound, mode: mode, progress: progress) { found.append($0) }
+            return found
+        }
+        let middle = first + (last - first) / 2
+        let halves = [(journal, first...middle), (again, (middle + 1)...last)]
+        let told = progress.map { progress in
+            HalfProgress { step, _ in progress(min(last, first + (step - first) * 2), first...last) }
+        }
+        let results = [HalfResult(), HalfResult()]
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let (reader, steps) = halves[index]
+            var found: [Match] = []
+            do throws(InspectorError) {
+                let ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: index == 0 ? told?.progress : nil) {
+                    found.append($0)
+                }
+                results[index].value = .success((found, ranToEnd))
+            } catch {
+                results[index].value = .failure(error)
+            }
+        }
+        // One pass meets the first half first: its error, its stop, or with `.first` its
+        // match, ends it.
+        let (earlier, ranToEnd) = try results[0].get()
+        if !ranToEnd || (mode == .first && !earlier.isEmpty) {
+            return earlier
+        }
+        let later = try results[1].get().matches
+        return mode == .first ? Array(later.prefix(1)) : earlier + later
+    }
+
+    /// The progress the first half tells.
+    private final class HalfProgress: @unchecked Sendable {
+        // Unchecked: called by the first half's thread only, while the caller's waits.
+        let progress: SearchProgress
+
+        init(_ progress: @escaping SearchProgress) {
+            self.progress = progress
+        }
+    }
+
+    /// What one half's search gave: its matches and whether it ran to its end (progress did
+    /// not stop it), or its error.
+    private final class HalfResult: @unchecked Sendable {
+        // Unchecked: written by its half's thread only, and read after `concurrentPerform`
+        // returns (which waits for both).
+        var value: Swift.Result<(matches: [Match], ranToEnd: Bool), InspectorError>?
+
+        func get() throws(InspectorError) -> (matches: [Match], ranToEnd: Bool) {
+            try value!.get()
         }
     }
 
     /// Calls `body` with each match in step order, as it is found: the search the step
     /// prompt's `w` runs too (``JournalSearch``).
     ///
-    /// - Parameter progress: Called every few thousand steps; returning `false` stops the scan.
+    /// - Parameters:
+    ///   - steps: The steps searched (whether the expression becomes true at the first is
+    ///     decided from the step before it); the whole journal when `nil`.
+    ///   - progress: Called every few thousand steps; returning `false` stops the scan.
     /// - Returns: `false` when `progress` stopped it.
     @discardableResult
-    package static func forEachMatch(_ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, progress: SearchProgress? = nil, _ body: (Match) -> Void) throws(InspectorError) -> Bool {
+    package static func forEachMatch(
+        _ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, steps: ClosedRange<Int>? = nil, progress: SearchProgress? = nil, _ body: (Match) -> Void
+    ) throws(InspectorError) -> Bool {
         let reader = journal.reader
+        let steps = steps ?? reader.firstStep...reader.lastStep
         let scan = ExpressionScan(journal: journal, expression: bound)
         var names: Naming?
-        return try scan.steps(from: reader.firstStep, through: reader.lastStep, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress) { state, record, bound throws(InspectorError) in
+        return try scan.steps(from: steps.lowerBound, through: steps.upperBound, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress) { state, record, bound throws(InspectorError) in
             let bound = bound!
             let step = state.step
             if names == nil || record?.declare != nil {

@@ -64,6 +64,17 @@ package struct InspectedJournal: Sendable {
         return memo == nil ? reopened : reopened.memoized()
     }
 
+    /// The same journal opened again, with a reader of its own, for a second thread (a
+    /// reader is read by one thread at a time); without decoded states kept. `nil` when it
+    /// cannot be opened, or no longer holds what this one read: a file that changed since it
+    /// was opened, or a folder whose first or last step moved.
+    package func openedAgain() -> InspectedJournal? {
+        guard let again = try? InspectedJournal(path: path), again.identity == identity,
+              again.reader.firstStep == reader.firstStep, again.reader.lastStep == reader.lastStep
+        else { return nil }
+        return again
+    }
+
     /// The step a spec names in this journal.
     package func step(_ spec: StepSpec) throws(InspectorError) -> Int {
         try spec.resolve(first: reader.firstStep, last: reader.lastStep, journal: path)

@@ -95,6 +95,78 @@ struct ReleasedAtomTests {
         #expect(becomes.count == 2, "true in each life: \(becomes)")
     }
 
+    /// `find` in two halves (a thread each) finds what one pass finds, for an atom that comes
+    /// back under a new number and for a counter, in every mode.
+    @Test func findInHalvesFindsWhatOnePassFinds() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, _) = try record(in: directory)
+        let expressions = [#"ReleasedRowAtom[5] == "row 5""#, "ReleasedRowTickAtom >= 30", "ReleasedRowTickAtom == 7", #"ReleasedRowAtom[55] == "row 55""#]
+        for expression in expressions {
+            for mode in FindCommand.Mode.allCases {
+                let halves = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1)
+                let onePass = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max)
+                #expect(halves == onePass, "\(expression), \(mode)")
+            }
+        }
+        let all = try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 0", mode: .all, halvesFrom: 1).steps.map(\.step)
+        #expect(all.first == journal.reader.firstStep + 1 || all.first == journal.reader.firstStep)
+        #expect(all.last == journal.reader.lastStep, "both halves searched")
+    }
+
+    /// With a progress display (a terminal), the halves still run: the first half tells
+    /// where the whole search stands, over the whole journal's steps (a search tells every
+    /// 16,384 steps: the session is long enough for the first half to), and a progress that
+    /// stops the search leaves the first half's matches so far.
+    @Test func findInHalvesTellsProgressOverTheWholeJournal() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("ticks.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, program: "tests")
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(ReleasedRowTickAtom())
+        for _ in 1...40_000 { context[ReleasedRowTickAtom()] += 1 }
+        try recorder.close()
+        let journal = try InspectedJournal(path: path)
+        let whole = journal.reader.firstStep...journal.reader.lastStep
+        let middle = whole.lowerBound + (whole.upperBound - whole.lowerBound) / 2
+        var told: [(step: Int, steps: ClosedRange<Int>)] = []
+        let found = try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 39000 || ReleasedRowTickAtom == 7", mode: .all, progress: { step, steps in
+            told.append((step, steps))
+            return true
+        }, halvesFrom: 1)
+        #expect(found == (try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 39000 || ReleasedRowTickAtom == 7", mode: .all, halvesFrom: .max)))
+        #expect(found.steps.count == 1_002)
+        #expect(!told.isEmpty)
+        #expect(told.allSatisfy { $0.steps == whole && whole.contains($0.step) }, "\(told.map(\.step))")
+        let stopped = try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 1", mode: .all, progress: { _, _ in false }, halvesFrom: 1)
+        #expect(!stopped.steps.isEmpty)
+        #expect(stopped.steps.allSatisfy { $0.step <= middle }, "only the first half's matches")
+    }
+
+    /// The second half reads the journal opened again, with a reader of its own; a file that
+    /// changed since it was first opened is not opened again (one pass reads it), nor is a
+    /// file that is gone.
+    @Test func aJournalOpenedAgainHasAReaderOfItsOwnAndOnlyWhenUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        let (journal, _) = try record(in: directory)
+        let path = journal.path
+        let again = try #require(journal.openedAgain())
+        #expect(again.reader !== journal.reader)
+        #expect(again.reader.firstStep == journal.reader.firstStep && again.reader.lastStep == journal.reader.lastStep)
+
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+        #expect(journal.openedAgain() == nil, "changed since it was opened")
+        let changed = try InspectedJournal(path: path)
+        #expect(changed.openedAgain() != nil)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(changed.openedAgain() == nil, "gone")
+        // The search still answers, in one pass, from the reader it has.
+        let found = try FindCommand.find(changed, where: "ReleasedRowTickAtom >= 30", mode: .all, halvesFrom: 1)
+        #expect(found == (try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 30", mode: .all, halvesFrom: .max)))
+        #expect(!found.steps.isEmpty)
+    }
+
     @Test func compareMatchesRecordingsThatNumberARowDifferently() throws {
         let directory = try TemporaryDirectory()
         let (often, _) = try record(in: directory)

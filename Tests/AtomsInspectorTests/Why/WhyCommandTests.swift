@@ -65,6 +65,25 @@ struct WhyCommandTests {
         }
     }
 
+    /// `find` in two halves gives one pass's answer on the shipped journals, and on a damaged
+    /// one the same error or matches (the first half's first: it comes first in one pass).
+    @Test func findInHalvesAnswersAsOnePass() throws {
+        let cases: [(journal: InspectedJournal, expressions: [String])] = [
+            (try shipped("todo"), [#"StatsAtom.total >= 5 && FilterAtom == "all""#, #"FilterAtom == "completed""#, "StatsAtom.totalCompleted > 1"]),
+            (try shipped("counter"), ["CounterAtom == 3", "CounterAtom > 1"]),
+            (try InspectedJournal(path: repository.appendingPathComponent("Fuzz/regressions/journal-summary/declaration-label-not-utf8-5a493d58339c47ea.jsonl").path), [#"FilterAtom == "completed""#]),
+        ]
+        for (journal, expressions) in cases {
+            for expression in expressions {
+                for mode in FindCommand.Mode.allCases {
+                    let halves = Result { () throws(InspectorError) in try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1) }
+                    let onePass = Result { () throws(InspectorError) in try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max) }
+                    #expect(halves == onePass, "\(journal.path): \(expression), \(mode)")
+                }
+            }
+        }
+    }
+
     /// A damaged line before an atom's last change is not read: `blame` answers, where reading
     /// every line (`stats`) names it.
     @Test func blameReadsNoLineBeforeTheChangeItFinds() throws {
