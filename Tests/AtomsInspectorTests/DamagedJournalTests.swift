@@ -102,6 +102,81 @@ struct DamagedJournalTests {
         try expectEveryCommandRejects(path, line: index + 1, showing: false)
     }
 
+    /// A run of steps written again, their timing lines (and keyframes) with them, as when a
+    /// session's lines are copied twice: every command names the run's first line, where a
+    /// step comes again, as reading in order does. The walks behind `find`, `export` and
+    /// `compare` used to leave the step due to the reader, which finds it by binary search
+    /// and checks the lines from a few kilobytes before it: a run longer than that (600
+    /// steps) was passed by.
+    @Test(arguments: [1, 3, 600])
+    func aRunOfStepsWrittenAgainIsNamedAtItsFirstLine(steps: Int) throws {
+        let lines = try recordedLines(increments: 2_000)
+        let transactions = lines.indices.filter { lines[$0].hasPrefix("[") }
+        // The run: the `steps` transactions before one past the middle, with the lines
+        // between, written again where it stands.
+        let position = try #require(transactions.indices.first { $0 >= steps && transactions[$0] > lines.count / 2 })
+        let index = transactions[position]
+        let run = lines[transactions[position - steps]..<index]
+        let directory = try TemporaryDirectory()
+        let written = Array(lines[..<index]) + run + Array(lines[index...])
+        let path = try directory.write("repeated.jsonl", Data(written.joined(separator: "\n").utf8 + [0x0A]))
+        try expectEveryCommandRejects(path, line: index + 1, showing: false)
+    }
+
+    /// A run of steps written again where `find`'s halves join (after the first half's last
+    /// step, before the step the second half starts at by seeking): the search in halves
+    /// names it as one pass does, in every mode, since the first half reads on to the step
+    /// after its last. (The second half's seeking checks the lines a few kilobytes before
+    /// its first step: a run of 600 steps is longer.)
+    @Test(arguments: [3, 600])
+    func findInHalvesNamesARunWrittenAgainWhereTheHalvesJoin(steps: Int) throws {
+        let lines = try recordedLines(increments: 2_000)
+        let directory = try TemporaryDirectory()
+        let whole = try InspectedJournal(path: try directory.write("whole.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let (first, last) = (whole.reader.firstStep, whole.reader.lastStep)
+        let middle = first + (last - first) / 2
+        let index = try #require(lines.firstIndex { $0.hasPrefix("[\(middle + 1),") })
+        let runStart = try #require(lines.firstIndex { $0.hasPrefix("[\(middle + 1 - steps),") })
+        let written = Array(lines[..<index]) + lines[runStart..<index] + Array(lines[index...])
+        let journal = try InspectedJournal(path: try directory.write("repeated.jsonl", Data((written.joined(separator: "\n") + "\n").utf8)))
+        for mode in FindCommand.Mode.allCases {
+            for expression in ["DamageCountAtom == \(last + 500)", "DamageCountAtom >= 0"] {
+                for halvesFrom in [1, Int.max] {
+                    do throws(InspectorError) {
+                        let found = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: halvesFrom)
+                        // `.first` stops at a match before the run, as one pass does.
+                        #expect(mode == .first && !found.steps.isEmpty, "\(mode), \(expression), halves from \(halvesFrom): read past the run")
+                    } catch {
+                        #expect(error.line == index + 1, "\(mode), \(expression), halves from \(halvesFrom): \(error)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A keyframe before the middle whose body is damaged, which one pass does not decode
+    /// (it takes a keyframe's place only) and the second half starts from: the search in
+    /// halves answers as one pass does.
+    @Test func findInHalvesAnswersAsOnePassWhenTheKeyframeBeforeTheMiddleIsDamaged() throws {
+        var lines = try recordedLines()
+        let directory = try TemporaryDirectory()
+        let whole = try InspectedJournal(path: try directory.write("whole.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let middle = whole.reader.firstStep + (whole.reader.lastStep - whole.reader.firstStep) / 2
+        let keyframe = try #require(lines.lastIndex { line in
+            line.contains(#""type":"keyframe""#) && Int(line.split(separator: #""seq":"#).last!.prefix { $0.isNumber })! <= middle
+        })
+        lines[keyframe] = lines[keyframe].replacingOccurrences(of: #""values":["#, with: #""values":[{"id":99,"v":1},"#)
+        let journal = try InspectedJournal(path: try directory.write("keyframe.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8)))
+        #expect(throws: InspectorError.self, "the keyframe is damaged") { try journal.state(at: middle) }
+        for mode in FindCommand.Mode.allCases {
+            for expression in ["DamageCountAtom >= \(middle)", "DamageCountAtom == 1000"] {
+                let halves = Result { () throws(InspectorError) in try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1) }
+                let onePass = Result { () throws(InspectorError) in try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max) }
+                #expect(halves == onePass, "\(mode), \(expression)")
+            }
+        }
+    }
+
     /// The last transaction writes an atom no line declares, and a damaged line follows the
     /// end: reading in order applies the last transaction before it reads on, so every
     /// command names the transaction, not the line after it, and words it alike.
@@ -284,6 +359,11 @@ struct DamagedJournalTests {
         if showing {
             errors["show"] = outcome { () throws(InspectorError) in _ = try ShowCommand.run(journal) }
         }
+        // `export` tells a journal it cannot read, and goes on with the others.
+        let output = try TemporaryDirectory()
+        var exportError: InspectorError?
+        _ = try? ExportCommand.run([path], to: output.path("tables"), options: .init(), failure: { exportError = $0 })
+        errors["export"] = exportError
         for (command, error) in errors.sorted(by: { $0.key < $1.key }) {
             guard let error else {
                 Issue.record("\(command) read past the damaged line \(expectedLine)")

@@ -1,5 +1,6 @@
 import AtomsJournalReader
 import Dispatch
+import Synchronization
 
 /// `atoms-inspect find`: the steps where a condition on atom values becomes true (or holds).
 package enum FindCommand {
@@ -91,32 +92,51 @@ package enum FindCommand {
     package static let halvesFrom = 65_536
 
     /// The matches of steps `first…last`, searched in two halves on two threads; in one pass
-    /// when the journal cannot be opened again as it was (it changed since).
+    /// when the journal cannot be opened again cheaply and as it was (a file of a format
+    /// before 4 is read whole to open; a pipe is read once; a file may have changed since).
     private static func inHalves(
         _ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, first: Int, last: Int, progress: SearchProgress?
     ) throws(InspectorError) -> [Match] {
-        // A reader is read by one thread at a time (its segments keep one cursor each): the
-        // second half reads the journal opened again.
-        guard let again = journal.openedAgain() else {
+        func onePass() throws(InspectorError) -> [Match] {
             var found: [Match] = []
             try forEachMatch(journal, bound, mode: mode, progress: progress) { found.append($0) }
             return found
         }
+        // A reader is read by one thread at a time (its segments keep one cursor each): the
+        // second half reads the journal opened again.
+        guard journal.reader.header.version >= JournalFormat.firstSeekableVersion, let again = journal.openedAgain() else {
+            return try onePass()
+        }
         let middle = first + (last - first) / 2
         let halves = [(journal, first...middle), (again, (middle + 1)...last)]
-        let told = progress.map { progress in
-            HalfProgress { step, _ in progress(min(last, first + (step - first) * 2), first...last) }
+        // Once the first half has what one pass would stop at (a match with `.first`, a stop
+        // asked by `progress`, an error), the second half's work is not wanted: it stops at
+        // its next progress report.
+        let stop = HalvesStop()
+        let told = HalfProgress { step, _ in
+            guard progress?(min(last, first + (step - first) * 2), first...last) ?? true else {
+                stop.set()
+                return false
+            }
+            return true
         }
         let results = [HalfResult(), HalfResult()]
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             let (reader, steps) = halves[index]
             var found: [Match] = []
             do throws(InspectorError) {
-                let ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: index == 0 ? told?.progress : nil) {
-                    found.append($0)
+                let ranToEnd: Bool
+                if index == 0 {
+                    ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: told.progress) { match in
+                        found.append(match)
+                        if mode == .first { stop.set() }
+                    }
+                } else {
+                    ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: { _, _ in !stop.isSet }) { found.append($0) }
                 }
                 results[index].value = .success((found, ranToEnd))
             } catch {
+                if index == 0 { stop.set() }
                 results[index].value = .failure(error)
             }
         }
@@ -126,8 +146,21 @@ package enum FindCommand {
         if !ranToEnd || (mode == .first && !earlier.isEmpty) {
             return earlier
         }
-        let later = try results[1].get().matches
+        // The second half read a keyframe one pass does not decode (the state at the middle):
+        // when it fails, one pass says what is wrong, and where.
+        guard let later = try? results[1].get().matches else {
+            return try onePass()
+        }
         return mode == .first ? Array(later.prefix(1)) : earlier + later
+    }
+
+    /// Tells the second half to stop: set by the first half's thread, read by the second's.
+    private final class HalvesStop: Sendable {
+        private let flag = Atomic(false)
+
+        func set() { flag.store(true, ordering: .relaxed) }
+
+        var isSet: Bool { flag.load(ordering: .relaxed) }
     }
 
     /// The progress the first half tells.
@@ -157,7 +190,9 @@ package enum FindCommand {
     ///
     /// - Parameters:
     ///   - steps: The steps searched (whether the expression becomes true at the first is
-    ///     decided from the step before it); the whole journal when `nil`.
+    ///     decided from the step before it); the whole journal when `nil`. Ending short of
+    ///     the journal's last step, the search reads on to the line of the step after, as one
+    ///     pass would, and fails on damage there.
     ///   - progress: Called every few thousand steps; returning `false` stops the scan.
     /// - Returns: `false` when `progress` stopped it.
     @discardableResult
@@ -167,21 +202,23 @@ package enum FindCommand {
         let reader = journal.reader
         let steps = steps ?? reader.firstStep...reader.lastStep
         let scan = ExpressionScan(journal: journal, expression: bound)
-        var names: Naming?
-        return try scan.steps(from: steps.lowerBound, through: steps.upperBound, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress) { state, record, bound throws(InspectorError) in
+        // A search that ends short of the journal's end (a first half) reads on to the step
+        // after its last, as one pass would.
+        let readingOn = steps.upperBound < reader.lastStep
+        return try scan.steps(from: steps.lowerBound, through: steps.upperBound, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress, readingOn: readingOn) { state, record, bound throws(InspectorError) in
             let bound = bound!
             let step = state.step
-            if names == nil || record?.declare != nil {
-                names = Naming(declarations: state.declarations)
-            }
+            // The names the state knows at this step: an atom may have been declared by a
+            // step that did not match.
+            let names = Naming(declarations: state.declarations)
             var values: [String: JSONValue] = [:]
             for path in bound.expression.paths {
                 values[path.description] = bound.value(of: path, in: state.values)
             }
             body(Match(
                 step: step, cause: record?.cause, at: record?.at,
-                changed: (record?.values ?? []).filter { !$0.isEqualWrite }.map { names!.name($0.id) },
-                equal: (record?.values ?? []).filter(\.isEqualWrite).map { names!.name($0.id) }, values: values
+                changed: (record?.values ?? []).filter { !$0.isEqualWrite }.map { names.name($0.id) },
+                equal: (record?.values ?? []).filter(\.isEqualWrite).map { names.name($0.id) }, values: values
             ))
         }
     }

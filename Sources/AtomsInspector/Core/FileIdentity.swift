@@ -36,6 +36,12 @@ struct FileIdentity: Equatable, Sendable {
         #endif
     }
 
+    /// Whether `path` names a folder.
+    static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// The file's size in bytes.
     var byteCount: Int { Int(size) }
 }

@@ -66,10 +66,12 @@ package struct InspectedJournal: Sendable {
 
     /// The same journal opened again, with a reader of its own, for a second thread (a
     /// reader is read by one thread at a time); without decoded states kept. `nil` when it
-    /// cannot be opened, or no longer holds what this one read: a file that changed since it
-    /// was opened, or a folder whose first or last step moved.
+    /// is neither a regular file nor a folder (a pipe is read once), cannot be opened, or no
+    /// longer holds what this one read: a file that changed since it was opened, or a folder
+    /// whose first or last step moved.
     package func openedAgain() -> InspectedJournal? {
-        guard let again = try? InspectedJournal(path: path), again.identity == identity,
+        guard identity != nil || FileIdentity.isFolder(path),
+              let again = try? InspectedJournal(path: path), again.identity == identity,
               again.reader.firstStep == reader.firstStep, again.reader.lastStep == reader.lastStep
         else { return nil }
         return again

@@ -43,13 +43,16 @@ struct ExpressionScan {
     /// - Parameters:
     ///   - limit: Stop after this many steps.
     ///   - progress: Called every few thousand steps; returning `false` stops the scan.
+    ///   - readingOn: Having searched `through` (short of the limit), read on to the next
+    ///     step's line as reading on in order would (``TransactionWalk/readOnToTheNextStep()``):
+    ///     a search's first half, which meets damage where the halves join as one pass does.
     /// - Returns: `false` when `progress` stopped the scan, `true` when it ran to its end.
     /// - Complexity: One transaction envelope per step, read at byte speed; the expression is
     ///   evaluated only where a line writes, creates or releases one of the atoms; a line is
     ///   decoded only where it is not in the common shape (``TransactionWalk``).
     @discardableResult
     func steps(
-        from: Int, through: Int, holding: Bool = false, limit: Int = .max, progress: SearchProgress? = nil,
+        from: Int, through: Int, holding: Bool = false, limit: Int = .max, progress: SearchProgress? = nil, readingOn: Bool = false,
         _ found: (_ state: JournalState, _ record: TransactionRecord?, _ expression: BoundExpression?) throws(InspectorError) -> Void
     ) throws(InspectorError) -> Bool {
         guard from <= through, limit > 0 else { return true }
@@ -164,6 +167,13 @@ struct ExpressionScan {
                 }
             }
             seq += 1
+        }
+        if readingOn, count < limit {
+            do {
+                try walk.readOnToTheNextStep()
+            } catch {
+                throw InspectorError(error)
+            }
         }
         return true
     }

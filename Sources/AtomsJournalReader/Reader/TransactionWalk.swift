@@ -22,8 +22,9 @@ import Darwin
 /// (``pendingValue(of:)``, for deciding a condition on them) and decoded into the state only
 /// when something reads it (``settle(_:)``; every decoded line settles first). Every other
 /// line is decoded with ``LineScanner`` from the same buffer and applied as ``JournalReader/apply(_:to:decodingValuesOf:)`` does; an
-/// unusual line (a sequence break, a line missing) is left to that function, so every error is
-/// worded as before.
+/// unusual line (an end line where a step is due) is left to that function, so its error is
+/// worded as before; another transaction where the next is due is named by its line, as
+/// reading in order names it.
 ///
 /// ## Example
 /// ```swift
@@ -147,6 +148,12 @@ package final class TransactionWalk {
                     try settle(&state)
                     outcome = .decoded(try decoded(raw, bytes, in: place, into: &state))
                     return .stopAfter
+                case .other(.transaction(let other)):
+                    // Another transaction where `seq`'s is due (a run of steps repeated, or a
+                    // step missing) is named by its line, as reading in order names it: the
+                    // reader would find `seq` by seeking and pass it by.
+                    try place.take(.transaction(seq: other), at: bytes.offset)
+                    return .stopBefore
                 default:
                     // A sequence break, an end line: worded by the reader.
                     return try place.passesBetweenSteps(line, raw, bytes) ? .next : .stopBefore
@@ -168,6 +175,33 @@ package final class TransactionWalk {
         }
         nextStep = seq + 1
         return record
+    }
+
+    /// Reads on from the last step to the line of ``nextStep``, without reading that line,
+    /// taking each line between as ``advance(_:)`` takes them: a walk that stops short of the
+    /// journal's end checks, as reading on in order would, that the step due comes next (a
+    /// search's first half, where the second half starts at that step found by seeking).
+    /// Nothing is read past a segment's last step (``advance(_:)`` checked its lines to the
+    /// end), nor after a step the reader read by seeking.
+    ///
+    /// - Throws: ``JournalError`` for a damaged line before it, or another transaction where
+    ///   it is due.
+    package func readOnToTheNextStep() throws(JournalError) {
+        let seq = nextStep
+        guard let place, seq <= place.lastStep else { return }
+        try reader.checkingForChanges { () throws(JournalError) in
+            try place.run { line, raw, bytes throws(JournalError) -> StepScan.Verdict in
+                switch line {
+                case .envelope(let envelope, _):
+                    return envelope.seq == seq ? .stopBefore : .readInFull
+                case .other(.transaction(let other)):
+                    if other != seq { try place.take(.transaction(seq: other), at: bytes.offset) }
+                    return .stopBefore
+                default:
+                    return try place.passesBetweenSteps(line, raw, bytes) ? .next : .stopBefore
+                }
+            }
+        }
     }
 
     /// What ``advance(_:)`` did with the next transaction's line.

@@ -9,6 +9,11 @@ struct ReleasedRowTickAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }
 }
 
+/// Twice the tick: written with it once watched.
+struct ReleasedRowTickDoubledAtom: ValueAtom, Hashable {
+    func value(context: Context) -> Int { context.watch(ReleasedRowTickAtom()) * 2 }
+}
+
 /// A list row: one family member per item.
 struct ReleasedRowAtom: ValueAtom {
     let item: Int
@@ -95,6 +100,22 @@ struct ReleasedAtomTests {
         #expect(becomes.count == 2, "true in each life: \(becomes)")
     }
 
+    /// A session that ticks `count` times, recorded to `path` (a bounded folder with
+    /// `limit`); the doubled tick is watched from tick `watchingDoubledFrom` on.
+    private func recordTicks(_ count: Int, to path: String, limit: Int? = nil, keyframeInterval: Int = JournalFormat.defaultKeyframeInterval, watchingDoubledFrom: Int? = nil) throws -> InspectedJournal {
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, limit: limit, keyframeInterval: keyframeInterval, program: "tests")
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(ReleasedRowTickAtom())
+        for tick in 1...count {
+            if tick == watchingDoubledFrom { context.watch(ReleasedRowTickDoubledAtom()) }
+            context[ReleasedRowTickAtom()] += 1
+        }
+        try recorder.close()
+        return try InspectedJournal(path: path)
+    }
+
     /// `find` in two halves (a thread each) finds what one pass finds, for an atom that comes
     /// back under a new number and for a counter, in every mode.
     @Test func findInHalvesFindsWhatOnePassFinds() throws {
@@ -119,15 +140,7 @@ struct ReleasedAtomTests {
     /// stops the search leaves the first half's matches so far.
     @Test func findInHalvesTellsProgressOverTheWholeJournal() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("ticks.jsonl")
-        let root = AtomRoot()
-        let recorder = try JournalRecorder(path: path, program: "tests")
-        recorder.attach(to: root.store)
-        let context = root.viewContext()
-        context.watch(ReleasedRowTickAtom())
-        for _ in 1...40_000 { context[ReleasedRowTickAtom()] += 1 }
-        try recorder.close()
-        let journal = try InspectedJournal(path: path)
+        let journal = try recordTicks(40_000, to: directory.path("ticks.jsonl"))
         let whole = journal.reader.firstStep...journal.reader.lastStep
         let middle = whole.lowerBound + (whole.upperBound - whole.lowerBound) / 2
         var told: [(step: Int, steps: ClosedRange<Int>)] = []
@@ -165,6 +178,35 @@ struct ReleasedAtomTests {
         let found = try FindCommand.find(changed, where: "ReleasedRowTickAtom >= 30", mode: .all, halvesFrom: 1)
         #expect(found == (try FindCommand.find(journal, where: "ReleasedRowTickAtom >= 30", mode: .all, halvesFrom: .max)))
         #expect(!found.steps.isEmpty)
+    }
+
+    /// A match names every atom its step wrote, one declared by a step that did not match
+    /// included (it was `#3` in one pass, and named in a half that started after it), in one
+    /// pass and in halves alike.
+    @Test func findNamesAnAtomDeclaredBetweenMatches() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try recordTicks(30, to: directory.path("declared.jsonl"), keyframeInterval: 4, watchingDoubledFrom: 10)
+        for halvesFrom in [1, Int.max] {
+            let found = try FindCommand.find(journal, where: "ReleasedRowTickAtom == 5 || ReleasedRowTickAtom == 20", halvesFrom: halvesFrom)
+            #expect(found.steps.map(\.changed) == [["ReleasedRowTickAtom"], ["ReleasedRowTickAtom", "ReleasedRowTickDoubledAtom"]], "halves from \(halvesFrom)")
+        }
+    }
+
+    /// A bounded journal (a folder of segments) is opened again and searched in halves, with
+    /// one pass's answer.
+    @Test func findInHalvesSearchesAFolderOfSegments() throws {
+        let directory = try TemporaryDirectory()
+        let journal = try recordTicks(2_000, to: directory.path("bounded"), limit: 16 << 10, keyframeInterval: 16)
+        #expect(journal.reader.segmentCount > 1)
+        #expect(journal.openedAgain() != nil, "a folder is opened again")
+        let tick = journal.reader.lastStep - 2
+        for expression in ["ReleasedRowTickAtom >= \(tick - 300)", "ReleasedRowTickAtom == \(tick)"] {
+            for mode in FindCommand.Mode.allCases {
+                let halves = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1)
+                #expect(halves == (try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max)), "\(expression), \(mode)")
+                #expect(!halves.steps.isEmpty)
+            }
+        }
     }
 
     @Test func compareMatchesRecordingsThatNumberARowDifferently() throws {
