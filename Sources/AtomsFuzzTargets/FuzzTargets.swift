@@ -47,14 +47,15 @@ public enum FuzzTargets {
 
     /// Opens the input as a journal and reads every transaction's envelope three ways: the
     /// summary `stats` prints, the same in two halves on two threads, and one by one as `log`
-    /// reads them. Where they disagree, the input goes to ``FuzzFindings`` (the readers are
-    /// to give one verdict; until they do, a disagreement is not a crash).
+    /// reads them; and searches it with `find` in two halves and in one pass
+    /// (``FindHalvesCrossCheck``). Where they disagree, the input goes to ``FuzzFindings``
+    /// (the readers are to give one verdict; until they do, a disagreement is not a crash).
     package static func journalSummary(_ input: UnsafeRawBufferPointer) {
         let path = FuzzScratch.path("summary.jsonl")
         guard FuzzScratch.write(input, to: path), let reader = try? JournalReader(path: path) else {
             return
         }
-        for disagreement in SummaryCrossCheck.disagreements(in: reader) {
+        for disagreement in SummaryCrossCheck.disagreements(in: reader) + FindHalvesCrossCheck.disagreements(at: path) {
             FuzzFindings.report(target: "journal-summary", kind: disagreement.kind, detail: disagreement.detail, input: input)
         }
     }

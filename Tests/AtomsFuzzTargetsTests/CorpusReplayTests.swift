@@ -1,3 +1,4 @@
+import AtomsInspector
 import AtomsJournal
 import Foundation
 import Testing
@@ -36,6 +37,22 @@ struct CorpusReplayTests {
             versions.insert(reader.header.version)
         }
         #expect(versions == [1, 2, 3, 4], "formats 1 to 4")
+    }
+
+    /// The journal-summary target also searches each journal with `find` in halves and in
+    /// one pass (``FindHalvesCrossCheck``): on most seeds it finds an atom to search for, and
+    /// the two agree.
+    @Test func theSummaryTargetSearchesItsSeedsInHalves() throws {
+        let folder = Self.fuzzFolder.appendingPathComponent("corpus/journal-summary").path
+        var searched = 0
+        let files = FuzzReplay.files(at: folder)
+        for file in files {
+            let journal = try InspectedJournal(path: file)
+            guard FindHalvesCrossCheck.someAtom(of: journal) != nil else { continue }
+            searched += 1
+            #expect(FindHalvesCrossCheck.disagreements(at: file).map(\.detail) == [], "\(file)")
+        }
+        #expect(searched * 4 >= files.count * 3, "\(searched) of \(files.count) seeds searched")
     }
 
     @Test func theFixtureJournalOpensWithEveryAtomLive() throws {

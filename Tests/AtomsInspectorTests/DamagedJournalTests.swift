@@ -126,17 +126,20 @@ struct DamagedJournalTests {
     /// A run of steps written again where `find`'s halves join (after the first half's last
     /// step, before the step the second half starts at by seeking): the search in halves
     /// names it as one pass does, in every mode, since the first half reads on to the step
-    /// after its last. (The second half's seeking checks the lines a few kilobytes before
-    /// its first step: a run of 600 steps is longer.)
-    @Test(arguments: [3, 600])
-    func findInHalvesNamesARunWrittenAgainWhereTheHalvesJoin(steps: Int) throws {
+    /// after its last, and a second half that starts elsewhere than that line (in the run's
+    /// copy, when the run goes on past the middle) is searched again in one pass. (The second
+    /// half's seeking checks the lines a few kilobytes before its first step: a run of 600
+    /// steps is longer.)
+    @Test(arguments: [(3, 0), (600, 0), (300, 300)])
+    func findInHalvesNamesARunWrittenAgainWhereTheHalvesJoin(before: Int, after: Int) throws {
         let lines = try recordedLines(increments: 2_000)
         let directory = try TemporaryDirectory()
         let whole = try InspectedJournal(path: try directory.write("whole.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8)))
         let (first, last) = (whole.reader.firstStep, whole.reader.lastStep)
         let middle = first + (last - first) / 2
-        let index = try #require(lines.firstIndex { $0.hasPrefix("[\(middle + 1),") })
-        let runStart = try #require(lines.firstIndex { $0.hasPrefix("[\(middle + 1 - steps),") })
+        // The run: `before` steps up to the middle and `after` steps after it.
+        let index = try #require(lines.firstIndex { $0.hasPrefix("[\(middle + 1 + after),") })
+        let runStart = try #require(lines.firstIndex { $0.hasPrefix("[\(middle + 1 - before),") })
         let written = Array(lines[..<index]) + lines[runStart..<index] + Array(lines[index...])
         let journal = try InspectedJournal(path: try directory.write("repeated.jsonl", Data((written.joined(separator: "\n") + "\n").utf8)))
         for mode in FindCommand.Mode.allCases {
@@ -173,6 +176,36 @@ struct DamagedJournalTests {
                 let halves = Result { () throws(InspectorError) in try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1) }
                 let onePass = Result { () throws(InspectorError) in try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max) }
                 #expect(halves == onePass, "\(mode), \(expression)")
+            }
+        }
+    }
+
+    /// The keyframe the second half starts from disagrees with the steps before it (a count
+    /// that the transactions do not give; no reader checks a keyframe's values against
+    /// them): the search in halves answers as one pass, which passes keyframes by, does.
+    @Test func findInHalvesAnswersAsOnePassWhenTheKeyframeAtTheMiddleDisagrees() throws {
+        let lines = try recordedLines()
+        func seq(ofKeyframe line: String) -> Int? {
+            guard line.contains(#""type":"keyframe""#) else { return nil }
+            return Int(line.split(separator: #""seq":"#).last!.prefix { $0.isNumber })
+        }
+        // Cut after step 2k, for a keyframe of step k: the middle is that keyframe's step.
+        let middle = try #require(lines.compactMap(seq(ofKeyframe:)).first { $0 > 20 })
+        let cut = try #require(lines.firstIndex { $0.hasPrefix("[\(2 * middle + 1),") })
+        var kept = Array(lines[..<cut]) + [try #require(lines.last).replacing(/"seq":[0-9]+/, with: #""seq":\#(2 * middle)"#)]
+        let directory = try TemporaryDirectory()
+        let consistent = try InspectedJournal(path: try directory.write("consistent.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8)))
+        #expect(consistent.reader.firstStep == 0 && consistent.reader.lastStep == 2 * middle)
+        // Its count (the one number written as a value) changed.
+        let keyframe = try #require(kept.firstIndex { seq(ofKeyframe: $0) == middle })
+        kept[keyframe] = kept[keyframe].replacing(/"v":[0-9]+/, with: #""v":1000"#)
+        let journal = try InspectedJournal(path: try directory.write("keyframe.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8)))
+        #expect(try journal.state(at: middle) != (try consistent.state(at: middle)), "the keyframe disagrees")
+        for mode in FindCommand.Mode.allCases {
+            for count in 0...(2 * middle + 5) {
+                let expression = "DamageCountAtom >= \(count)"
+                let halves = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1)
+                #expect(halves == (try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max)), "\(mode), \(expression)")
             }
         }
     }

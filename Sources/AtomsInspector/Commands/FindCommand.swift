@@ -127,12 +127,12 @@ package enum FindCommand {
             do throws(InspectorError) {
                 let ranToEnd: Bool
                 if index == 0 {
-                    ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: told.progress) { match in
+                    ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: told.progress, ends: results[index].ends) { match in
                         found.append(match)
                         if mode == .first { stop.set() }
                     }
                 } else {
-                    ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: { _, _ in !stop.isSet }) { found.append($0) }
+                    ranToEnd = try forEachMatch(reader, bound, mode: mode, steps: steps, progress: { _, _ in !stop.isSet }, ends: results[index].ends) { found.append($0) }
                 }
                 results[index].value = .success((found, ranToEnd))
             } catch {
@@ -147,8 +147,9 @@ package enum FindCommand {
             return earlier
         }
         // The second half read a keyframe one pass does not decode (the state at the middle):
-        // when it fails, one pass says what is wrong, and where.
-        guard let later = try? results[1].get().matches else {
+        // when it fails, one pass says what is wrong, and where. So it does when the halves
+        // do not join as one pass reads on (``ScanEnds/isJoined(to:after:)``).
+        guard let later = try? results[1].get().matches, results[0].ends.isJoined(to: results[1].ends, after: middle) else {
             return try onePass()
         }
         return mode == .first ? Array(later.prefix(1)) : earlier + later
@@ -179,6 +180,8 @@ package enum FindCommand {
         // Unchecked: written by its half's thread only, and read after `concurrentPerform`
         // returns (which waits for both).
         var value: Swift.Result<(matches: [Match], ranToEnd: Bool), InspectorError>?
+        /// Where its walk began and ended.
+        let ends = ScanEnds()
 
         func get() throws(InspectorError) -> (matches: [Match], ranToEnd: Bool) {
             try value!.get()
@@ -194,10 +197,12 @@ package enum FindCommand {
     ///     the journal's last step, the search reads on to the line of the step after, as one
     ///     pass would, and fails on damage there.
     ///   - progress: Called every few thousand steps; returning `false` stops the scan.
+    ///   - ends: Told where the walk began and ended (for joining two halves).
     /// - Returns: `false` when `progress` stopped it.
     @discardableResult
     package static func forEachMatch(
-        _ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, steps: ClosedRange<Int>? = nil, progress: SearchProgress? = nil, _ body: (Match) -> Void
+        _ journal: InspectedJournal, _ bound: BoundExpression, mode: Mode, steps: ClosedRange<Int>? = nil, progress: SearchProgress? = nil, ends: ScanEnds? = nil,
+        _ body: (Match) -> Void
     ) throws(InspectorError) -> Bool {
         let reader = journal.reader
         let steps = steps ?? reader.firstStep...reader.lastStep
@@ -205,7 +210,7 @@ package enum FindCommand {
         // A search that ends short of the journal's end (a first half) reads on to the step
         // after its last, as one pass would.
         let readingOn = steps.upperBound < reader.lastStep
-        return try scan.steps(from: steps.lowerBound, through: steps.upperBound, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress, readingOn: readingOn) { state, record, bound throws(InspectorError) in
+        return try scan.steps(from: steps.lowerBound, through: steps.upperBound, holding: mode == .all, limit: mode == .first ? 1 : .max, progress: progress, readingOn: readingOn, ends: ends) { state, record, bound throws(InspectorError) in
             let bound = bound!
             let step = state.step
             // The names the state knows at this step: an atom may have been declared by a

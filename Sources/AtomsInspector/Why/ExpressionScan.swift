@@ -46,13 +46,14 @@ struct ExpressionScan {
     ///   - readingOn: Having searched `through` (short of the limit), read on to the next
     ///     step's line as reading on in order would (``TransactionWalk/readOnToTheNextStep()``):
     ///     a search's first half, which meets damage where the halves join as one pass does.
+    ///   - ends: Told where the walk began and ended, for joining two halves.
     /// - Returns: `false` when `progress` stopped the scan, `true` when it ran to its end.
     /// - Complexity: One transaction envelope per step, read at byte speed; the expression is
     ///   evaluated only where a line writes, creates or releases one of the atoms; a line is
     ///   decoded only where it is not in the common shape (``TransactionWalk``).
     @discardableResult
     func steps(
-        from: Int, through: Int, holding: Bool = false, limit: Int = .max, progress: SearchProgress? = nil, readingOn: Bool = false,
+        from: Int, through: Int, holding: Bool = false, limit: Int = .max, progress: SearchProgress? = nil, readingOn: Bool = false, ends: ScanEnds? = nil,
         _ found: (_ state: JournalState, _ record: TransactionRecord?, _ expression: BoundExpression?) throws(InspectorError) -> Void
     ) throws(InspectorError) -> Bool {
         guard from <= through, limit > 0 else { return true }
@@ -69,6 +70,7 @@ struct ExpressionScan {
             atoms = expression!.atomIDs
             state = try journal.state(at: start, decodingValuesOf: atoms)
         }
+        ends?.startValues = state.values.filter { atoms.contains($0.key) }
         var condition = expression.map(CompiledCondition.init)
         var holds = expression?.holds(in: state.values) ?? false
         var count = 0
@@ -168,12 +170,17 @@ struct ExpressionScan {
             }
             seq += 1
         }
-        if readingOn, count < limit {
-            do {
-                try walk.readOnToTheNextStep()
-            } catch {
-                throw InspectorError(error)
+        do {
+            if readingOn, count < limit {
+                ends?.nextLine = try walk.readOnToTheNextStep()
             }
+            if let ends {
+                try walk.settle(&state)
+                ends.endValues = state.values.filter { atoms.contains($0.key) }
+                ends.firstLine = walk.startedAt
+            }
+        } catch {
+            throw InspectorError(error)
         }
         return true
     }
@@ -198,5 +205,32 @@ struct ExpressionScan {
     /// released one: where an atom search stops, and where a condition may have become true.
     static func touches(_ record: TransactionRecord, _ atoms: Set<Int>) -> Bool {
         record.changed(anyOf: atoms) || record.createdOrReleased(anyOf: atoms)
+    }
+}
+
+/// Where a search's walk began and ended, for joining it to the search of the steps after it
+/// (``FindCommand``'s halves): the values of the atoms it read at its start and at its end,
+/// the line its first step was found at, and the line of the step after its last (read on to).
+package final class ScanEnds {
+    var startValues: [Int: ValueEntry] = [:]
+    var endValues: [Int: ValueEntry] = [:]
+    var firstLine: TransactionWalk.LinePlace?
+    var nextLine: TransactionWalk.LinePlace?
+
+    package init() {}
+
+    /// Whether the search after this one (`later`, from the step after this one's last)
+    /// started where this one ended: at the line it read on to (or at a segment's first
+    /// step, when this one ended its segment at `last`), from the values it ended with. A
+    /// journal whose halves do not join so (a run of steps written again across the join,
+    /// a keyframe at the middle that disagrees with the steps before it) is read in one pass.
+    func isJoined(to later: ScanEnds, after last: Int) -> Bool {
+        let lines = nextLine.map { $0 == later.firstLine } ?? (later.firstLine?.segmentFirstStep == last)
+        guard lines else { return false }
+        guard Set(endValues.keys) == Set(later.startValues.keys) else { return false }
+        return endValues.allSatisfy { id, entry in
+            let other = later.startValues[id]!
+            return entry.v == other.v && entry.dump == other.dump && entry.phase == other.phase
+        }
     }
 }

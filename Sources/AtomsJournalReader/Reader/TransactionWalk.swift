@@ -50,6 +50,11 @@ package final class TransactionWalk {
         slots.initialize(to: [])
         return slots
     }()
+    /// The line the walk's first step was found at (``LinePlace``); `nil` before it, or when
+    /// the reader read that step by seeking.
+    package private(set) var startedAt: LinePlace?
+    /// The walk's first step.
+    private let firstStep: Int
     /// Whether the last line ``advance(_:)`` skipped wrote a value of a kept atom.
     package private(set) var wroteKept = false
     /// The transaction ``advance(_:)`` applies next.
@@ -102,6 +107,7 @@ package final class TransactionWalk {
         decodesAll = atoms == nil
         self.readsEvery = readsEvery
         nextStep = state.step + 1
+        firstStep = nextStep
         for id in state.declarations.keys { mark(id, 1) }
         for id in state.liveIDs { mark(id, 2) }
         for id in atoms ?? [] { mark(id, 4) }
@@ -177,6 +183,14 @@ package final class TransactionWalk {
         return record
     }
 
+    /// A line of a journal: the first step of the segment holding it, and its offset there.
+    package struct LinePlace: Equatable, Sendable {
+        /// The first step of the segment (the step its first keyframe holds).
+        package let segmentFirstStep: Int
+        /// The line's offset in the segment's file.
+        package let offset: Int
+    }
+
     /// Reads on from the last step to the line of ``nextStep``, without reading that line,
     /// taking each line between as ``advance(_:)`` takes them: a walk that stops short of the
     /// journal's end checks, as reading on in order would, that the step due comes next (a
@@ -184,24 +198,31 @@ package final class TransactionWalk {
     /// Nothing is read past a segment's last step (``advance(_:)`` checked its lines to the
     /// end), nor after a step the reader read by seeking.
     ///
+    /// - Returns: The line of ``nextStep`` (to compare with where a walk from it started:
+    ///   ``startedAt``); `nil` when nothing was read.
     /// - Throws: ``JournalError`` for a damaged line before it, or another transaction where
     ///   it is due.
-    package func readOnToTheNextStep() throws(JournalError) {
+    @discardableResult
+    package func readOnToTheNextStep() throws(JournalError) -> LinePlace? {
         let seq = nextStep
-        guard let place, seq <= place.lastStep else { return }
+        guard let place, seq <= place.lastStep else { return nil }
+        var found = false
         try reader.checkingForChanges { () throws(JournalError) in
             try place.run { line, raw, bytes throws(JournalError) -> StepScan.Verdict in
                 switch line {
                 case .envelope(let envelope, _):
-                    return envelope.seq == seq ? .stopBefore : .readInFull
+                    found = envelope.seq == seq
+                    return found ? .stopBefore : .readInFull
                 case .other(.transaction(let other)):
                     if other != seq { try place.take(.transaction(seq: other), at: bytes.offset) }
+                    found = other == seq
                     return .stopBefore
                 default:
                     return try place.passesBetweenSteps(line, raw, bytes) ? .next : .stopBefore
                 }
             }
         }
+        return found ? LinePlace(segmentFirstStep: place.segment.firstStep, offset: place.offset) : nil
     }
 
     /// What ``advance(_:)`` did with the next transaction's line.
@@ -222,7 +243,11 @@ package final class TransactionWalk {
             return place
         }
         guard let segment = reader.allSegments.last(where: { $0.firstStep < seq }) else { return nil }
-        return try StepScan(segment: segment, transaction: seq)
+        let scan = try StepScan(segment: segment, transaction: seq)
+        if seq == firstStep {
+            startedAt = LinePlace(segmentFirstStep: segment.firstStep, offset: scan.offset)
+        }
+        return scan
     }
 
     /// Whether the envelope the scan handed over (of transaction `seq`) writes only atoms

@@ -84,6 +84,29 @@ struct WhyCommandTests {
         }
     }
 
+    /// On journals that are not damaged, the halves join (``ScanEnds/isJoined(to:after:)``):
+    /// the second starts at the line the first read on to, from the values the first ended
+    /// with, so no search is done again in one pass. A middle at every step of the todo
+    /// journal, atoms that come and go included.
+    @Test func theHalvesOfAJournalThatIsNotDamagedJoin() throws {
+        let cases: [(journal: InspectedJournal, expression: String)] = [
+            (try shipped("todo"), "StatsAtom.total >= 5"),
+            (try shipped("todo"), #"FilterAtom == "completed""#),
+            (try shipped("counter"), "CounterAtom > 1"),
+        ]
+        for (journal, expression) in cases {
+            let again = try #require(journal.openedAgain())
+            let bound = try FindCommand.bind(expression, in: journal)
+            let (first, last) = (journal.reader.firstStep, journal.reader.lastStep)
+            for middle in (first + 1)..<(last - 1) {
+                let (earlier, later) = (ScanEnds(), ScanEnds())
+                try FindCommand.forEachMatch(journal, bound, mode: .all, steps: first...middle, ends: earlier) { _ in }
+                try FindCommand.forEachMatch(again, bound, mode: .all, steps: (middle + 1)...last, ends: later) { _ in }
+                #expect(earlier.isJoined(to: later, after: middle), "\(journal.path): \(expression), middle \(middle)")
+            }
+        }
+    }
+
     /// A damaged line before an atom's last change is not read: `blame` answers, where reading
     /// every line (`stats`) names it.
     @Test func blameReadsNoLineBeforeTheChangeItFinds() throws {
