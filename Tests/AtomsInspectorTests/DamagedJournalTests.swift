@@ -210,6 +210,32 @@ struct DamagedJournalTests {
         }
     }
 
+    /// What a read finds does not depend on what was read before: a state that a fresh
+    /// reader reads from the last keyframe (the damaged lines before it are not read) reads
+    /// alike after a search met a damaged line before them, and so a second search answers
+    /// as the first. (The reader took in the location lines from where it stood, and failed
+    /// on the damaged lines between: the fuzz target found `find` in halves and in one pass
+    /// answering differently, one after the other on one journal.)
+    @Test func aReadFindsTheSameAfterASearchMetADamagedLine() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/journal-summary/locations-read-ahead-past-damage-5f07335ad4cd9095.jsonl").path
+        let journal = try InspectedJournal(path: path)
+        let last = journal.reader.lastStep
+        let fresh = try journal.state(at: last, decodingValuesOf: [])
+        func search() -> InspectorError? {
+            do throws(InspectorError) {
+                _ = try FindCommand.find(journal, where: "FilteredTodosAtom != 0")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let first = try #require(search())
+        #expect(first.line == 18, "\(first)")
+        #expect(try journal.state(at: last, decodingValuesOf: []) == fresh)
+        #expect(search() == first)
+    }
+
     /// The last transaction writes an atom no line declares, and a damaged line follows the
     /// end: reading in order applies the last transaction before it reads on, so every
     /// command names the transaction, not the line after it, and words it alike.
@@ -337,6 +363,7 @@ struct DamagedJournalTests {
         #expect(files.count >= 175)
         var damaged = 0
         var keyframeVerdicts = 0
+        var valueVerdicts = 0
         for file in files {
             let path = folder.appendingPathComponent(file).path
             guard let journal = try? InspectedJournal(path: path) else { continue }
@@ -365,10 +392,22 @@ struct DamagedJournalTests {
                 keyframeVerdicts += 1
                 continue
             }
+            // `find` applies its atom's values; the others read envelopes (`blame --history`
+            // asks only whether a step wrote it): a delta that does not fit the value (in
+            // valid JSON) before the line the others name is damage only `find` can see.
+            let applying = Set(["find"].compactMap { lines[$0] ?? nil })
+            let envelopes = Set(["stats", "log", "blame --history"].compactMap { lines[$0] ?? nil })
+            if named.count == 2, applying.count == 1, envelopes.count == 1, let value = applying.first, let envelope = envelopes.first,
+                value < envelope, lineTexts[value - 1].contains(#","d",["#)
+            {
+                valueVerdicts += 1
+                continue
+            }
             #expect(named.count <= 1, "\(file): \(lines.sorted { $0.key < $1.key })")
         }
         #expect(damaged >= 40, "most regressions are damaged journals")
         #expect(keyframeVerdicts <= 2, "the damaged keyframes of subscription-location-0-5fb8… and -6510…")
+        #expect(valueVerdicts <= 2, "the deltas that do not fit of locations-read-ahead-past-damage-…")
     }
 
     /// Every command that reads the journal at `path` past line `line` fails there, exit 65;

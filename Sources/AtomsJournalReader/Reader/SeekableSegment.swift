@@ -349,26 +349,36 @@ final class SeekableSegment: JournalSegment {
         if cursor.coveredFrom <= offset, offset <= cursor.coveredTo {
             return
         }
-        var start: Int
         if cursor.coveredFrom <= cursor.coveredTo, offset > cursor.coveredTo, offset - cursor.coveredTo <= 1 << 20 {
-            // Close ahead: read on from where the cursor stands.
-            start = cursor.coveredTo
-        } else {
-            let keyframe = try keyframe(before: offset, reader: &cursor.reader)
-            let declared = try readLine(&cursor.reader, at: keyframe.offset, scanner: scanner) { _, raw, range in
-                try KeyframeLine.locations(in: raw, range)
-            }
-            for location in declared { cursor.locations[location.id] = location.at }
-            cursor.coveredFrom = keyframe.offset
-            start = keyframe.offset
+            // Close ahead: read on from where the cursor stands. A damaged line there is one
+            // the keyframe before `offset` spares a reader that read nothing before: the
+            // locations are then read from that keyframe, so that what a read finds does not
+            // depend on what was read before it.
+            do {
+                try takeLocations(from: cursor.coveredTo, to: offset, cursor: &cursor)
+                cursor.coveredTo = offset
+                return
+            } catch {}
         }
+        let keyframe = try keyframe(before: offset, reader: &cursor.reader)
+        let declared = try readLine(&cursor.reader, at: keyframe.offset, scanner: scanner) { _, raw, range in
+            try KeyframeLine.locations(in: raw, range)
+        }
+        for location in declared { cursor.locations[location.id] = location.at }
+        cursor.coveredFrom = keyframe.offset
+        try takeLocations(from: keyframe.offset, to: offset, cursor: &cursor)
+        cursor.coveredTo = offset
+    }
+
+    /// Takes in the location lines from `start` up to `offset`.
+    private func takeLocations(from start: Int, to offset: Int, cursor: inout Cursor) throws(JournalError) {
+        var start = start
         while start < offset {
             if case .location = try kind(at: start, reader: &cursor.reader) {
                 try takeLocation(at: start, into: &cursor)
             }
             start = try cursor.reader.line(at: start).next
         }
-        cursor.coveredTo = offset
     }
 
     /// The last keyframe before the line at `offset`, walking back line by line.
