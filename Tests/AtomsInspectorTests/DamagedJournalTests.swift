@@ -236,6 +236,38 @@ struct DamagedJournalTests {
         #expect(search() == first)
     }
 
+    /// A damaged journal declares a location number again with other text: each step reads
+    /// the declaration in force at its line, as reading in order does, whatever the reader
+    /// read before (it kept the locations it read past the last transaction, and answered
+    /// with the later one: `find` in halves and in one pass named two places for one step).
+    @Test func aLocationDeclaredAgainIsReadAsInForceAtEachStep() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/journal-summary/find-halves-differ-f45a6e8a6f517a7e.jsonl").path
+        // Its first steps, up to the location declared again, then a step that uses it.
+        var lines = try String(contentsOfFile: source, encoding: .utf8).split(separator: "\n").prefix(10).map(String.init)
+        lines += [#"{"type":"loc","id":3,"at":"sample_todo/main.swift:33"}"#, #"[6,5.802,"set",5,3,[[5,"v",3]]]"#]
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("declared-again.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8))
+        func places(_ journal: InspectedJournal, _ steps: [Int]) throws -> [String?] {
+            try steps.map { try journal.transaction($0, decodingValuesOf: []).at }
+        }
+        #expect(try places(InspectedJournal(path: path), [5]) == ["sample_todo/main.swift:32"])
+        #expect(try places(InspectedJournal(path: path), [6]) == ["sample_todo/main.swift:33"])
+        // The last step read first, then the step before it, then both again.
+        let again = try places(InspectedJournal(path: path), [6, 5, 6, 5])
+        #expect(again == ["sample_todo/main.swift:33", "sample_todo/main.swift:32", "sample_todo/main.swift:33", "sample_todo/main.swift:32"])
+        // Declared again after the last transaction: reading it reads on past the line.
+        let after = try directory.write("declared-again-after.jsonl", Data((lines.dropLast().joined(separator: "\n") + "\n").utf8))
+        #expect(try places(InspectedJournal(path: after), [5, 5, 4, 5]) == ["sample_todo/main.swift:32", "sample_todo/main.swift:32", "sample_todo/main(swift:11", "sample_todo/main.swift:32"])
+        let journal = try InspectedJournal(path: path)
+        let listed = try LogCommand.entries(journal, options: .init()).suffix(2).map(\.at)
+        #expect(listed == ["sample_todo/main.swift:32", "sample_todo/main.swift:33"])
+        let halves = try FindCommand.find(journal, where: "NextTodoIDAtom != 0", mode: .all, halvesFrom: 1)
+        let onePass = try FindCommand.find(journal, where: "NextTodoIDAtom != 0", mode: .all, halvesFrom: .max)
+        #expect(halves == onePass)
+        #expect(halves.steps.suffix(2).map(\.at) == listed)
+    }
+
     /// The last transaction writes an atom no line declares, and a damaged line follows the
     /// end: reading in order applies the last transaction before it reads on, so every
     /// command names the transaction, not the line after it, and words it alike.

@@ -52,8 +52,12 @@ package enum AtomSelection {
         return ids
     }
 
+    /// Every number of each atom the pattern names, an atom being its identity (as
+    /// ``BoundExpression`` binds a path): a damaged journal may declare one identity again
+    /// under a label the pattern does not name.
     private static func matching(_ glob: Glob, _ declarations: [Int: AtomDeclaration]) -> Set<Int> {
-        Set(declarations.values.filter(glob.matches).map(\.id))
+        let identities = Set(declarations.values.filter(glob.matches).map(\.identityKey))
+        return Set(declarations.values.filter { identities.contains($0.identityKey) }.map(\.id))
     }
 
     /// `no atom matches 'Nope' in the journal — atoms: A, B, C; list them with …`.

@@ -97,8 +97,10 @@ package struct BoundExpression: Sendable {
 
     /// The value a path reads with these values.
     package func value(of path: ValuePath, in values: [Int: ValueEntry]) -> JSONValue {
-        // At most one of an atom's numbers is live at a step.
-        guard let binding = bindings[path], let entry = numbers[binding.identity]?.lazy.compactMap({ values[$0] }).first else {
+        // One of an atom's numbers is live at a step in a journal that is not damaged; where a
+        // damaged one declares the identity again while it is live, the lowest number with a
+        // value is read, as ``CompiledCondition`` reads it.
+        guard let binding = bindings[path], let entry = numbers[binding.identity]?.sorted().lazy.compactMap({ values[$0] }).first else {
             return .null
         }
         var value = Self.value(of: entry)

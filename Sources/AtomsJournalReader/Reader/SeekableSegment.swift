@@ -43,11 +43,15 @@ final class SeekableSegment: JournalSegment {
         var check = SequenceCheck()
         var nextOffset: Int?
         /// Locations by number: every one declared before `coveredTo`, as read from the
-        /// keyframe at `coveredFrom` and the lines after it. Numbers are never reused, so
-        /// locations declared later do no harm.
+        /// keyframe at `coveredFrom` and the lines after it. A recorder never reuses a number,
+        /// so locations declared later do no harm.
         var locations: [Int: String] = [:]
         var coveredFrom = Int.max
         var coveredTo = Int.min
+        /// Whether `locations` holds a number declared again with other text (a damaged
+        /// journal): a step before `coveredTo` then reads its locations again, so that it
+        /// reads the declaration in force at its line, as reading in order does.
+        var declaredAgain = false
         /// Whether the lines after the last transaction were read, and found right.
         var isCheckedToEnd = false
     }
@@ -179,7 +183,8 @@ final class SeekableSegment: JournalSegment {
             let declared = try readLine(&cursor.reader, at: firstKeyframe, scanner: scanner) { _, raw, range in
                 try KeyframeLine.locations(in: raw, range)
             }
-            for location in declared { cursor.locations[location.id] = location.at }
+            cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
+            cursor.declaredAgain = false
             cursor.check = SequenceCheck(after: firstStep)
             offset = try scanForward(from: try cursor.reader.line(at: firstKeyframe).next, to: seq, cursor: &cursor)
             (cursor.coveredFrom, cursor.coveredTo) = (firstKeyframe, offset)
@@ -219,6 +224,10 @@ final class SeekableSegment: JournalSegment {
     private func readOn(from offset: Int, after step: Int, cursor: inout Cursor) throws(JournalError) {
         let scan = StepScan(segment: self, offset: offset, locations: cursor.locations, check: SequenceCheck(after: step))
         try scan.readToEnd()
+        if cursor.locations.contains(where: { scan.locations[$0.key] != $0.value }) {
+            // Declared again after the last transaction: no step is covered now.
+            (cursor.coveredFrom, cursor.coveredTo) = (.max, .min)
+        }
         cursor.locations = scan.locations
         cursor.isCheckedToEnd = true
     }
@@ -346,7 +355,7 @@ final class SeekableSegment: JournalSegment {
 
     /// Makes sure the cursor knows every location declared before `offset`.
     private func cover(_ offset: Int, cursor: inout Cursor) throws(JournalError) {
-        if cursor.coveredFrom <= offset, offset <= cursor.coveredTo {
+        if cursor.coveredFrom <= offset, offset <= cursor.coveredTo, offset == cursor.coveredTo || !cursor.declaredAgain {
             return
         }
         if cursor.coveredFrom <= cursor.coveredTo, offset > cursor.coveredTo, offset - cursor.coveredTo <= 1 << 20 {
@@ -364,7 +373,10 @@ final class SeekableSegment: JournalSegment {
         let declared = try readLine(&cursor.reader, at: keyframe.offset, scanner: scanner) { _, raw, range in
             try KeyframeLine.locations(in: raw, range)
         }
-        for location in declared { cursor.locations[location.id] = location.at }
+        // What a reader that read nothing before knows: none of the locations the cursor
+        // took in elsewhere.
+        cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
+        cursor.declaredAgain = false
         cursor.coveredFrom = keyframe.offset
         try takeLocations(from: keyframe.offset, to: offset, cursor: &cursor)
         cursor.coveredTo = offset
@@ -406,6 +418,8 @@ final class SeekableSegment: JournalSegment {
         let location = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
             try scanner.location(in: raw, range)
         }
-        cursor.locations[location.id] = location.at
+        if let known = cursor.locations.updateValue(location.at, forKey: location.id), known != location.at {
+            cursor.declaredAgain = true
+        }
     }
 }

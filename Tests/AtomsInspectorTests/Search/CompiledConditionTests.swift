@@ -58,4 +58,31 @@ struct CompiledConditionTests {
             }
         }
     }
+
+    /// A damaged journal may declare an atom again while it is live: two numbers with a value
+    /// for one identity. The expression and the compiled condition both read the lowest
+    /// number's value, whether the other's comes from a state or from a line's bytes.
+    @Test func anIdentityDeclaredTwiceIsReadAtItsLowestNumber() throws {
+        var declarations = [3: AtomDeclaration(id: 3, label: "CountAtom", type: "app.CountAtom")]
+        var values = [3: ValueEntry(id: 3, v: .number(JSONNumber(5)))]
+        // Many numbers, so that a set's order (which varies from process to process) all but
+        // never yields the lowest first.
+        for id in 7..<24 {
+            declarations[id] = AtomDeclaration(id: id, label: "Count", type: "app.CountAtom")
+            values[id] = ValueEntry(id: id, v: .number(JSONNumber(9)))
+        }
+        let bound = try BoundExpression(WhereExpression.parse("CountAtom == 5"), declarations: declarations, journal: "j.jsonl")
+        let path = try #require(bound.expression.paths.first)
+        #expect(bound.value(of: path, in: values) == .number(JSONNumber(5)))
+        #expect(bound.holds(in: values))
+        let condition = CompiledCondition(bound)
+        // Number 7's new value as a skipped line's bytes: number 3's value still decides.
+        let nine = Array("9".utf8)
+        let four = Array("4".utf8)
+        #expect(nine.withUnsafeBytes { bytes in condition.holds(in: values, pending: { $0 == 7 ? bytes : nil }) })
+        // Number 3's new value as bytes is read before number 7's.
+        #expect(!four.withUnsafeBytes { bytes in condition.holds(in: values, pending: { $0 == 3 ? bytes : nil }) })
+        // With no value for number 3, number 7's is read.
+        #expect(!condition.holds(in: [7: values[7]!], pending: { _ in nil }))
+    }
 }
