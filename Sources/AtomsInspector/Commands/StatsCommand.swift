@@ -64,9 +64,10 @@ package enum StatsCommand {
             declarations = try journal.declarations(through: reader.lastStep)
         }
         let names = Naming(declarations: declarations)
-        // One atom across its numbers: changes summed by identity, named by its display name.
+        // One atom across its numbers: changes summed by identity, named by its display name
+        // at its lowest number (a damaged journal may declare an identity under two labels).
         var changesByAtom: [String: (name: String, changes: Int)] = [:]
-        for (id, count) in changes {
+        for (id, count) in changes.sorted(by: { $0.key < $1.key }) {
             let identity = declarations[id]?.identityKey ?? "#\(id)"
             changesByAtom[identity, default: (names.name(id), 0)].changes += count
         }
