@@ -268,6 +268,72 @@ struct DamagedJournalTests {
         #expect(halves.steps.suffix(2).map(\.at) == listed)
     }
 
+    /// A reader answers for a step as a fresh reader does, whatever it read before: the same
+    /// place, or the same error. On journals with a damaged location line (between two
+    /// keyframes, or before the first transaction) and with a location declared again (each
+    /// keyframe listing the locations in force there).
+    /// (A read that failed part way left the reader believing it knew the locations up to
+    /// a later line, with some of them gone: a step after it then named a location "no
+    /// earlier line declares".)
+    @Test(arguments: [
+        [#"{"type":"loc","id":1,"at":"a.swift:1"}"#, "T1", "T2", "K2", "T3", #"{"type":"loc","id":3}"#, "T4", "K4", #"{"type":"loc","id":2,"at":"b.swift:2"}"#, "T5:2", "T6:2"],
+        [#"{"type":"loc","id":1,"at":"a.swift:1"}"#, #"{"type":"loc","id":3}"#, "T1", "T2", "K2", "T3", "T4", "K4", #"{"type":"loc","id":2,"at":"b.swift:2"}"#, "T5:2", "T6:2"],
+        [#"{"type":"loc","id":1,"at":"a.swift:1"}"#, "T1", "T2", "K2", #"{"type":"loc","id":1,"at":"c.swift:3"}"#, "T3", "T4", "K4", "T5", "T6"],
+        [#"{"type":"loc","id":1,"at":"a.swift:1"}"#, "T1", "T2", "K2", "T3", "T4", #"{"type":"loc","id":1,"at":"c.swift:3"}"#],
+    ])
+    func aStepReadsAlikeWhateverWasReadBefore(body: [String]) throws {
+        let declare = #"{"declare":[{"id":1,"label":"CountAtom","type":"app.CountAtom"}],"created":[1]}"#
+        let atom = #"{"id":1,"label":"CountAtom","type":"app.CountAtom"}"#
+        var lines = [#"{"format":"atoms-journal","version":4,"minor":0,"created":"2026-11-29T01:00:00Z","keyframeInterval":2,"program":"t"}"#,
+                     #"{"type":"keyframe","seq":0,"atoms":[],"values":[],"edges":[],"subs":[],"locs":[]}"#]
+        var place = "a.swift:1"
+        for line in body {
+            if line.hasPrefix(#"{"type":"loc","id":1,"#) {
+                place = String(line.split(separator: "\"").dropLast().last!)
+            }
+            if line.hasPrefix("T") {
+                let parts = line.dropFirst().split(separator: ":")
+                let step = Int(parts[0])!
+                let location = parts.count > 1 ? String(parts[1]) : "1"
+                lines.append("[\(step),\(step).0,\"set\",\(step == 1 ? 0 : 1),\(location),[[1,\"v\",\(step)]]" + (step == 1 ? ",\(declare)]" : "]"))
+            } else if line.hasPrefix("K") {
+                let step = Int(line.dropFirst())!
+                lines.append(#"{"type":"keyframe","seq":"# + "\(step)" + #","atoms":["# + atom + #"],"values":[{"id":1,"v":"# + "\(step)" + #"}],"edges":[],"subs":[],"locs":[{"id":1,"at":""# + place + #""}]}"#)
+            } else {
+                lines.append(line)
+            }
+        }
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("journal.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8))
+        func read(_ reader: JournalReader, _ step: Int) -> String {
+            do {
+                return try reader.transaction(step).at ?? "nowhere"
+            } catch {
+                return "error: \(error)"
+            }
+        }
+        let opened = try JournalReader(path: path)
+        let steps = Array((opened.firstStep + 1)...opened.lastStep)
+        let fresh = try steps.map { read(try JournalReader(path: path), $0) }
+        #expect(fresh.contains { !$0.hasPrefix("error") }, "\(fresh)")
+        // After every two reads (a read that fails part way, then one that succeeds).
+        for first in steps {
+            for second in steps {
+                for step in steps {
+                    let reader = try JournalReader(path: path)
+                    _ = read(reader, first)
+                    _ = read(reader, second)
+                    #expect(read(reader, step) == fresh[step - steps[0]], "step \(step) after \(first), \(second)")
+                }
+            }
+        }
+        // Every step in order, then back to front, on one reader.
+        let reader = try JournalReader(path: path)
+        for step in steps + steps.reversed() {
+            #expect(read(reader, step) == fresh[step - steps[0]], "step \(step) in a walk")
+        }
+    }
+
     /// The last transaction writes an atom no line declares, and a damaged line follows the
     /// end: reading in order applies the last transaction before it reads on, so every
     /// command names the transaction, not the line after it, and words it alike.

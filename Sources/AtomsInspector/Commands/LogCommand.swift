@@ -219,10 +219,10 @@ struct Naming {
         declarations[id]?.displayName ?? "#\(id)"
     }
 
-    /// Atom numbers whose display name, label or type matches a pattern.
+    /// Atom numbers whose display name, label or type matches a pattern, with every other
+    /// number of the same atoms (``AtomSelection``'s rule).
     func matching(_ pattern: String) -> Set<Int> {
-        let glob = Glob(pattern)
-        return Set(declarations.values.filter(glob.matches).map(\.id))
+        AtomSelection.matching(Glob(pattern), declarations)
     }
 }
 

@@ -69,7 +69,8 @@ package enum ReplayTestCommand {
             }
         }
         let start = try journal.state(at: reader.firstStep)
-        for declaration in start.declarations.values { note(declaration) }
+        // By number: the first declaration of an identity names it, in every run.
+        for declaration in start.declarations.values.sorted(by: { $0.id < $1.id }) { note(declaration) }
         noteForms(Array(start.values.values))
         noteEdges(Array(start.edges))
         // One transaction's envelope: what it declares and adds to the graph, and which atoms

@@ -65,11 +65,13 @@ package enum StatsCommand {
         }
         let names = Naming(declarations: declarations)
         // One atom across its numbers: changes summed by identity, named by its display name
-        // at its lowest number (a damaged journal may declare an identity under two labels).
+        // at its latest number, as `blame` names it (a damaged journal may declare an identity
+        // under two labels).
         var changesByAtom: [String: (name: String, changes: Int)] = [:]
         for (id, count) in changes.sorted(by: { $0.key < $1.key }) {
             let identity = declarations[id]?.identityKey ?? "#\(id)"
-            changesByAtom[identity, default: (names.name(id), 0)].changes += count
+            changesByAtom[identity, default: ("", 0)].changes += count
+            changesByAtom[identity]!.name = names.name(id)
         }
         let mostChanged = changesByAtom.values.sorted { ($0.changes, $1.name) > ($1.changes, $0.name) }
             .prefix(10)

@@ -11,7 +11,8 @@ package enum AtomSelection {
     ///
     /// - Throws: ``InspectorError`` (usage) when it names none of them.
     package static func live(_ pattern: String, in state: JournalState, journal: InspectedJournal) throws(InspectorError) -> [AtomDeclaration] {
-        let matches = state.atoms(matching: pattern)
+        let ids = matching(Glob(pattern), state.declarations.filter { state.liveIDs.contains($0.key) })
+        let matches = state.liveAtoms.filter { ids.contains($0.id) }
         guard !matches.isEmpty else {
             throw noMatch(pattern, journal: journal, scope: "at step \(state.step)", known: state.liveAtoms)
         }
@@ -55,7 +56,7 @@ package enum AtomSelection {
     /// Every number of each atom the pattern names, an atom being its identity (as
     /// ``BoundExpression`` binds a path): a damaged journal may declare one identity again
     /// under a label the pattern does not name.
-    private static func matching(_ glob: Glob, _ declarations: [Int: AtomDeclaration]) -> Set<Int> {
+    static func matching(_ glob: Glob, _ declarations: [Int: AtomDeclaration]) -> Set<Int> {
         let identities = Set(declarations.values.filter(glob.matches).map(\.identityKey))
         return Set(declarations.values.filter { identities.contains($0.identityKey) }.map(\.id))
     }

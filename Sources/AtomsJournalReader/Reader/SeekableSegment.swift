@@ -54,6 +54,12 @@ final class SeekableSegment: JournalSegment {
         var declaredAgain = false
         /// Whether the lines after the last transaction were read, and found right.
         var isCheckedToEnd = false
+
+        /// Covers nothing: `locations` may no longer be those before `coveredTo` (a read of
+        /// them is under way, or failed part way).
+        mutating func forgetCoverage() {
+            (coveredFrom, coveredTo) = (.max, .min)
+        }
     }
 
     /// Opens a segment whose header (ending just before `headerEnd`) has been read.
@@ -172,29 +178,45 @@ final class SeekableSegment: JournalSegment {
 
     /// The offset of transaction `seq`'s line: the next line when reading in order,
     /// otherwise found by ``locate(_:reader:)``; the cursor then stands after it.
+    ///
+    /// When it fails, the cursor stands nowhere and covers nothing, so that the next read
+    /// finds what a reader that read nothing before would (a failure part way leaves the
+    /// locations and the order check of neither the line before nor the line after).
     private func findTransaction(_ seq: Int, cursor: inout Cursor) throws(JournalError) -> Int {
-        let offset: Int
+        do throws(JournalError) {
+            let offset = try placeTransaction(seq, cursor: &cursor)
+            cursor.nextOffset = try cursor.reader.line(at: offset).next
+            return offset
+        } catch {
+            cursor.nextOffset = nil
+            cursor.forgetCoverage()
+            throw error
+        }
+    }
+
+    private func placeTransaction(_ seq: Int, cursor: inout Cursor) throws(JournalError) -> Int {
         if let next = cursor.nextOffset, cursor.check.expected == seq {
             // Reading in order: the next line, with the location lines before it.
-            offset = try scanForward(from: next, to: seq, cursor: &cursor)
+            return try scanForward(from: next, to: seq, cursor: &cursor)
         } else if seq == firstStep + 1 {
             // The first transaction: read in order from the first keyframe, so that reading
             // every transaction in order reads every line, as `stats`' scan does.
+            cursor.forgetCoverage()
             let declared = try readLine(&cursor.reader, at: firstKeyframe, scanner: scanner) { _, raw, range in
                 try KeyframeLine.locations(in: raw, range)
             }
             cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
             cursor.declaredAgain = false
             cursor.check = SequenceCheck(after: firstStep)
-            offset = try scanForward(from: try cursor.reader.line(at: firstKeyframe).next, to: seq, cursor: &cursor)
+            let offset = try scanForward(from: try cursor.reader.line(at: firstKeyframe).next, to: seq, cursor: &cursor)
             (cursor.coveredFrom, cursor.coveredTo) = (firstKeyframe, offset)
+            return offset
         } else {
-            offset = try locate(seq, reader: &cursor.reader)
+            let offset = try locate(seq, reader: &cursor.reader)
             try cover(offset, cursor: &cursor)
             cursor.check = SequenceCheck(after: seq)
+            return offset
         }
-        cursor.nextOffset = try cursor.reader.line(at: offset).next
-        return offset
     }
 
     func checkToEnd() throws(JournalError) {
@@ -226,7 +248,7 @@ final class SeekableSegment: JournalSegment {
         try scan.readToEnd()
         if cursor.locations.contains(where: { scan.locations[$0.key] != $0.value }) {
             // Declared again after the last transaction: no step is covered now.
-            (cursor.coveredFrom, cursor.coveredTo) = (.max, .min)
+            cursor.forgetCoverage()
         }
         cursor.locations = scan.locations
         cursor.isCheckedToEnd = true
@@ -369,6 +391,7 @@ final class SeekableSegment: JournalSegment {
                 return
             } catch {}
         }
+        cursor.forgetCoverage()
         let keyframe = try keyframe(before: offset, reader: &cursor.reader)
         let declared = try readLine(&cursor.reader, at: keyframe.offset, scanner: scanner) { _, raw, range in
             try KeyframeLine.locations(in: raw, range)
@@ -377,9 +400,8 @@ final class SeekableSegment: JournalSegment {
         // took in elsewhere.
         cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
         cursor.declaredAgain = false
-        cursor.coveredFrom = keyframe.offset
         try takeLocations(from: keyframe.offset, to: offset, cursor: &cursor)
-        cursor.coveredTo = offset
+        (cursor.coveredFrom, cursor.coveredTo) = (keyframe.offset, offset)
     }
 
     /// Takes in the location lines from `start` up to `offset`.

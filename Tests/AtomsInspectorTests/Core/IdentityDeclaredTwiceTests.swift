@@ -1,3 +1,4 @@
+import AtomsJournal
 import Foundation
 import Testing
 import TestSupport
@@ -22,10 +23,10 @@ struct IdentityDeclaredTwiceTests {
         #expect(try JournalSearch.next(.changes("Sttom"), in: journal, from: journal.reader.firstStep) == .found(1))
     }
 
-    /// `stats` sums an identity's changes over its numbers and names it by its lowest
-    /// number's label. (It took whichever number a dictionary yielded first, so its output
+    /// `stats` sums an identity's changes over its numbers and names it by its latest
+    /// number's label, as `blame` does. (It took whichever number a dictionary yielded first, so its output
     /// changed from one run to the next.)
-    @Test func statsNamesAnIdentityByItsLowestNumber() throws {
+    @Test func statsNamesAnIdentityByItsLatestNumber() throws {
         // One identity under twelve labels, each number written once, and a second atom.
         let declare = (1...12).map { #"{"id":\#($0),"label":"Label\#($0)","type":"app.Twice"}"# }
         let values = (1...12).map { "[\($0),\"v\",\($0)]" }
@@ -39,8 +40,33 @@ struct IdentityDeclaredTwiceTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write("twice.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8))
         let stats = try StatsCommand.stats(InspectedJournal(path: path))
-        #expect(stats.mostChanged.map(\.atom) == ["Label1", "Other"])
+        #expect(stats.mostChanged.map(\.atom) == ["Label12", "Other"])
         #expect(stats.mostChanged.map(\.changes) == [12, 1])
         #expect(stats.atoms == 2)
+    }
+
+    /// `CountAtom` as number 1, then declared again as number 4, `Sttom`, while 1 is live.
+    private static let twice = [
+        #"{"format":"atoms-journal","version":4,"minor":0,"created":"2026-11-29T01:00:00Z","keyframeInterval":64,"program":"test"}"#,
+        #"{"type":"keyframe","seq":0,"atoms":[],"values":[],"edges":[],"subs":[],"locs":[]}"#,
+        #"{"type":"loc","id":1,"at":"app/main.swift:1"}"#,
+        #"[1,1.0,"set",0,1,[[1,"v",1]],{"declare":[{"id":1,"label":"CountAtom","type":"app.CountAtom"}],"created":[1]}]"#,
+        #"[2,2.0,"set",0,1,[[4,"v",100]],{"declare":[{"id":4,"label":"Sttom","type":"app.CountAtom"}],"created":[4]}]"#,
+        #"[3,3.0,"set",1,1,[[1,"v",2]]]"#,
+        #"[4,4.0,"set",4,1,[[4,"v",200]]]"#,
+    ]
+
+    /// `diff --atom` decodes the numbers it compares, and `log --atom` lists the steps that
+    /// wrote any of them, whichever label names the atom (`log` reads in order, so from the
+    /// step that declares the label). (`diff` decoded the numbers of the label only, then
+    /// compared every number of the identity, and trapped on a value it had not decoded.)
+    @Test(arguments: [("Sttom", [2, 3, 4]), ("CountAtom", [1, 2, 3, 4])])
+    func diffAndLogSelectEveryNumberOfTheAtom(name: String, listed: [Int]) throws {
+        let directory = try TemporaryDirectory()
+        let journal = try InspectedJournal(path: directory.write("twice.jsonl", Data((Self.twice.joined(separator: "\n") + "\n").utf8)))
+        let difference = try DiffCommand.difference(journal, from: .number(2), to: .number(3), atom: name)
+        #expect(difference.changed.map(\.from) == [.number(JSONNumber(1))])
+        #expect(difference.changed.map(\.to) == [.number(JSONNumber(2))])
+        #expect(try LogCommand.entries(journal, options: .init(atom: name)).map(\.step) == listed)
     }
 }
