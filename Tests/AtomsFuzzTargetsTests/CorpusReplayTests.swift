@@ -55,6 +55,22 @@ struct CorpusReplayTests {
         #expect(searched * 4 >= files.count * 3, "\(searched) of \(files.count) seeds searched")
     }
 
+    /// Every seed and regression of the summary target reads alike in any order
+    /// (``ReadOrderCrossCheck``): a step a fresh reader reads is read the same by a reader
+    /// that read other steps before, in orders of several seeds.
+    @Test func everySeedAndRegressionOfTheSummaryReadsAlikeInAnyOrder() throws {
+        var compared = 0
+        for kind in ["corpus", "regressions"] {
+            for file in FuzzReplay.files(at: Self.fuzzFolder.appendingPathComponent("\(kind)/journal-summary").path) {
+                for seed in [1, 2, 3] as [UInt64] {
+                    #expect(ReadOrderCrossCheck.disagreements(at: file, seed: seed).map(\.detail) == [], "\(file)")
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 100)
+    }
+
     @Test func theFixtureJournalOpensWithEveryAtomLive() throws {
         let state = try #require(FuzzFixtures.state)
         #expect(state.liveIDs == [1, 2, 3, 4])

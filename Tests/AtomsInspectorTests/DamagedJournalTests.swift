@@ -505,7 +505,7 @@ struct DamagedJournalTests {
         }
         #expect(damaged >= 40, "most regressions are damaged journals")
         #expect(keyframeVerdicts <= 2, "the damaged keyframes of subscription-location-0-5fb8… and -6510…")
-        #expect(valueVerdicts <= 2, "the deltas that do not fit of locations-read-ahead-past-damage-…")
+        #expect(valueVerdicts <= 5, "the deltas that do not fit of locations-read-ahead-past-damage-… and -across-a-keyframe-…")
     }
 
     /// Every command that reads the journal at `path` past line `line` fails there, exit 65;

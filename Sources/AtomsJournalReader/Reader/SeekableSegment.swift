@@ -381,14 +381,16 @@ final class SeekableSegment: JournalSegment {
             return
         }
         if cursor.coveredFrom <= cursor.coveredTo, offset > cursor.coveredTo, offset - cursor.coveredTo <= 1 << 20 {
-            // Close ahead: read on from where the cursor stands. A damaged line there is one
-            // the keyframe before `offset` spares a reader that read nothing before: the
-            // locations are then read from that keyframe, so that what a read finds does not
-            // depend on what was read before it.
+            // Close ahead: read on from where the cursor stands, up to a keyframe. A reader
+            // that read nothing before starts at the keyframe before `offset`, and takes the
+            // locations it lists, and a damaged line before it is one that keyframe spares
+            // it: past a keyframe, or at a damaged line, the locations are read from that
+            // keyframe, so that what a read finds does not depend on what was read before it.
             do {
-                try takeLocations(from: cursor.coveredTo, to: offset, cursor: &cursor)
-                cursor.coveredTo = offset
-                return
+                if try takeLocations(from: cursor.coveredTo, to: offset, cursor: &cursor, stoppingAtAKeyframe: true) {
+                    cursor.coveredTo = offset
+                    return
+                }
             } catch {}
         }
         cursor.forgetCoverage()
@@ -405,14 +407,24 @@ final class SeekableSegment: JournalSegment {
     }
 
     /// Takes in the location lines from `start` up to `offset`.
-    private func takeLocations(from start: Int, to offset: Int, cursor: inout Cursor) throws(JournalError) {
+    ///
+    /// - Returns: `false` when `stoppingAtAKeyframe` and it met a keyframe before `offset`
+    ///   (having taken in the locations before it).
+    @discardableResult
+    private func takeLocations(from start: Int, to offset: Int, cursor: inout Cursor, stoppingAtAKeyframe: Bool = false) throws(JournalError) -> Bool {
         var start = start
         while start < offset {
-            if case .location = try kind(at: start, reader: &cursor.reader) {
+            switch try kind(at: start, reader: &cursor.reader) {
+            case .location:
                 try takeLocation(at: start, into: &cursor)
+            case .keyframe where stoppingAtAKeyframe:
+                return false
+            default:
+                break
             }
             start = try cursor.reader.line(at: start).next
         }
+        return true
     }
 
     /// The last keyframe before the line at `offset`, walking back line by line.

@@ -71,6 +71,9 @@ final class StepScan {
     @exclusivity(unchecked) var locations: [Int: String]
     /// The order of the lines read so far.
     @exclusivity(unchecked) var check: SequenceCheck
+    /// The last location number found declared (0 before any): a run of steps at one place
+    /// looks it up once.
+    @exclusivity(unchecked) private var knownLocation = 0
     /// The atoms of the last envelope handed over, and where their values are in its line.
     let atoms = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
     let valueRanges = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
@@ -201,6 +204,16 @@ final class StepScan {
         } catch {
             throw error.error(path: segment.path, line: segment.lineNumber(at: offset))
         }
+    }
+
+    /// Whether location `number`, a transaction's write site, is declared by the lines read
+    /// so far (0 is no location). A line that names one not declared is read in full, so that
+    /// the reader names it.
+    func declares(location number: Int) -> Bool {
+        if number == 0 || number == knownLocation { return true }
+        guard locations[number] != nil else { return false }
+        knownLocation = number
+        return true
     }
 
     /// Reads a location line and notes it in ``locations``.

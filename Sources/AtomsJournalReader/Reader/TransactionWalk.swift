@@ -144,7 +144,9 @@ package final class TransactionWalk {
                 switch line {
                 case .envelope(let envelope, let count):
                     var kept = false
-                    guard !readsEvery, envelope.seq == seq, skips(count, ids, ranges, raw, flags: flags, kept: &kept) else { return .readInFull }
+                    guard !readsEvery, envelope.seq == seq, place.declares(location: envelope.at), skips(count, ids, ranges, raw, flags: flags, kept: &kept) else {
+                        return .readInFull
+                    }
                     try place.take(.transaction(seq: seq), at: bytes.offset)
                     if kept { wroteKept = true }
                     outcome = .skipped
@@ -303,7 +305,7 @@ package final class TransactionWalk {
             switch line {
             case .envelope(let envelope, let count):
                 var kept = false
-                guard envelope.seq == seq, skips(count, ids, ranges, raw, flags: flags, kept: &kept) else { return .readInFull }
+                guard envelope.seq == seq, place.declares(location: envelope.at), skips(count, ids, ranges, raw, flags: flags, kept: &kept) else { return .readInFull }
                 try place.take(.transaction(seq: seq), at: bytes.offset)
                 seq += 1
                 lastKept = kept
