@@ -58,7 +58,7 @@ struct CompiledCondition {
         case .or(let lhs, let rhs):
             return isTrue(lhs, values, pending) || isTrue(rhs, values, pending)
         case .compare(let comparison, let lhs, let rhs):
-            if let decided = compareOnDigits(comparison, lhs, rhs, values, pending) {
+            if let decided = compareOnDigits(comparison, lhs, rhs, pending) {
                 return decided
             }
             return BoundExpression.compare(comparison, value(lhs, values, pending), value(rhs, values, pending))
@@ -95,15 +95,12 @@ struct CompiledCondition {
 
     /// A comparison of an atom's value, as the bytes a skipped line wrote, with an integer
     /// literal, on the digits: `nil` when it is not that, or the bytes spell no integer.
-    private static func compareOnDigits(_ comparison: WhereExpression.Comparison, _ lhs: Node, _ rhs: Node, _ values: [Int: ValueEntry], _ pending: Pending) -> Bool? {
-        // The value ``value(_:_:_:)`` reads: the lowest number with one, pending or in `values`.
+    private static func compareOnDigits(_ comparison: WhereExpression.Comparison, _ lhs: Node, _ rhs: Node, _ pending: Pending) -> Bool? {
+        // ``value(_:_:_:)`` reads the lowest number with a value: decided on the digits when
+        // that number's are pending (the one number of an atom that is not damaged).
         func digits(_ node: Node) -> Int? {
-            guard case .path(let ids, let components) = node, components.isEmpty else { return nil }
-            for id in ids {
-                if let bytes = pending(id) { return integer(bytes) }
-                if values[id] != nil { return nil }
-            }
-            return nil
+            guard case .path(let ids, let components) = node, components.isEmpty, let lowest = ids.first, let bytes = pending(lowest) else { return nil }
+            return integer(bytes)
         }
         let a: Int
         let b: Int

@@ -71,9 +71,9 @@ final class StepScan {
     @exclusivity(unchecked) var locations: [Int: String]
     /// The order of the lines read so far.
     @exclusivity(unchecked) var check: SequenceCheck
-    /// The last location number found declared (0 before any): a run of steps at one place
-    /// looks it up once.
-    @exclusivity(unchecked) private var knownLocation = 0
+    /// Every location number from 1 to this one is declared (a recorder numbers them so):
+    /// most steps' write sites are found declared without a lookup.
+    @exclusivity(unchecked) private var declaredThrough = 0
     /// The atoms of the last envelope handed over, and where their values are in its line.
     let atoms = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
     let valueRanges = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
@@ -209,11 +209,15 @@ final class StepScan {
     /// Whether location `number`, a transaction's write site, is declared by the lines read
     /// so far (0 is no location). A line that names one not declared is read in full, so that
     /// the reader names it.
+    @inline(__always)
     func declares(location number: Int) -> Bool {
-        if number == 0 || number == knownLocation { return true }
-        guard locations[number] != nil else { return false }
-        knownLocation = number
-        return true
+        // One comparison for 0…declaredThrough (0 is no location); a negative number fails it.
+        UInt(bitPattern: number) <= UInt(declaredThrough) || declaresBeyondTheRun(number)
+    }
+
+    private func declaresBeyondTheRun(_ number: Int) -> Bool {
+        while locations[declaredThrough + 1] != nil { declaredThrough += 1 }
+        return (number >= 0 && number <= declaredThrough) || locations[number] != nil
     }
 
     /// Reads a location line and notes it in ``locations``.
