@@ -181,9 +181,11 @@ struct DamagedJournalTests {
     }
 
     /// The keyframe the second half starts from disagrees with the steps before it (a count
-    /// that the transactions do not give; no reader checks a keyframe's values against
-    /// them): the search in halves answers as one pass, which passes keyframes by, does.
-    @Test func findInHalvesAnswersAsOnePassWhenTheKeyframeAtTheMiddleDisagrees() throws {
+    /// that the transactions do not give, or write sites that the location lines do not;
+    /// no reader checks a keyframe against them): the search in halves answers as one pass,
+    /// which passes keyframes by, does.
+    @Test(arguments: ["value", "locations"])
+    func findInHalvesAnswersAsOnePassWhenTheKeyframeAtTheMiddleDisagrees(on part: String) throws {
         let lines = try recordedLines()
         func seq(ofKeyframe line: String) -> Int? {
             guard line.contains(#""type":"keyframe""#) else { return nil }
@@ -196,11 +198,23 @@ struct DamagedJournalTests {
         let directory = try TemporaryDirectory()
         let consistent = try InspectedJournal(path: try directory.write("consistent.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8)))
         #expect(consistent.reader.firstStep == 0 && consistent.reader.lastStep == 2 * middle)
-        // Its count (the one number written as a value) changed.
         let keyframe = try #require(kept.firstIndex { seq(ofKeyframe: $0) == middle })
-        kept[keyframe] = kept[keyframe].replacing(/"v":[0-9]+/, with: #""v":1000"#)
+        if part == "value" {
+            // Its count (the one number written as a value) changed.
+            kept[keyframe] = kept[keyframe].replacing(/"v":[0-9]+/, with: #""v":1000"#)
+        } else {
+            // Every location it lists elsewhere.
+            let parts = kept[keyframe].split(separator: #""locs":"#, maxSplits: 1)
+            try #require(parts.count == 2)
+            kept[keyframe] = parts[0] + #""locs":"# + parts[1].replacing(#""at":""#, with: #""at":"elsewhere/"#)
+        }
         let journal = try InspectedJournal(path: try directory.write("keyframe.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8)))
-        #expect(try journal.state(at: middle) != (try consistent.state(at: middle)), "the keyframe disagrees")
+        if part == "value" {
+            #expect(try journal.state(at: middle) != (try consistent.state(at: middle)), "the keyframe disagrees")
+        } else {
+            #expect(try journal.transaction(middle + 1).at?.hasPrefix("elsewhere/") == true, "a reader seeking takes the keyframe's")
+            #expect(try consistent.transaction(middle + 1).at?.hasPrefix("elsewhere/") == false)
+        }
         for mode in FindCommand.Mode.allCases {
             for count in 0...(2 * middle + 5) {
                 let expression = "DamageCountAtom >= \(count)"

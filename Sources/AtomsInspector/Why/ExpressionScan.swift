@@ -88,7 +88,10 @@ struct ExpressionScan {
             } catch {
                 throw InspectorError(error)
             }
-            try found(state, try journal.transaction(seq, decodingValuesOf: atoms), expression)
+            // Its locations as the walk knows them, as for the steps it reads in full.
+            var record = walk.lastSkippedTransaction(seq, decodingValuesOf: atoms)
+            if record == nil { record = try journal.transaction(seq, decodingValuesOf: atoms) }
+            try found(state, record, expression)
             count += 1
         }
         // Made once: a method reference made at each step costs a closure context each.
@@ -178,6 +181,8 @@ struct ExpressionScan {
                 try walk.settle(&state)
                 ends.endValues = state.values.filter { atoms.contains($0.key) }
                 ends.firstLine = walk.startedAt
+                ends.startLocations = walk.startLocations
+                ends.endLocations = walk.locations
             }
         } catch {
             throw InspectorError(error)
@@ -216,6 +221,9 @@ package final class ScanEnds {
     var endValues: [Int: ValueEntry] = [:]
     var firstLine: TransactionWalk.LinePlace?
     var nextLine: TransactionWalk.LinePlace?
+    /// The locations known where the walk started, and where it ended.
+    var startLocations: [Int: String]?
+    var endLocations: [Int: String]?
 
     package init() {}
 
@@ -223,10 +231,18 @@ package final class ScanEnds {
     /// started where this one ended: at the line it read on to (or at a segment's first
     /// step, when this one ended its segment at `last`), from the values it ended with. A
     /// journal whose halves do not join so (a run of steps written again across the join,
-    /// a keyframe at the middle that disagrees with the steps before it) is read in one pass.
+    /// a keyframe at the middle that disagrees with the steps before it, in its values or its
+    /// locations) is read in one pass.
     func isJoined(to later: ScanEnds, after last: Int) -> Bool {
         let lines = nextLine.map { $0 == later.firstLine } ?? (later.firstLine?.segmentFirstStep == last)
         guard lines else { return false }
+        // Within a segment (a segment's numbers are its own), the later search knows every
+        // location this one does, alike (it may know more: those its reader read past).
+        if nextLine != nil, let endLocations, let startLocations = later.startLocations,
+            !endLocations.allSatisfy({ startLocations[$0.key] == $0.value })
+        {
+            return false
+        }
         guard Set(endValues.keys) == Set(later.startValues.keys) else { return false }
         return endValues.allSatisfy { id, entry in
             let other = later.startValues[id]!

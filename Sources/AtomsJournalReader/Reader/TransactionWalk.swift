@@ -53,6 +53,15 @@ package final class TransactionWalk {
     /// The line the walk's first step was found at (``LinePlace``); `nil` before it, or when
     /// the reader read that step by seeking.
     package private(set) var startedAt: LinePlace?
+    /// The locations the walk knew at ``startedAt`` (from the keyframe before it, and the
+    /// lines between), to compare with those a walk that read on to it knows.
+    package private(set) var startLocations: [Int: String]?
+
+    /// The locations declared up to where the walk stands (`nil` when it stands in no
+    /// segment's lines: nothing read yet, or the last step read by the reader).
+    package var locations: [Int: String]? {
+        place?.locations
+    }
     /// The walk's first step.
     private let firstStep: Int
     /// Whether the last line ``advance(_:)`` skipped wrote a value of a kept atom.
@@ -227,6 +236,20 @@ package final class TransactionWalk {
         return found ? LinePlace(segmentFirstStep: place.segment.firstStep, offset: place.offset) : nil
     }
 
+    /// Transaction `seq`, the last the walk skipped on its bytes (the line before where it
+    /// stands), read in full with the locations the walk knows there: as reading in order
+    /// reads it, where the reader, seeking, takes them from the keyframe before it (the two
+    /// differ only where a keyframe disagrees with the location lines before it). `nil` when
+    /// the walk stands in no segment's lines, or that line is not `seq`'s, or does not read.
+    package func lastSkippedTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>) -> TransactionRecord? {
+        guard let place, let start = try? place.lines.previousLineStart(before: place.offset) else { return nil }
+        let locations = place.locations
+        let record = try? place.segment.lines.read(lineAt: start) { scanner, raw, range in
+            try scanner.transaction(in: raw, range, locations: locations, decoding: { atoms.contains($0) })
+        }
+        return record?.seq == seq ? record : nil
+    }
+
     /// What ``advance(_:)`` did with the next transaction's line.
     private enum Outcome {
         /// Not reached: the reader reads it.
@@ -248,6 +271,7 @@ package final class TransactionWalk {
         let scan = try StepScan(segment: segment, transaction: seq)
         if seq == firstStep {
             startedAt = LinePlace(segmentFirstStep: segment.firstStep, offset: scan.offset)
+            startLocations = scan.locations
         }
         return scan
     }

@@ -103,6 +103,9 @@ struct WhyCommandTests {
                 try FindCommand.forEachMatch(journal, bound, mode: .all, steps: first...middle, ends: earlier) { _ in }
                 try FindCommand.forEachMatch(again, bound, mode: .all, steps: (middle + 1)...last, ends: later) { _ in }
                 #expect(earlier.isJoined(to: later, after: middle), "\(journal.path): \(expression), middle \(middle)")
+                // The locations known at the join are compared, and agree.
+                let (ended, started) = (try #require(earlier.endLocations), try #require(later.startLocations))
+                #expect(!ended.isEmpty && ended.allSatisfy { started[$0.key] == $0.value }, "middle \(middle)")
             }
         }
     }
