@@ -224,6 +224,37 @@ struct DamagedJournalTests {
         }
     }
 
+    /// The keyframe the second half starts from lists a location that no line declares, and
+    /// a step after it uses it: `find` in halves names that step's line, as one pass, `stats`
+    /// and `log` do (the second half, starting at the keyframe, knew the location).
+    @Test func findInHalvesNamesAStepAtALocationOnlyTheKeyframeAtTheMiddleLists() throws {
+        let lines = try recordedLines()
+        func seq(ofKeyframe line: String) -> Int? {
+            guard line.contains(#""type":"keyframe""#) else { return nil }
+            return Int(line.split(separator: #""seq":"#).last!.prefix { $0.isNumber })
+        }
+        let middle = try #require(lines.compactMap(seq(ofKeyframe:)).first { $0 > 20 })
+        let cut = try #require(lines.firstIndex { $0.hasPrefix("[\(2 * middle + 1),") })
+        var kept = Array(lines[..<cut]) + [try #require(lines.last).replacing(/"seq":[0-9]+/, with: #""seq":\#(2 * middle)"#)]
+        let keyframe = try #require(kept.firstIndex { seq(ofKeyframe: $0) == middle })
+        kept[keyframe] = kept[keyframe].replacing(#""locs":["#, with: #""locs":[{"id":999,"at":"ghost.swift:1"},"#)
+        let step = try #require(kept.firstIndex { $0.hasPrefix("[\(middle + 2),") })
+        kept[step] = kept[step].replacing(/^(\[[0-9]+,[^,]+,"[^"]*",[0-9]+,)[0-9]+/) { "\($0.1)999" }
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("ghost.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8))
+        func line(_ halvesFrom: Int) -> Int? {
+            do throws(InspectorError) {
+                _ = try FindCommand.find(InspectedJournal(path: path), where: "DamageCountAtom == -1", mode: .all, halvesFrom: halvesFrom)
+                return nil
+            } catch {
+                return error.line
+            }
+        }
+        #expect(line(.max) == step + 1)
+        #expect(line(1) == step + 1)
+        #expect(throws: JournalError.self) { try JournalReader(path: path).summary() }
+    }
+
     /// What a read finds does not depend on what was read before: a state that a fresh
     /// reader reads from the last keyframe (the damaged lines before it are not read) reads
     /// alike after a search met a damaged line before them, and so a second search answers

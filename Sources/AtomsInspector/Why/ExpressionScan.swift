@@ -236,11 +236,10 @@ package final class ScanEnds {
     func isJoined(to later: ScanEnds, after last: Int) -> Bool {
         let lines = nextLine.map { $0 == later.firstLine } ?? (later.firstLine?.segmentFirstStep == last)
         guard lines else { return false }
-        // Within a segment (a segment's numbers are its own), the later search knows every
-        // location this one does, alike (it may know more: those its reader read past).
-        if nextLine != nil, let endLocations, let startLocations = later.startLocations,
-            !endLocations.allSatisfy({ startLocations[$0.key] == $0.value })
-        {
+        // Within a segment (a segment's numbers are its own), the later search knows the
+        // locations this one does, alike, and no others (a keyframe may list one no line
+        // declares).
+        if nextLine != nil, let endLocations, let startLocations = later.startLocations, endLocations != startLocations {
             return false
         }
         guard Set(endValues.keys) == Set(later.startValues.keys) else { return false }

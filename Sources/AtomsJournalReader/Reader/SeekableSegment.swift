@@ -381,16 +381,15 @@ final class SeekableSegment: JournalSegment {
             return
         }
         if cursor.coveredFrom <= cursor.coveredTo, offset > cursor.coveredTo, offset - cursor.coveredTo <= 1 << 20 {
-            // Close ahead: read on from where the cursor stands, up to a keyframe. A reader
-            // that read nothing before starts at the keyframe before `offset`, and takes the
-            // locations it lists, and a damaged line before it is one that keyframe spares
-            // it: past a keyframe, or at a damaged line, the locations are read from that
-            // keyframe, so that what a read finds does not depend on what was read before it.
+            // Close ahead: read on from where the cursor stands. A reader that read nothing
+            // before starts at the keyframe before `offset` and takes the locations it lists,
+            // so a keyframe on the way replaces those the cursor knew; and a damaged line
+            // before it is one that keyframe spares it: the locations are then read from that
+            // keyframe. What a read finds does not depend on what was read before it.
             do {
-                if try takeLocations(from: cursor.coveredTo, to: offset, cursor: &cursor, stoppingAtAKeyframe: true) {
-                    cursor.coveredTo = offset
-                    return
-                }
+                try takeLocations(from: cursor.coveredTo, to: offset, cursor: &cursor, adoptingKeyframes: true)
+                cursor.coveredTo = offset
+                return
             } catch {}
         }
         cursor.forgetCoverage()
@@ -406,25 +405,28 @@ final class SeekableSegment: JournalSegment {
         (cursor.coveredFrom, cursor.coveredTo) = (keyframe.offset, offset)
     }
 
-    /// Takes in the location lines from `start` up to `offset`.
-    ///
-    /// - Returns: `false` when `stoppingAtAKeyframe` and it met a keyframe before `offset`
-    ///   (having taken in the locations before it).
-    @discardableResult
-    private func takeLocations(from start: Int, to offset: Int, cursor: inout Cursor, stoppingAtAKeyframe: Bool = false) throws(JournalError) -> Bool {
+    /// Takes in the location lines from `start` up to `offset`; with `adoptingKeyframes`, a
+    /// keyframe on the way replaces the locations with those it lists (the cursor then covers
+    /// from it).
+    private func takeLocations(from start: Int, to offset: Int, cursor: inout Cursor, adoptingKeyframes: Bool = false) throws(JournalError) {
         var start = start
         while start < offset {
             switch try kind(at: start, reader: &cursor.reader) {
             case .location:
                 try takeLocation(at: start, into: &cursor)
-            case .keyframe where stoppingAtAKeyframe:
-                return false
+            case .keyframe where adoptingKeyframes:
+                cursor.forgetCoverage()
+                let declared = try readLine(&cursor.reader, at: start, scanner: scanner) { _, raw, range in
+                    try KeyframeLine.locations(in: raw, range)
+                }
+                cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
+                cursor.declaredAgain = false
+                (cursor.coveredFrom, cursor.coveredTo) = (start, start)
             default:
                 break
             }
             start = try cursor.reader.line(at: start).next
         }
-        return true
     }
 
     /// The last keyframe before the line at `offset`, walking back line by line.

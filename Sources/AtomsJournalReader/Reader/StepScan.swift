@@ -74,6 +74,8 @@ final class StepScan {
     /// Every location number from 1 to this one is declared (a recorder numbers them so):
     /// most steps' write sites are found declared without a lookup.
     @exclusivity(unchecked) private var declaredThrough = 0
+    /// The offset of the last transaction line a walk skipped on its bytes (-1 before any).
+    @exclusivity(unchecked) var lastSkippedLine = -1
     /// The atoms of the last envelope handed over, and where their values are in its line.
     let atoms = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
     let valueRanges = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)

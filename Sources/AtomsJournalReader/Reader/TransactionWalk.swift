@@ -157,6 +157,7 @@ package final class TransactionWalk {
                         return .readInFull
                     }
                     try place.take(.transaction(seq: seq), at: bytes.offset)
+                    place.lastSkippedLine = bytes.offset
                     if kept { wroteKept = true }
                     outcome = .skipped
                     return .stopAfter
@@ -236,15 +237,16 @@ package final class TransactionWalk {
         return found ? LinePlace(segmentFirstStep: place.segment.firstStep, offset: place.offset) : nil
     }
 
-    /// Transaction `seq`, the last the walk skipped on its bytes (the line before where it
-    /// stands), read in full with the locations the walk knows there: as reading in order
-    /// reads it, where the reader, seeking, takes them from the keyframe before it (the two
-    /// differ only where a keyframe disagrees with the location lines before it). `nil` when
-    /// the walk stands in no segment's lines, or that line is not `seq`'s, or does not read.
+    /// Transaction `seq`, the last the walk skipped on its bytes, read in full with the
+    /// locations the walk knows there: as reading in order reads it, where the reader,
+    /// seeking, takes them from the keyframe before it (the two differ only where a keyframe
+    /// disagrees with the location lines before it). `nil` when the walk stands in no
+    /// segment's lines, or that line is not `seq`'s, or does not read. The line is read apart
+    /// from the walk's buffer, which stays where the walk goes on from.
     package func lastSkippedTransaction(_ seq: Int, decodingValuesOf atoms: Set<Int>) -> TransactionRecord? {
-        guard let place, let start = try? place.lines.previousLineStart(before: place.offset) else { return nil }
+        guard let place, place.lastSkippedLine >= 0 else { return nil }
         let locations = place.locations
-        let record = try? place.segment.lines.read(lineAt: start) { scanner, raw, range in
+        let record = try? place.segment.lines.read(lineAt: place.lastSkippedLine) { scanner, raw, range in
             try scanner.transaction(in: raw, range, locations: locations, decoding: { atoms.contains($0) })
         }
         return record?.seq == seq ? record : nil
@@ -331,6 +333,7 @@ package final class TransactionWalk {
                 var kept = false
                 guard envelope.seq == seq, place.declares(location: envelope.at), skips(count, ids, ranges, raw, flags: flags, kept: &kept) else { return .readInFull }
                 try place.take(.transaction(seq: seq), at: bytes.offset)
+                place.lastSkippedLine = bytes.offset
                 seq += 1
                 lastKept = kept
                 let goesOn = !kept || wrote(values)
