@@ -180,25 +180,31 @@ struct DamagedJournalTests {
         }
     }
 
+    /// The recorded journal's lines cut after step 2k, for a keyframe of step k (past step
+    /// 20), with the end line naming step 2k: the middle `find` splits it at is that
+    /// keyframe's step; `keyframe` is its line's index.
+    private func recordedUpToTwiceAKeyframe() throws -> (lines: [String], middle: Int, keyframe: Int) {
+        let lines = try recordedLines()
+        func seq(ofKeyframe line: String) -> Int? {
+            guard line.contains(#""type":"keyframe""#) else { return nil }
+            return Int(line.split(separator: #""seq":"#).last!.prefix { $0.isNumber })
+        }
+        let middle = try #require(lines.compactMap(seq(ofKeyframe:)).first { $0 > 20 })
+        let cut = try #require(lines.firstIndex { $0.hasPrefix("[\(2 * middle + 1),") })
+        let kept = Array(lines[..<cut]) + [try #require(lines.last).replacing(/"seq":[0-9]+/, with: #""seq":\#(2 * middle)"#)]
+        return (kept, middle, try #require(kept.firstIndex { seq(ofKeyframe: $0) == middle }))
+    }
+
     /// The keyframe the second half starts from disagrees with the steps before it (a count
     /// that the transactions do not give, or write sites that the location lines do not;
     /// no reader checks a keyframe against them): the search in halves answers as one pass,
     /// which passes keyframes by, does.
     @Test(arguments: ["value", "locations"])
     func findInHalvesAnswersAsOnePassWhenTheKeyframeAtTheMiddleDisagrees(on part: String) throws {
-        let lines = try recordedLines()
-        func seq(ofKeyframe line: String) -> Int? {
-            guard line.contains(#""type":"keyframe""#) else { return nil }
-            return Int(line.split(separator: #""seq":"#).last!.prefix { $0.isNumber })
-        }
-        // Cut after step 2k, for a keyframe of step k: the middle is that keyframe's step.
-        let middle = try #require(lines.compactMap(seq(ofKeyframe:)).first { $0 > 20 })
-        let cut = try #require(lines.firstIndex { $0.hasPrefix("[\(2 * middle + 1),") })
-        var kept = Array(lines[..<cut]) + [try #require(lines.last).replacing(/"seq":[0-9]+/, with: #""seq":\#(2 * middle)"#)]
+        var (kept, middle, keyframe) = try recordedUpToTwiceAKeyframe()
         let directory = try TemporaryDirectory()
         let consistent = try InspectedJournal(path: try directory.write("consistent.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8)))
         #expect(consistent.reader.firstStep == 0 && consistent.reader.lastStep == 2 * middle)
-        let keyframe = try #require(kept.firstIndex { seq(ofKeyframe: $0) == middle })
         if part == "value" {
             // Its count (the one number written as a value) changed.
             kept[keyframe] = kept[keyframe].replacing(/"v":[0-9]+/, with: #""v":1000"#)
@@ -228,15 +234,7 @@ struct DamagedJournalTests {
     /// a step after it uses it: `find` in halves names that step's line, as one pass, `stats`
     /// and `log` do (the second half, starting at the keyframe, knew the location).
     @Test func findInHalvesNamesAStepAtALocationOnlyTheKeyframeAtTheMiddleLists() throws {
-        let lines = try recordedLines()
-        func seq(ofKeyframe line: String) -> Int? {
-            guard line.contains(#""type":"keyframe""#) else { return nil }
-            return Int(line.split(separator: #""seq":"#).last!.prefix { $0.isNumber })
-        }
-        let middle = try #require(lines.compactMap(seq(ofKeyframe:)).first { $0 > 20 })
-        let cut = try #require(lines.firstIndex { $0.hasPrefix("[\(2 * middle + 1),") })
-        var kept = Array(lines[..<cut]) + [try #require(lines.last).replacing(/"seq":[0-9]+/, with: #""seq":\#(2 * middle)"#)]
-        let keyframe = try #require(kept.firstIndex { seq(ofKeyframe: $0) == middle })
+        var (kept, middle, keyframe) = try recordedUpToTwiceAKeyframe()
         kept[keyframe] = kept[keyframe].replacing(#""locs":["#, with: #""locs":[{"id":999,"at":"ghost.swift:1"},"#)
         let step = try #require(kept.firstIndex { $0.hasPrefix("[\(middle + 2),") })
         kept[step] = kept[step].replacing(/^(\[[0-9]+,[^,]+,"[^"]*",[0-9]+,)[0-9]+/) { "\($0.1)999" }
