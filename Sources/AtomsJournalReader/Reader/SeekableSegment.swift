@@ -137,10 +137,7 @@ final class SeekableSegment: JournalSegment {
             // No transaction to read: the lines after the first keyframe are read now, as
             // reading the last transaction reads those after it.
             try cursor.withLock { cursor throws(JournalError) in
-                let declared = try readLine(&cursor.reader, at: keyframeStart, scanner: scanner) { _, raw, range in
-                    try KeyframeLine.locations(in: raw, range)
-                }
-                for location in declared { cursor.locations[location.id] = location.at }
+                try takeKeyframeLocations(at: keyframeStart, cursor: &cursor)
                 try readOn(from: first.next, after: firstStep, cursor: &cursor)
             }
         }
@@ -202,11 +199,7 @@ final class SeekableSegment: JournalSegment {
             // The first transaction: read in order from the first keyframe, so that reading
             // every transaction in order reads every line, as `stats`' scan does.
             cursor.forgetCoverage()
-            let declared = try readLine(&cursor.reader, at: firstKeyframe, scanner: scanner) { _, raw, range in
-                try KeyframeLine.locations(in: raw, range)
-            }
-            cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
-            cursor.declaredAgain = false
+            try takeKeyframeLocations(at: firstKeyframe, cursor: &cursor)
             cursor.check = SequenceCheck(after: firstStep)
             let offset = try scanForward(from: try cursor.reader.line(at: firstKeyframe).next, to: seq, cursor: &cursor)
             (cursor.coveredFrom, cursor.coveredTo) = (firstKeyframe, offset)
@@ -394,15 +387,19 @@ final class SeekableSegment: JournalSegment {
         }
         cursor.forgetCoverage()
         let keyframe = try keyframe(before: offset, reader: &cursor.reader)
-        let declared = try readLine(&cursor.reader, at: keyframe.offset, scanner: scanner) { _, raw, range in
-            try KeyframeLine.locations(in: raw, range)
-        }
-        // What a reader that read nothing before knows: none of the locations the cursor
-        // took in elsewhere.
-        cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
-        cursor.declaredAgain = false
+        try takeKeyframeLocations(at: keyframe.offset, cursor: &cursor)
         try takeLocations(from: keyframe.offset, to: offset, cursor: &cursor)
         (cursor.coveredFrom, cursor.coveredTo) = (keyframe.offset, offset)
+    }
+
+    /// Replaces the cursor's locations with those the keyframe at `offset` lists: what a
+    /// reader that starts there knows, none of the locations the cursor took in elsewhere.
+    private func takeKeyframeLocations(at offset: Int, cursor: inout Cursor) throws(JournalError) {
+        let declared = try readLine(&cursor.reader, at: offset, scanner: scanner) { _, raw, range in
+            try KeyframeLine.locations(in: raw, range)
+        }
+        cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
+        cursor.declaredAgain = false
     }
 
     /// Takes in the location lines from `start` up to `offset`; with `adoptingKeyframes`, a
@@ -416,11 +413,7 @@ final class SeekableSegment: JournalSegment {
                 try takeLocation(at: start, into: &cursor)
             case .keyframe where adoptingKeyframes:
                 cursor.forgetCoverage()
-                let declared = try readLine(&cursor.reader, at: start, scanner: scanner) { _, raw, range in
-                    try KeyframeLine.locations(in: raw, range)
-                }
-                cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
-                cursor.declaredAgain = false
+                try takeKeyframeLocations(at: start, cursor: &cursor)
                 (cursor.coveredFrom, cursor.coveredTo) = (start, start)
             default:
                 break
