@@ -199,7 +199,7 @@ struct DamagedJournalTests {
     /// that the transactions do not give, or write sites that the location lines do not;
     /// no reader checks a keyframe against them): the search in halves answers as one pass,
     /// which passes keyframes by, does.
-    @Test(arguments: ["value", "locations"])
+    @Test(arguments: ["value", "locations", "declarations"])
     func findInHalvesAnswersAsOnePassWhenTheKeyframeAtTheMiddleDisagrees(on part: String) throws {
         var (kept, middle, keyframe) = try recordedUpToTwiceAKeyframe()
         let directory = try TemporaryDirectory()
@@ -208,22 +208,29 @@ struct DamagedJournalTests {
         if part == "value" {
             // Its count (the one number written as a value) changed.
             kept[keyframe] = kept[keyframe].replacing(/"v":[0-9]+/, with: #""v":1000"#)
-        } else {
+        } else if part == "locations" {
             // Every location it lists elsewhere.
             let parts = kept[keyframe].split(separator: #""locs":"#, maxSplits: 1)
             try #require(parts.count == 2)
             kept[keyframe] = parts[0] + #""locs":"# + parts[1].replacing(#""at":""#, with: #""at":"elsewhere/"#)
+        } else {
+            // The counter's label (the name a match gives it).
+            kept[keyframe] = kept[keyframe].replacing(#""label":"DamageCountAtom""#, with: #""label":"Renamed""#)
         }
+        // Named by its type, which the keyframe keeps.
+        let type = try #require(kept[keyframe].firstMatch(of: /"type":"([^"]*DamageCountAtom)"/)).1
         let journal = try InspectedJournal(path: try directory.write("keyframe.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8)))
         if part == "value" {
             #expect(try journal.state(at: middle) != (try consistent.state(at: middle)), "the keyframe disagrees")
+        } else if part == "declarations" {
+            #expect(try journal.state(at: middle).atoms(matching: "Renamed").count == 1, "the keyframe disagrees")
         } else {
             #expect(try journal.transaction(middle + 1).at?.hasPrefix("elsewhere/") == true, "a reader seeking takes the keyframe's")
             #expect(try consistent.transaction(middle + 1).at?.hasPrefix("elsewhere/") == false)
         }
         for mode in FindCommand.Mode.allCases {
             for count in 0...(2 * middle + 5) {
-                let expression = "DamageCountAtom >= \(count)"
+                let expression = "'\(type)' >= \(count)"
                 let halves = try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: 1)
                 #expect(halves == (try FindCommand.find(journal, where: expression, mode: mode, halvesFrom: .max)), "\(mode), \(expression)")
             }

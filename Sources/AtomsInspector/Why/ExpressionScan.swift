@@ -71,6 +71,7 @@ struct ExpressionScan {
             state = try journal.state(at: start, decodingValuesOf: atoms)
         }
         ends?.startValues = state.values.filter { atoms.contains($0.key) }
+        ends?.startDeclarations = state.declarations
         var condition = expression.map(CompiledCondition.init)
         var holds = expression?.holds(in: state.values) ?? false
         var count = 0
@@ -180,6 +181,7 @@ struct ExpressionScan {
             if let ends {
                 try walk.settle(&state)
                 ends.endValues = state.values.filter { atoms.contains($0.key) }
+                ends.endDeclarations = state.declarations
                 ends.firstLine = walk.startedAt
                 ends.startLocations = walk.startLocations
                 ends.endLocations = walk.locations
@@ -219,6 +221,10 @@ struct ExpressionScan {
 package final class ScanEnds {
     var startValues: [Int: ValueEntry] = [:]
     var endValues: [Int: ValueEntry] = [:]
+    /// The atoms declared where the walk started, and where it ended (the names its matches
+    /// carry).
+    var startDeclarations: [Int: AtomDeclaration] = [:]
+    var endDeclarations: [Int: AtomDeclaration] = [:]
     var firstLine: TransactionWalk.LinePlace?
     var nextLine: TransactionWalk.LinePlace?
     /// The locations known where the walk started, and where it ended.
@@ -231,8 +237,8 @@ package final class ScanEnds {
     /// started where this one ended: at the line it read on to (or at a segment's first
     /// step, when this one ended its segment at `last`), from the values it ended with. A
     /// journal whose halves do not join so (a run of steps written again across the join,
-    /// a keyframe at the middle that disagrees with the steps before it, in its values or its
-    /// locations) is read in one pass.
+    /// a keyframe at the middle that disagrees with the steps before it, in its values, its
+    /// declarations or its locations) is read in one pass.
     func isJoined(to later: ScanEnds, after last: Int) -> Bool {
         let lines = nextLine.map { $0 == later.firstLine } ?? (later.firstLine?.segmentFirstStep == last)
         guard lines else { return false }
@@ -242,6 +248,9 @@ package final class ScanEnds {
         if nextLine != nil, let endLocations, let startLocations = later.startLocations, endLocations != startLocations {
             return false
         }
+        // A keyframe declares the live atoms (not those released before it): each as the
+        // lines declared it.
+        guard later.startDeclarations.allSatisfy({ endDeclarations[$0.key] == $0.value }) else { return false }
         guard Set(endValues.keys) == Set(later.startValues.keys) else { return false }
         return endValues.allSatisfy { id, entry in
             let other = later.startValues[id]!
