@@ -24,6 +24,11 @@ public struct ModifiedAtom<Node: Atom, Modifier: AtomModifier>: Atom where Node.
         self.modifier = modifier
     }
 
+    /// The atom the modifier applies to (a replay overrides it with its phase).
+    package var base: Node {
+        atom
+    }
+
     /// The base atom's key combined with the modifier's key.
     public var key: Key {
         Key(atomKey: atom.key, modifierKey: modifier.key)

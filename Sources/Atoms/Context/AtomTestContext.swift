@@ -130,6 +130,16 @@ public struct AtomTestContext: AtomWatchableContext {
         await state.engine.refresh(atom, in: store, location: location)
     }
 
+    /// Makes `value` the cached atom's value as an asynchronous result arrives (`cause`
+    /// `.asyncResult`) or a refresh ends (`.refresh`): one transaction, dependents recomputed,
+    /// watchers told. A replay delivers recorded results this way instead of running tasks.
+    ///
+    /// - Returns: Whether the atom was cached; nothing happens otherwise.
+    @discardableResult
+    package func deliver<Node: Atom>(_ value: Node.Produced, to atom: Node, cause: AtomTransaction.Cause, at location: SourceLocation) -> Bool {
+        state.engine.deliver(value, to: atom, in: store, cause: cause, location: location)
+    }
+
     /// See ``AtomContext/reset(_:at:)``.
     public func reset<Node: Atom>(_ atom: Node, at location: SourceLocation) {
         state.engine.reset(atom, in: store, location: location)

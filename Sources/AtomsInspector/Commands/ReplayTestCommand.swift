@@ -4,10 +4,13 @@ import AtomsJournalReader
 /// today's atoms (`JournalReplay` in AtomsTesting).
 ///
 /// The atoms the session wrote directly (the origin of a `set`, `modify`, `reset` or
-/// `inspector` write, or restored) are driven; the others are checked. Family members,
-/// scoped atoms, types that cannot be named in Swift from the journal (generic, modified or
-/// local types), atoms recorded as dumps or asynchronous phases, and atoms derived from a
-/// phase are left as commented lines saying why. Types are module-qualified and their
+/// `inspector` write, or restored) are driven, and so are its asynchronous atoms (the origin
+/// of an `async-result` or `refresh`, or recorded as phases): a replay delivers their recorded
+/// results, named in Swift with their modifier (`SearchAtom().phase`,
+/// `QueryAtom().debounce(for: 0.3)`). The others are checked. Family members, scoped atoms,
+/// types that cannot be named in Swift from the journal (generic or local types, modifiers
+/// made from closures or key paths), atoms recorded as dumps, and atoms derived from an
+/// asynchronous atom the replay cannot drive are left as commented lines saying why. Types are module-qualified and their
 /// modules imported with `@testable`, as a test target imports the app it tests.
 package enum ReplayTestCommand {
     /// What the file does with one recorded atom (or one family).
@@ -16,8 +19,14 @@ package enum ReplayTestCommand {
         package let role: String
         /// The module-qualified type.
         package let type: String
+        /// The Swift expression that makes the atom (`App.SearchAtom().phase`); `nil` for a
+        /// commented line.
+        package let expression: String?
         /// Transactions that wrote it directly.
         package let writes: Int
+        /// Results delivered to it: changes in `async-result` and `refresh` transactions it
+        /// started.
+        package var deliveries: Int = 0
         /// Transactions that changed its value.
         package let changes: Int
         /// For a commented line: why it is left out.
@@ -29,6 +38,9 @@ package enum ReplayTestCommand {
         var declaration: AtomDeclaration
         var writes = 0
         var changes = 0
+        /// Changes in transactions it started that a task or timer ended: an `async-result`
+        /// or `refresh` whose origin it is.
+        var deliveries = 0
         /// How its first recorded value was written: `nil` before one was read.
         var form: Form?
     }
@@ -85,6 +97,9 @@ package enum ReplayTestCommand {
             for value in values where value.changed && !created.contains(value.id) {
                 if let key = identities[value.id] { seen[key]?.changes += 1 }
             }
+            if cause == "async-result" || cause == "refresh", let origin, values.contains(where: { $0.id == origin && $0.changed }), let key = identities[origin] {
+                seen[key]?.deliveries += 1
+            }
             let written: [Int] =
                 switch cause {
                 case "set", "modify", "reset", "inspector": origin.map { [$0] } ?? []
@@ -126,46 +141,65 @@ package enum ReplayTestCommand {
             throw InspectorError(error)
         }
         if let failure { throw failure }
-        // What derives from an asynchronous phase depends on when its results arrived.
-        var asynchronous: [String: String] = [:]
-        var pending = seen.filter { $0.value.form == .phase }.map { ($0.key, $0.value.declaration.label) }.sorted { $0.0 < $1.0 }
+        var families: [String: [Seen]] = [:]
+        var roles: [String: Planned] = [:]
+        func plan(_ atom: Seen, _ role: String, _ expression: String? = nil, _ reason: String? = nil) {
+            roles[atom.declaration.identityKey] = Planned(
+                role: role, type: atom.declaration.type, expression: expression, writes: atom.writes, deliveries: atom.deliveries, changes: atom.changes, reason: reason
+            )
+        }
+        // A task atom whose `.phase` is driven: its `Task` takes the delivered outcome.
+        var tasksDrivenByPhase: [String: String] = [:]
+        for atom in seen.values.sorted(by: { $0.declaration.identityKey < $1.declaration.identityKey }) {
+            let declaration = atom.declaration
+            let expression = SwiftAtomName.expression(type: declaration.type, key: declaration.key)
+            let isAsynchronous = atom.deliveries > 0 || atom.form == .phase
+            if let scope = declaration.scope {
+                plan(atom, "none", nil, "stored in scope \(scope): a replay drives and checks atoms at the root only")
+            } else if declaration.key != nil, SwiftAtomName.modified(declaration.type) == nil {
+                families[declaration.type, default: []].append(atom)
+            } else if expression == nil {
+                plan(atom, "none", nil, "a generic, local or modified type this command cannot name (a modifier made from a closure or a key path): name it in Swift yourself")
+            } else if isAsynchronous, atom.form != .dump, let expression {
+                plan(atom, "drive", expression)
+                if atom.form == .phase, let base = SwiftAtomName.modified(declaration.type)?.base { tasksDrivenByPhase[base] = expression }
+            } else if atom.form == .dump {
+                plan(atom, "none", nil, "recorded as a dump (not Codable): it cannot be driven, and dumps of tasks and objects rarely match; check it yourself if its dump is stable")
+            } else if let expression {
+                plan(atom, atom.writes > 0 ? "drive" : "check", expression)
+            }
+        }
+        for atom in seen.values where roles[atom.declaration.identityKey]?.role == "none" && atom.declaration.scope == nil {
+            if let phase = tasksDrivenByPhase[atom.declaration.type] {
+                plan(atom, "none", nil, "a task, recorded as a dump (a Task is not Codable): the replay drives it through its phase, \(phase), and code awaiting the task takes the recorded outcome")
+            }
+        }
+        // What derives from an asynchronous atom the replay cannot drive depends on when its
+        // results arrived: left out, saying which.
+        var pending = seen.values.filter { atom in
+            (atom.deliveries > 0 || atom.form == .phase) && roles[atom.declaration.identityKey]?.role == "none" && tasksDrivenByPhase[atom.declaration.type] == nil
+        }.map { ($0.declaration.identityKey, $0.declaration.label) }.sorted { $0.0 < $1.0 }
+        var asynchronous: Set<String> = []
         while let (key, source) = pending.popLast() {
-            for dependent in (dependents[key] ?? []).sorted() where asynchronous[dependent] == nil {
-                asynchronous[dependent] = source
+            for dependent in (dependents[key] ?? []).sorted() where !asynchronous.contains(dependent) {
+                asynchronous.insert(dependent)
+                guard let planned = roles[dependent], planned.role == "check", let atom = seen[dependent] else { continue }
+                plan(atom, "none", nil, "derives from the asynchronous \(source), which the replay cannot drive: its values depend on when results arrived; override that atom with a recorded result to check it")
                 pending.append((dependent, source))
             }
         }
-        var families: [String: [Seen]] = [:]
-        var planned: [Planned] = []
-        for atom in seen.values {
-            let declaration = atom.declaration
-            if let scope = declaration.scope {
-                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "stored in scope \(scope): a replay drives and checks atoms at the root only"))
-            } else if !isNameable(declaration.type) {
-                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "a generic, modified or local type: name it in Swift yourself"))
-            } else if declaration.key != nil {
-                families[declaration.type, default: []].append(atom)
-            } else if atom.form == .phase {
-                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "an asynchronous phase: a replay cannot make results arrive at their recorded steps; check what derives from it, or override it with a recorded result"))
-            } else if let source = asynchronous[declaration.identityKey], atom.writes == 0 {
-                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "derives from the asynchronous \(source): its values depend on when results arrived; override that atom with a recorded result to check it"))
-            } else if atom.form == .dump {
-                planned.append(Planned(role: "none", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: "recorded as a dump (not Codable): it cannot be driven, and dumps of tasks and objects rarely match; check it yourself if its dump is stable"))
-            } else {
-                planned.append(Planned(role: atom.writes > 0 ? "drive" : "check", type: declaration.type, writes: atom.writes, changes: atom.changes, reason: nil))
-            }
-        }
+        var planned = Array(roles.values)
         for (type, members) in families {
             let keys = members.compactMap(\.declaration.key).sorted()
             let shown = keys.prefix(3).joined(separator: ", ") + (keys.count > 3 ? ", …" : "")
             let writes = members.reduce(0) { $0 + $1.writes }
             planned.append(Planned(
-                role: "none", type: type, writes: writes, changes: members.reduce(0) { $0 + $1.changes },
+                role: "none", type: type, expression: nil, writes: writes, deliveries: 0, changes: members.reduce(0) { $0 + $1.changes },
                 reason: "a family of \(keys.count) member\(keys.count == 1 ? "" : "s") (keys \(shown)): \(writes > 0 ? "drive" : "check") it with a closure making the member from its key"
             ))
         }
         let order = ["drive": 0, "check": 1, "none": 2]
-        return planned.sorted { (order[$0.role]!, $0.type) < (order[$1.role]!, $1.type) }
+        return planned.sorted { (order[$0.role] ?? 2, $0.type) < (order[$1.role] ?? 2, $1.type) }
     }
 
     /// Whether a recorded type name can be written in Swift as it is: dotted identifiers.
@@ -184,7 +218,7 @@ package enum ReplayTestCommand {
     package static func source(_ journal: InspectedJournal, path: String) throws(InspectorError) -> String {
         let planned = try plan(journal)
         let base = baseName(of: path)
-        let modules = Set(planned.filter { $0.role != "none" }.compactMap { $0.type.split(separator: ".").first.map(String.init) }).sorted()
+        let modules = Set(planned.filter { $0.role != "none" }.compactMap { ($0.expression ?? $0.type).split(separator: ".").first.map(String.init) }).sorted()
         var lines = [
             "// Replays \(path) (\(journal.reader.header.program.map { "recorded by \($0), " } ?? "")\(journal.reader.transactionCount) transactions) against today's atoms.",
             "// Written by `atoms-inspect replay-test`: the atoms the session wrote are driven, the others",
@@ -201,12 +235,12 @@ package enum ReplayTestCommand {
             "        let replay = try JournalReplay(journal: \(quoted(path)))",
         ]
         for atom in planned {
-            let counts = (atom.writes > 0 ? "written \(times(atom.writes)), " : "") + "changed \(times(atom.changes))"
+            let counts = (atom.writes > 0 ? "written \(times(atom.writes)), " : "") + (atom.deliveries > 0 ? "delivered \(times(atom.deliveries)), " : "") + "changed \(times(atom.changes))"
             switch atom.role {
             case "none":
                 lines.append("        // \(atom.type): \(atom.reason ?? "") (\(counts))")
             default:
-                lines.append("        replay.\(atom.role)(\(atom.type)())  // \(counts)")
+                lines.append("        replay.\(atom.role)(\(atom.expression ?? atom.type + "()"))  // \(counts)")
             }
         }
         lines += [

@@ -27,7 +27,8 @@ package struct RecordedForm {
             }
             return ValueEntry(
                 id: 0, v: members["v"], dump: members["dump"]?.stringValue, redacted: members["redacted"] == .bool(true) ? true : nil,
-                phase: members["phase"]?.stringValue, norestore: members["norestore"] == .bool(true) ? true : nil
+                phase: members["phase"]?.stringValue, norestore: members["norestore"] == .bool(true) ? true : nil,
+                error: members["error"]?.stringValue
             )
         }
     }

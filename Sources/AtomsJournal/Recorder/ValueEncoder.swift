@@ -67,6 +67,10 @@ struct ValueEncoder: @unchecked Sendable {
                 line.raw("v", String(decoding: json.bytes, as: UTF8.self))
                 line.field("norestore", true)
             }
+            // What the error says of itself: a replay's recorded failure says the same.
+            if let description = phase.failureDescription {
+                line.field("error", description)
+            }
             line.field("dump", dump(value))
             return .fields(line.members)
         }
@@ -153,6 +157,8 @@ struct ValueEncoder: @unchecked Sendable {
 protocol JournalPhaseRepresentable {
     var phaseName: String { get }
     var successValue: Any? { get }
+    /// A failure's `String(describing:)` of its error; `nil` for other phases.
+    var failureDescription: String? { get }
 }
 
 extension AsyncPhase: JournalPhaseRepresentable {
@@ -166,5 +172,9 @@ extension AsyncPhase: JournalPhaseRepresentable {
 
     var successValue: Any? {
         value
+    }
+
+    var failureDescription: String? {
+        error.map { String(describing: $0) }
     }
 }

@@ -91,6 +91,9 @@ public struct ValueEntry: Codable, Sendable, Hashable {
     public var phase: String?
     /// Set when `v` is shown for reading only and cannot be restored (a phase's success value).
     public var norestore: Bool?
+    /// For a `failure` phase: what the error says of itself (`String(describing:)`), as a
+    /// replay's recorded failure describes itself. Absent before recorders wrote it.
+    public var error: String?
     /// In a transaction of a format 2 journal: members that replace the same-named members of
     /// the atom's previous value (an object), instead of `v`. ``JournalState`` resolves
     /// patches, so the values of a state always carry `v`.
@@ -112,6 +115,7 @@ public struct ValueEntry: Codable, Sendable, Hashable {
         redacted: Bool? = nil,
         phase: String? = nil,
         norestore: Bool? = nil,
+        error: String? = nil,
         patch: [String: JSONValue]? = nil,
         unset: [String]? = nil,
         delta: JSONValue? = nil,
@@ -123,6 +127,7 @@ public struct ValueEntry: Codable, Sendable, Hashable {
         self.redacted = redacted
         self.phase = phase
         self.norestore = norestore
+        self.error = error
         self.patch = patch
         self.unset = unset
         self.delta = delta

@@ -58,6 +58,88 @@ public final class JournalReplay {
         atoms.append(.driving(family, key: key))
     }
 
+    /// Delivers a task atom's recorded results instead of running its task: its `.phase`
+    /// takes each recorded phase at its recorded step (an `async-result` or `refresh`, or
+    /// `.suspending` where a recorded write restarted it), a success decoded as today's
+    /// `Success`, a failure as a ``RecordedFailure`` saying what the recorded error said.
+    /// Today's `value(context:)` never runs: no network in a replay. Code that awaits the task
+    /// itself gets the recorded outcome once it is delivered.
+    ///
+    /// ## Example
+    /// ```swift
+    /// replay.drive(SearchMoviesAtom())        // or, the same: replay.drive(SearchMoviesAtom().phase)
+    /// replay.check(SearchResultsAtom())       // derived from the phase: computed by today's code
+    /// ```
+    public func drive<Node: TaskAtom>(_ atom: Node) where Node.Success: Decodable {
+        drive(atom.phase)
+    }
+
+    /// Delivers a throwing task atom's recorded results instead of running its task; see
+    /// ``drive(_:)-(TaskAtom)``.
+    public func drive<Node: ThrowingTaskAtom>(_ atom: Node) where Node.Success: Decodable {
+        drive(atom.phase)
+    }
+
+    /// Delivers the recorded phases of a task atom's `.phase`; its task never runs.
+    public func drive<Base: Atom, Success: Decodable & Sendable>(_ atom: ModifiedAtom<Base, TaskPhaseModifier<Success, Never>>) {
+        atoms.append(.delivering(atom) {
+            ReplayedMember(
+                delivering: atom, initial: .suspending, settles: RecordedPhase.settles,
+                decoded: { entry in try RecordedPhase.decoded(entry, as: AsyncPhase<Success, Never>.self) },
+                alsoOverride: { context, held in
+                    context.override(atom.base) { _ in Task { await RecordedPhase.outcome(of: held).get() } }
+                }
+            )
+        })
+    }
+
+    /// Delivers the recorded phases of a throwing task atom's `.phase`; its task never runs.
+    public func drive<Base: Atom, Success: Decodable & Sendable>(_ atom: ModifiedAtom<Base, TaskPhaseModifier<Success, any Error>>) {
+        atoms.append(.delivering(atom) {
+            ReplayedMember(
+                delivering: atom, initial: .suspending, settles: RecordedPhase.settles,
+                decoded: { entry in try RecordedPhase.decoded(entry, as: AsyncPhase<Success, any Error>.self) },
+                alsoOverride: { context, held in
+                    context.override(atom.base) { _ in Task { try await RecordedPhase.outcome(of: held).get() } }
+                }
+            )
+        })
+    }
+
+    /// Delivers the recorded phases of an atom whose value is an ``AsyncPhase`` (an
+    /// `AsyncPhaseAtom`, `AsyncSequenceAtom` or `PublisherAtom`): each recorded phase arrives at
+    /// its recorded step, and today's work (the sequence, the publisher) never starts.
+    public func drive<Node: Atom, Success: Decodable & Sendable, Failure: Error>(_ atom: Node) where Node.Produced == AsyncPhase<Success, Failure> {
+        atoms.append(.delivering(atom) {
+            ReplayedMember(
+                delivering: atom, initial: .suspending, settles: RecordedPhase.settles,
+                decoded: { entry in try RecordedPhase.decoded(entry, as: AsyncPhase<Success, Failure>.self) }
+            )
+        })
+    }
+
+    /// Delivers the recorded values of an atom that is not a state (a debounced value such as
+    /// `QueryAtom().debounce(for: 0.3)`, or a derived atom to stand in for): each recorded
+    /// change arrives at its recorded step, without waiting real time, and today's producer
+    /// never runs.
+    public func drive<Node: Atom>(_ atom: Node) where Node.Produced: Decodable {
+        atoms.append(.delivering(atom) {
+            ReplayedMember(delivering: atom, decoded: { entry in
+                guard entry.isRestorable || entry.phase == nil, let json = entry.v else {
+                    throw RecordedPhase.Mismatch(description: "its recorded value is not JSON (its type was not Codable when recorded)")
+                }
+                return try RecordedValueSeeds.decoded(json, as: Node.Produced.self)
+            })
+        })
+    }
+
+    /// Reads an atom after every replayed transaction, for a shrink's condition
+    /// (``shrink(until:in:budget:journal:fileID:line:)``), without comparing it with the
+    /// recording.
+    public func watch<Node: Atom>(_ atom: Node) {
+        atoms.append(.watching(atom))
+    }
+
     /// Compares today's value of an atom with the recorded one after every step.
     public func check<Node: Atom>(_ atom: Node) {
         atoms.append(.checking(atom))

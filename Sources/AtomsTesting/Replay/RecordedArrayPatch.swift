@@ -51,6 +51,7 @@ extension Array: RecordedArrayPatching where Element: Decodable {
 }
 
 /// The last value a replay wrote to a driven atom, which the next recorded delta changes.
+@MainActor
 final class DrivenValue<Value> {
     var value: Value?
 }

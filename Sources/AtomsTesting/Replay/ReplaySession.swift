@@ -49,10 +49,23 @@ final class ReplaySession {
         defer { isObserving = false }
         let reader = journal.reader
         for (index, atom) in atoms.enumerated() where !atom.isFamily {
-            if let member = atom.member(nil) {
-                singles[index] = member
-                member.watch(context, location)
+            if let member = atom.member(nil) { singles[index] = member }
+        }
+        // Delivered atoms are overridden before anything creates them, holding their first
+        // recorded values.
+        let delivered = singles.sorted { $0.key < $1.key }.map(\.value).filter(\.isDelivered)
+        if !delivered.isEmpty {
+            let first = try firstValues(of: Set(delivered.map { ReplayedAtomKey($0.identity) }))
+            for member in delivered {
+                do {
+                    try member.prepare?(context, first[ReplayedAtomKey(member.identity)])
+                } catch {
+                    throw failure(step: reader.firstStep, record: nil, atom: member.identity.description, "\(error) — update the journal (record the session again) or the type")
+                }
             }
+        }
+        for (_, member) in singles.sorted(by: { $0.key < $1.key }) {
+            member.watch(context, location)
         }
         context.atomStore.observeCommits { [weak self] transaction in
             guard let self, isObserving else { return }
@@ -144,11 +157,53 @@ final class ReplaySession {
         default:
             // A driven atom created again (after a release) starts from its recorded value.
             for number in (record.created ?? []).sorted() {
-                if let atom = bound[number], atom.drives, let value = state.values[number] {
+                if let atom = bound[number], atom.drives, !atom.member.isDelivered, let value = state.values[number] {
                     try write(value, of: atom, step: record.seq, record: record, at: site)
                 }
             }
         }
+        // Delivered atoms take each recorded change, in the order the line lists them: a
+        // result that arrived, or the phase a write restarted.
+        let created = Set(record.created ?? [])
+        for entry in record.values ?? [] where bound[entry.id].map({ $0.drives && $0.member.isDelivered }) == true && record.changed(entry.id) {
+            guard let atom = bound[entry.id], let value = state.values[entry.id] else { continue }
+            let decoded: DecodedWrite
+            do {
+                guard let decode = atom.member.decode else { continue }
+                decoded = try decode(value)
+            } catch {
+                throw failure(step: record.seq, record: record, atom: atom.name, "its recorded value \(value.displayText.prefix(80)) does not make today's value: \(Self.describe(error)) — update the journal (record the session again) or the type")
+            }
+            written.insert(entry.id)
+            if created.contains(entry.id) {
+                decoded.hold?()
+            } else {
+                decoded.apply(context, site, record.cause == "refresh" ? .refresh : .asyncResult)
+            }
+        }
+    }
+
+    /// The first value recorded of each atom named, by identity: what a delivered atom holds
+    /// when the replay's store creates it.
+    private func firstValues(of keys: Set<ReplayedAtomKey>) throws(JournalReplayFailure) -> [ReplayedAtomKey: ValueEntry] {
+        var found: [ReplayedAtomKey: ValueEntry] = [:]
+        func take(_ values: some Sequence<ValueEntry>, _ declarations: [Int: AtomDeclaration]) {
+            for value in values {
+                guard let declaration = declarations[value.id], declaration.scope == nil else { continue }
+                let key = ReplayedAtomKey(type: declaration.type, key: declaration.key)
+                if keys.contains(key), found[key] == nil { found[key] = value }
+            }
+        }
+        var walked = state
+        take(walked.values.values.sorted { $0.id < $1.id }, walked.declarations)
+        let reader = journal.reader
+        guard found.count < keys.count, reader.lastStep > reader.firstStep else { return found }
+        let walk = TransactionWalk(everyTransactionOf: reader, after: walked, decodingValuesOf: nil)
+        while found.count < keys.count, walk.nextStep <= reader.lastStep {
+            guard let record = try Self.reading(journal, { () throws(JournalError) in try walk.advance(&walked) }) else { continue }
+            take((record.values ?? []).compactMap { walked.values[$0.id] }, walked.declarations)
+        }
+        return found
     }
 
     private func write(_ value: ValueEntry, of atom: Bound, step: Int, record: TransactionRecord?, at site: SourceLocation) throws(JournalReplayFailure) {
@@ -187,6 +242,8 @@ final class ReplaySession {
             }
             var today = form.entry(of: value, for: atom.member.identity)
             today.id = number
+            // A journal recorded before failures' descriptions were written has none to compare.
+            if recorded.error == nil { today.error = nil }
             guard Self.comparable(today) != Self.comparable(recorded) else { continue }
             let replayed = ReplayedJournal.write(journal, through: step, today: [number: today], context: context)
             throw failure(
@@ -199,7 +256,7 @@ final class ReplaySession {
 
     /// An entry as compared: what the recorder writes, without the journal's number.
     private static func comparable(_ entry: ValueEntry) -> ValueEntry {
-        ValueEntry(id: 0, v: entry.v, dump: entry.dump, redacted: entry.redacted, phase: entry.phase, norestore: entry.norestore)
+        ValueEntry(id: 0, v: entry.v, dump: entry.dump, redacted: entry.redacted, phase: entry.phase, norestore: entry.norestore, error: entry.error)
     }
 
     private func failure(step: Int, record: TransactionRecord?, atom: String?, _ detail: String, diff: String? = nil, replayedJournal: String? = nil) -> JournalReplayFailure {

@@ -11,6 +11,8 @@ struct ReplayedAtom {
         case drive
         /// Today's value is compared with the recorded one.
         case check
+        /// Today's value is read (by a shrink's condition), never compared with the recording.
+        case watch
     }
 
     let role: Role
@@ -47,12 +49,28 @@ struct ReplayedAtom {
         }
     }
 
+    /// A single atom to watch: read by a shrink's condition, never compared.
+    static func watching<Node: Atom>(_ atom: Node) -> ReplayedAtom {
+        let identity = ReplayedMember.identity(of: atom)
+        return ReplayedAtom(role: .watch, name: identity.description, typeName: identity.typeName, key: identity.keyDescription, isFamily: false) { _ in
+            ReplayedMember(checking: atom)
+        }
+    }
+
     /// A single state atom to drive.
     static func driving<Node: StateAtom>(_ atom: Node) -> ReplayedAtom where Node.Produced: Decodable {
         let identity = ReplayedMember.identity(of: atom)
         return ReplayedAtom(role: .drive, name: identity.description, typeName: identity.typeName, key: identity.keyDescription, isFamily: false) { _ in
             ReplayedMember(driving: atom)
         }
+    }
+
+    /// A single atom whose recorded values are delivered (an asynchronous phase, a debounced
+    /// or derived value): `member` makes the member that overrides and delivers it.
+    static func delivering<Node: Atom>(_ atom: Node, member: @escaping () -> ReplayedMember) -> ReplayedAtom {
+        let identity = ReplayedMember.identity(of: atom)
+        let made = member()
+        return ReplayedAtom(role: .drive, name: identity.description, typeName: identity.typeName, key: identity.keyDescription, isFamily: false) { _ in made }
     }
 
     /// A family of state atoms to drive, its members made from their recorded keys.
@@ -73,50 +91,17 @@ struct RecordedWrite {
     let isUnchanged: Bool
 }
 
-/// One atom of today's code that stands for a recorded one: how to keep it, read it, and
-/// (when driven) write it.
-@MainActor
-struct ReplayedMember {
-    /// Its identity, as the recorder would declare it.
-    let identity: AtomIdentity
-    /// Watches it from the replay's context, so it stays cached and takes writes.
-    let watch: (AtomTestContext, SourceLocation) -> Void
-    /// Its cached value, boxed.
-    let current: (AtomTestContext) -> Any?
-    /// Writes a recorded value, decoded as its type; `nil` for an atom that is only checked.
-    let write: ((RecordedWrite, AtomTestContext, SourceLocation) throws -> Void)?
-    /// Resets it.
-    let reset: (AtomTestContext, SourceLocation) -> Void
+/// An atom as a journal declares it at the root: its module-qualified type and key.
+struct ReplayedAtomKey: Hashable {
+    let type: String
+    let key: String?
 
-    init<Node: Atom>(checking atom: Node) {
-        self.init(atom, write: nil)
+    init(type: String, key: String?) {
+        self.type = type
+        self.key = key
     }
 
-    init<Node: StateAtom>(driving atom: Node) where Node.Produced: Decodable {
-        let last = DrivenValue<Node.Produced>()
-        self.init(atom) { recorded, context, location in
-            var value = recorded.isUnchanged ? last.value : nil
-            // An array changed by a delta from the value written last: decode what changed.
-            if value == nil, case .array(let delta)? = recorded.delta, delta.count == 2, delta[0] == .string("a"), case .array(let operations) = delta[1],
-               let previous = last.value as? any RecordedArrayPatching {
-                value = try previous.patched(by: operations, resolved: recorded.value) as? Node.Produced
-            }
-            let written = try value ?? RecordedValueSeeds.decoded(recorded.value, as: Node.Produced.self)
-            last.value = written
-            context.set(written, for: atom, at: location)
-        }
-    }
-
-    private init<Node: Atom>(_ atom: Node, write: ((RecordedWrite, AtomTestContext, SourceLocation) throws -> Void)?) {
-        identity = Self.identity(of: atom)
-        watch = { context, location in context.watch(atom, fileID: location.fileID, line: location.line) }
-        current = { context in context.lookup(atom) }
-        self.write = write
-        reset = { context, location in context.reset(atom, at: location) }
-    }
-
-    /// The identity the recorder declares an atom of the root store by.
-    static func identity<Node: Atom>(of atom: Node) -> AtomIdentity {
-        AtomIdentity(atom, scope: nil, names: AtomTypeNames(Node.self))
+    init(_ identity: AtomIdentity) {
+        self.init(type: identity.typeName, key: identity.keyDescription)
     }
 }

@@ -161,6 +161,7 @@ enum ReplayedJournal {
         var fields = JSONLine()
         if entry.redacted == true { fields.field("redacted", true) }
         if let phase = entry.phase { fields.field("phase", phase) }
+        if let error = entry.error { fields.field("error", error) }
         if let v = entry.v { fields.raw("v", v.jsonText) }
         if entry.norestore == true { fields.field("norestore", true) }
         if let dump = entry.dump { fields.field("dump", dump) }

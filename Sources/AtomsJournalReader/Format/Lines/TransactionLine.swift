@@ -278,7 +278,7 @@ extension ValueEntry {
         }
         self.init(
             id: id, v: members["v"], dump: try string("dump"), redacted: try bool("redacted"),
-            phase: try string("phase"), norestore: try bool("norestore")
+            phase: try string("phase"), norestore: try bool("norestore"), error: try string("error")
         )
     }
 }
