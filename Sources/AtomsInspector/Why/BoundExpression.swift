@@ -121,6 +121,12 @@ package struct BoundExpression: Sendable {
         }
     }
 
+    /// The identity (``AtomsJournalReader/AtomDeclaration/identityKey``) of the atom a path
+    /// reads; `nil` for a path the expression does not have.
+    package func identity(of path: ValuePath) -> String? {
+        bindings[path]?.identity
+    }
+
     /// The numbers a path's atom has had (sorted), and the components inside its value.
     func binding(of path: ValuePath) -> (ids: [Int], components: [ValuePath.Component]) {
         guard let binding = bindings[path] else { return ([], []) }

@@ -166,6 +166,110 @@ public final class JournalReplay {
         try session.run()
     }
 
+    /// Finds the fewest recorded transactions, and then the smallest values, under which
+    /// `condition` becomes true, and writes them as a shrunk journal.
+    ///
+    /// Each trial makes a fresh context with `makeContext`, watches the atoms named, and
+    /// replays a part of the driven transactions in recorded order, each write taking its
+    /// recorded whole value (an asynchronous atom its recorded result); after each one it
+    /// evaluates `condition` on today's values. What the replay does not drive runs as today's
+    /// code does (derived atoms, effects' writes), so a bug that needs a sequence keeps it.
+    /// The part kept is **1-minimal** (delta debugging): without any one more of its
+    /// transactions the condition never holds. Then each kept value is shrunk while the
+    /// condition still holds and the value still decodes: elements and entries removed
+    /// (1-minimal too), strings shortened, numbers moved toward 0, optionals made `nil`.
+    /// Checked atoms are only read here, never compared with the recording.
+    ///
+    /// ## Example
+    /// ```swift
+    /// let replay = try JournalReplay(journal: "Fixtures/todo.jsonl")
+    /// replay.drive(TodosAtom()); replay.watch(StatsAtom())
+    /// let shrunk = try replay.shrink(until: "StatsAtom.total != TodosAtom.count", in: AtomTestContext.init)
+    /// print(shrunk)  // the kept steps, their write sites and values, the shrunk journal
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - condition: `find --where`'s language (`StatsAtom.total > 3 && FilterAtom == "all"`),
+    ///     naming atoms the replay drives, checks or watches.
+    ///   - makeContext: Makes each trial's context (overrides registered there hold in every
+    ///     trial).
+    ///   - budget: When to stop searching (``ShrinkBudget/default``: 5,000 trials or 60 s);
+    ///     the result says when it stopped early.
+    ///   - journal: Where the shrunk journal goes; by default beside the test's journals,
+    ///     named after the test (`….shrunk.jsonl`).
+    /// - Returns: The kept steps, the counts and the shrunk journal.
+    /// - Throws: ``JournalReplayFailure`` for a condition that does not parse (naming the
+    ///   column) or names an atom the replay neither drives, checks nor watches, a session
+    ///   that never reaches the condition, a recorded value that no longer decodes, or an atom
+    ///   the journal never declares.
+    public func shrink(
+        until condition: String, in makeContext: @escaping @MainActor () -> AtomTestContext, budget: ShrinkBudget = .default,
+        journal output: String? = nil, fileID: String = #fileID, line: UInt = #line
+    ) throws(JournalReplayFailure) -> JournalShrink {
+        try checkDeclared()
+        let location = SourceLocation(fileID: fileID, line: line)
+        let bindings = ReplayBindings(atoms)
+        let session = try DrivenSession(journal: journal, bindings: bindings)
+        let compiled = try ShrinkCondition(condition, journal: journal, declarations: session.declarations, bindings: bindings)
+        let path: String?
+        do {
+            path = try output ?? TestJournalFolder.path(for: TestName.current(creatingAt: location) + ".shrunk", in: ReplayedJournal.folder(for: nil))
+        } catch {
+            path = nil
+        }
+        return try ShrinkSession(journal: journal, session: session, condition: compiled, makeContext: makeContext, budget: budget, location: location).run(writingTo: path)
+    }
+
+    /// ``shrink(until:in:budget:journal:fileID:line:)`` with a context made by
+    /// `AtomTestContext.init` (given the shrink's own `#fileID` and `#line`).
+    public func shrink(
+        until condition: String, in makeContext: @escaping @MainActor (String, UInt) -> AtomTestContext, budget: ShrinkBudget = .default,
+        journal output: String? = nil, fileID: String = #fileID, line: UInt = #line
+    ) throws(JournalReplayFailure) -> JournalShrink {
+        try shrink(until: condition, in: { makeContext(fileID, line) }, budget: budget, journal: output, fileID: fileID, line: line)
+    }
+
+    /// A regression test's check: passes when replaying the session never makes `condition`
+    /// true (the bug is fixed); otherwise shrinks the session and fails with the kept steps
+    /// and the shrunk journal (see ``shrink(until:in:budget:journal:fileID:line:)``).
+    ///
+    /// ## Example
+    /// ```swift
+    /// @Test func theTotalNeverDriftsFromTheList() throws {
+    ///     let replay = try JournalReplay(journal: "Fixtures/bug-report.jsonl")
+    ///     replay.drive(TodosAtom()); replay.watch(StatsAtom())
+    ///     try replay.expectNever("StatsAtom.total != TodosAtom.count", in: AtomTestContext.init)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``JournalReplayFailure`` while the condition is reached (its ``JournalReplayFailure/shrink``
+    ///   holds the result), and for the bad input `shrink` names.
+    public func expectNever(
+        _ condition: String, in makeContext: @escaping @MainActor (String, UInt) -> AtomTestContext, budget: ShrinkBudget = .default,
+        journal output: String? = nil, fileID: String = #fileID, line: UInt = #line
+    ) throws(JournalReplayFailure) {
+        try expectNever(condition, in: { makeContext(fileID, line) }, budget: budget, journal: output, fileID: fileID, line: line)
+    }
+
+    /// ``expectNever(_:in:budget:journal:fileID:line:)-(_,(String,UInt)->AtomTestContext,_,_,_,_)``
+    /// with a context made by a closure.
+    public func expectNever(
+        _ condition: String, in makeContext: @escaping @MainActor () -> AtomTestContext, budget: ShrinkBudget = .default,
+        journal output: String? = nil, fileID: String = #fileID, line: UInt = #line
+    ) throws(JournalReplayFailure) {
+        let shrunk: JournalShrink
+        do {
+            shrunk = try shrink(until: condition, in: makeContext, budget: budget, journal: output, fileID: fileID, line: line)
+        } catch where error.neverReached {
+            return
+        }
+        let last = shrunk.kept.last
+        throw JournalReplayFailure(
+            journal: journal.path, step: last?.step, cause: last?.cause, writeSite: last?.writeSite, atom: nil,
+            detail: "the condition \(ShrinkCondition.quoted(condition)) is reached — shrunk:\n" + shrunk.description, shrink: shrunk
+        )
+    }
+
     /// Fails unless the journal declares every atom named (a member, for a family).
     private func checkDeclared() throws(JournalReplayFailure) {
         let declarations: [Int: AtomDeclaration]

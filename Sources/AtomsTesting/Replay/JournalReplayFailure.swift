@@ -22,8 +22,16 @@ public struct JournalReplayFailure: Error, Equatable, Sendable, CustomStringConv
     /// For a value that differs: the replay's own journal, the recorded transactions up to
     /// ``step`` with today's values there, for `atoms-inspect compare`.
     public let replayedJournal: String?
+    /// For ``JournalReplay/expectNever(_:in:budget:journal:fileID:line:)-(_,()->AtomTestContext,_,_,_,_)``:
+    /// the shrunk session that reaches the condition.
+    public let shrink: JournalShrink?
+    /// Whether the failure says that the session never reaches a shrink's condition.
+    let neverReached: Bool
 
-    init(journal: String, step: Int? = nil, cause: String? = nil, writeSite: String? = nil, atom: String? = nil, detail: String, diff: String? = nil, replayedJournal: String? = nil) {
+    init(
+        journal: String, step: Int? = nil, cause: String? = nil, writeSite: String? = nil, atom: String? = nil, detail: String, diff: String? = nil,
+        replayedJournal: String? = nil, shrink: JournalShrink? = nil, neverReached: Bool = false
+    ) {
         self.journal = journal
         self.step = step
         self.cause = cause
@@ -32,6 +40,8 @@ public struct JournalReplayFailure: Error, Equatable, Sendable, CustomStringConv
         self.detail = detail
         self.diff = diff
         self.replayedJournal = replayedJournal
+        self.shrink = shrink
+        self.neverReached = neverReached
     }
 
     /// The failure: where, what, the diff, and the command that shows the divergence.

@@ -6,14 +6,6 @@ import AtomsJournal
 /// the driven atoms' writes and comparing the checked atoms' values.
 @MainActor
 final class ReplaySession {
-    /// A recorded atom that the replay drives or checks, by its number in the journal.
-    private struct Bound {
-        let member: ReplayedMember
-        let name: String
-        let drives: Bool
-        let checks: Bool
-    }
-
     private let journal: InspectedJournal
     private let atoms: [ReplayedAtom]
     private let context: AtomTestContext
@@ -21,10 +13,8 @@ final class ReplaySession {
     private let location: SourceLocation
     private let form = RecordedForm()
     private var state: JournalState
-    private var bound: [Int: Bound] = [:]
-    /// The single atoms' members, made once: each journal number they are declared under
-    /// maps to the same one.
-    private var singles: [Int: ReplayedMember] = [:]
+    private let bindings: ReplayBindings
+    private var bound: [Int: ReplayBindings.Bound] { bindings.bound }
     /// Journal numbers by today's identity, for the atoms checked.
     private var numbers: [AtomIdentity: Int] = [:]
     /// Checked atoms whose value changed in today's store since the last step.
@@ -41,6 +31,7 @@ final class ReplaySession {
         self.atoms = atoms
         self.context = context
         self.location = location
+        bindings = ReplayBindings(atoms)
         state = try Self.reading(journal) { () throws(JournalError) in try journal.reader.state(at: journal.reader.firstStep) }
     }
 
@@ -48,12 +39,9 @@ final class ReplaySession {
     func run() throws(JournalReplayFailure) {
         defer { isObserving = false }
         let reader = journal.reader
-        for (index, atom) in atoms.enumerated() where !atom.isFamily {
-            if let member = atom.member(nil) { singles[index] = member }
-        }
         // Delivered atoms are overridden before anything creates them, holding their first
         // recorded values.
-        let delivered = singles.sorted { $0.key < $1.key }.map(\.value).filter(\.isDelivered)
+        let delivered = bindings.singleMembers.filter(\.isDelivered)
         if !delivered.isEmpty {
             let first = try firstValues(of: Set(delivered.map { ReplayedAtomKey($0.identity) }))
             for member in delivered {
@@ -64,7 +52,7 @@ final class ReplaySession {
                 }
             }
         }
-        for (_, member) in singles.sorted(by: { $0.key < $1.key }) {
+        for member in bindings.singleMembers {
             member.watch(context, location)
         }
         context.atomStore.observeCommits { [weak self] transaction in
@@ -111,74 +99,39 @@ final class ReplaySession {
 
     /// Notes a recorded atom the replay drives or checks, and watches a family member.
     private func bind(_ declaration: AtomDeclaration, step: Int, record: TransactionRecord?) throws(JournalReplayFailure) {
-        var member: ReplayedMember?
-        var name = declaration.displayName
-        var drives = false
-        var checks = false
-        for (index, atom) in atoms.enumerated() where atom.matches(declaration) {
-            if member == nil {
-                member = atom.isFamily ? atom.member(declaration.key) : singles[index]
-                guard let found = member else {
-                    throw failure(step: step, record: record, atom: name, "\(atom.name)'s key mapping gives no atom for the recorded key \"\(declaration.key ?? "")\" — return an atom for every key the journal records, or leave the family out")
-                }
-                guard found.identity.keyDescription == declaration.key else {
-                    throw failure(step: step, record: record, atom: name, "\(atom.name)'s key mapping turns the recorded key \"\(declaration.key ?? "")\" into an atom with key \"\(found.identity.keyDescription ?? "")\" — map each key to the atom it describes")
-                }
-                if atom.isFamily { found.watch(context, location) }
-                name = found.identity.description
-            }
-            drives = drives || atom.role == .drive
-            checks = checks || atom.role == .check
+        do {
+            try bindings.bind(declaration)?.watch(context, location)
+        } catch {
+            throw failure(step: step, record: record, atom: error.atom, error.detail)
         }
-        guard let member else { return }
-        bound[declaration.id] = Bound(member: member, name: name, drives: drives, checks: checks)
-        if checks { numbers[member.identity] = declaration.id }
+        if let atom = bound[declaration.id], atom.checks { numbers[atom.member.identity] = declaration.id }
     }
 
     /// Applies a recorded transaction's writes to the driven atoms.
     private func drive(_ record: TransactionRecord) throws(JournalReplayFailure) {
         let site = record.at.flatMap(Self.location) ?? location
-        let recorded = Set((record.values ?? []).map(\.id))
-        switch record.cause {
-        // `inspector`: a value atoms-inspect wrote into the program, driven as a `set` is.
-        case "set", "modify", "reset", "inspector":
-            guard let origin = record.origin, let atom = bound[origin], atom.drives, recorded.contains(origin) else { break }
-            if record.cause == "reset" {
-                atom.member.reset(context, site)
-            } else if let value = state.values[origin] {
-                try write(value, of: atom, step: record.seq, record: record, at: site)
-            }
-        case "restore":
-            for number in recorded.sorted() {
-                if let atom = bound[number], atom.drives, let value = state.values[number] {
+        for operation in bindings.operations(in: record) {
+            switch operation {
+            case .reset(let number):
+                bound[number]?.member.reset(context, site)
+            case .write(let number):
+                if let atom = bound[number], let value = state.values[number] {
                     try write(value, of: atom, step: record.seq, record: record, at: site)
                 }
-            }
-        default:
-            // A driven atom created again (after a release) starts from its recorded value.
-            for number in (record.created ?? []).sorted() {
-                if let atom = bound[number], atom.drives, !atom.member.isDelivered, let value = state.values[number] {
-                    try write(value, of: atom, step: record.seq, record: record, at: site)
+            case .deliver(let number, let created):
+                guard let atom = bound[number], let value = state.values[number], let decode = atom.member.decode else { continue }
+                let decoded: DecodedWrite
+                do {
+                    decoded = try decode(value)
+                } catch {
+                    throw failure(step: record.seq, record: record, atom: atom.name, "its recorded value \(value.displayText.prefix(80)) does not make today's value: \(Self.describe(error)) — update the journal (record the session again) or the type")
                 }
-            }
-        }
-        // Delivered atoms take each recorded change, in the order the line lists them: a
-        // result that arrived, or the phase a write restarted.
-        let created = Set(record.created ?? [])
-        for entry in record.values ?? [] where bound[entry.id].map({ $0.drives && $0.member.isDelivered }) == true && record.changed(entry.id) {
-            guard let atom = bound[entry.id], let value = state.values[entry.id] else { continue }
-            let decoded: DecodedWrite
-            do {
-                guard let decode = atom.member.decode else { continue }
-                decoded = try decode(value)
-            } catch {
-                throw failure(step: record.seq, record: record, atom: atom.name, "its recorded value \(value.displayText.prefix(80)) does not make today's value: \(Self.describe(error)) — update the journal (record the session again) or the type")
-            }
-            written.insert(entry.id)
-            if created.contains(entry.id) {
-                decoded.hold?()
-            } else {
-                decoded.apply(context, site, record.cause == "refresh" ? .refresh : .asyncResult)
+                written.insert(number)
+                if created {
+                    decoded.hold?()
+                } else {
+                    decoded.apply(context, site, record.cause == "refresh" ? .refresh : .asyncResult)
+                }
             }
         }
     }
@@ -206,7 +159,7 @@ final class ReplaySession {
         return found
     }
 
-    private func write(_ value: ValueEntry, of atom: Bound, step: Int, record: TransactionRecord?, at site: SourceLocation) throws(JournalReplayFailure) {
+    private func write(_ value: ValueEntry, of atom: ReplayBindings.Bound, step: Int, record: TransactionRecord?, at site: SourceLocation) throws(JournalReplayFailure) {
         guard let write = atom.member.write else { return }
         let number = value.id
         let entry = unsynced.contains(number) ? nil : record?.values?.first { $0.id == number }

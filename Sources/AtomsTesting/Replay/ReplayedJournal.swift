@@ -41,8 +41,8 @@ enum ReplayedJournal {
 
     /// Where the test's journals go.
     @MainActor
-    private static func folder(for context: AtomTestContext) -> String {
-        if let recording = context.recording as? JournalRecording {
+    static func folder(for context: AtomTestContext?) -> String {
+        if let recording = context?.recording as? JournalRecording {
             return URL(fileURLWithPath: recording.path).deletingLastPathComponent().path
         }
         if let scope = TestJournalScope.current, case .folder(let folder?) = scope.journal.destination {
