@@ -215,23 +215,44 @@ package enum ReplayTestCommand {
     /// - Parameters:
     ///   - journal: The journal.
     ///   - path: The journal's path as the test opens it (relative to the package).
-    package static func source(_ journal: InspectedJournal, path: String) throws(InspectorError) -> String {
+    ///   - until: A condition (`find --where`'s language): the file is then a regression test
+    ///     that shrinks the session and fails while today's atoms still make the condition true
+    ///     (``untilSource(_:path:condition:)``); `nil` for a replay that checks every step.
+    /// - Throws: ``InspectorError`` for a journal that cannot be read, and for a condition that
+    ///   does not parse, names an atom the journal lacks or one the file cannot replay, or that
+    ///   the recording never reaches.
+    package static func source(_ journal: InspectedJournal, path: String, until condition: String? = nil) throws(InspectorError) -> String {
         let planned = try plan(journal)
+        var reached: Int?
+        if let condition {
+            reached = try check(condition, in: journal, planned: planned)
+        }
         let base = baseName(of: path)
         let modules = Set(planned.filter { $0.role != "none" }.compactMap { ($0.expression ?? $0.type).split(separator: ".").first.map(String.init) }).sorted()
-        var lines = [
-            "// Replays \(path) (\(journal.reader.header.program.map { "recorded by \($0), " } ?? "")\(journal.reader.transactionCount) transactions) against today's atoms.",
-            "// Written by `atoms-inspect replay-test`: the atoms the session wrote are driven, the others",
-            "// checked after every step. Edit freely; see \"A recorded session as a test\" in the README.",
-            "import Atoms",
-            "import AtomsTesting",
-            "import Testing",
-        ] + modules.filter { !["Atoms", "AtomsTesting", "Testing"].contains($0) }.map { "@testable import \($0)" }
+        let recorded = "\(path) (\(journal.reader.header.program.map { "recorded by \($0), " } ?? "")\(journal.reader.transactionCount) transactions)"
+        var lines: [String]
+        if let condition, let reached {
+            lines = [
+                "// Replays \(recorded) against today's atoms, shrunk to the fewest writes",
+                "// under which \(condition) becomes true (the recording reaches it at step \(reached)).",
+                "// Written by `atoms-inspect replay-test --until`: it fails, printing the kept steps and the shrunk",
+                "// journal, while today's atoms still reach the condition; once the bug is fixed it passes.",
+                "// Edit freely; see \"A recorded session as a test\" in the README.",
+            ]
+        } else {
+            lines = [
+                "// Replays \(recorded) against today's atoms.",
+                "// Written by `atoms-inspect replay-test`: the atoms the session wrote are driven, the others",
+                "// checked after every step. Edit freely; see \"A recorded session as a test\" in the README.",
+            ]
+        }
+        lines += ["import Atoms", "import AtomsTesting", "import Testing"]
+            + modules.filter { !["Atoms", "AtomsTesting", "Testing"].contains($0) }.map { "@testable import \($0)" }
         lines += [
             "",
             "@Suite(.atomJournal) @MainActor",
-            "struct \(typeName(base))ReplayTests {",
-            "    @Test func \(functionName(base))SessionStillBehaves() throws {",
+            condition == nil ? "struct \(typeName(base))ReplayTests {" : "struct \(typeName(base))RegressionTests {",
+            condition == nil ? "    @Test func \(functionName(base))SessionStillBehaves() throws {" : "    @Test func \(functionName(base))SessionNeverReachesTheCondition() throws {",
             "        let replay = try JournalReplay(journal: \(quoted(path)))",
         ]
         for atom in planned {
@@ -240,15 +261,48 @@ package enum ReplayTestCommand {
             case "none":
                 lines.append("        // \(atom.type): \(atom.reason ?? "") (\(counts))")
             default:
-                lines.append("        replay.\(atom.role)(\(atom.expression ?? atom.type + "()"))  // \(counts)")
+                // A shrink replays parts of the session: what is not driven is read, not compared.
+                let role = condition != nil && atom.role == "check" ? "watch" : atom.role
+                lines.append("        replay.\(role)(\(atom.expression ?? atom.type + "()"))  // \(counts)")
             }
         }
+        if let condition {
+            lines.append("        try replay.expectNever(\(quoted(condition)), in: AtomTestContext.init)")
+        } else {
+            lines.append("        try replay.run(in: AtomTestContext())")
+        }
         lines += [
-            "        try replay.run(in: AtomTestContext())",
             "    }",
             "}",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Checks a regression test's condition against the journal and the plan.
+    ///
+    /// - Returns: The first step where the recording makes it true.
+    /// - Throws: ``InspectorError`` (usage) for a condition that does not parse (naming the
+    ///   column), names an atom the journal lacks or one the file leaves out (saying why), or
+    ///   that the recording never reaches.
+    private static func check(_ condition: String, in journal: InspectedJournal, planned: [Planned]) throws(InspectorError) -> Int {
+        let bound = try FindCommand.bind(condition, in: journal)
+        let declarations = try journal.declarations(through: journal.reader.lastStep)
+        for path in bound.expression.paths {
+            guard let identity = bound.identity(of: path), let declaration = declarations.values.first(where: { $0.identityKey == identity }) else { continue }
+            if let left = planned.first(where: { $0.type == declaration.type && $0.role == "none" }) {
+                throw InspectorError(
+                    .usage, path: journal.path,
+                    "--until reads \(path.atom) (column \(path.column)), which a replay cannot drive or watch: \(left.reason ?? "it is left out") — name another atom in the condition"
+                )
+            }
+        }
+        guard let first = try FindCommand.find(journal, where: condition, mode: .first).steps.first else {
+            throw InspectorError(
+                .usage, path: journal.path,
+                "the recording never reaches --until '\(condition)': a test of it would pass from the start — check the condition with `atoms-inspect find \(journal.path) --where '\(condition)'`"
+            )
+        }
+        return first.step
     }
 
     private static func times(_ count: Int) -> String {
@@ -282,8 +336,8 @@ package enum ReplayTestCommand {
     }
 
     /// The file, on stdout or written to `output`.
-    package static func run(_ journal: InspectedJournal, path: String, output: String?) throws(InspectorError) -> String {
-        let text = try source(journal, path: path)
+    package static func run(_ journal: InspectedJournal, path: String, until condition: String? = nil, output: String?) throws(InspectorError) -> String {
+        let text = try source(journal, path: path, until: condition)
         guard let output else { return text }
         do {
             try OutputFile.write(Array(text.utf8), to: output)
