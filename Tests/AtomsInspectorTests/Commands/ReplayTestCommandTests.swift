@@ -84,4 +84,60 @@ struct ReplayTestCommandTests {
         #expect(missing.status == 66)
         #expect(missing.stderr.hasPrefix("atoms-inspect: \(directory.path("none.jsonl")): error:"), "\(missing.stderr)")
     }
+
+    @Test func theMoviesSessionLeavesOutOnlyItsDumpsEachWithWhy() throws {
+        let journal = try InspectedJournal(path: repository.appendingPathComponent("samples/journals/movies.jsonl").path)
+        let plan = try ReplayTestCommand.plan(journal)
+        let left = plan.filter { $0.role == "none" }
+        #expect(left.map(\.type) == ["SampleMovies.MovieAPIAtom", "SampleMovies.SearchMoviesAtom"])
+        #expect(left.allSatisfy { $0.reason?.contains("dump") == true })
+        #expect(plan.filter { $0.role == "drive" }.compactMap(\.expression) == [
+            "SampleMovies.QueryAtom().debounce(for: 0.05)", "SampleMovies.SearchMoviesAtom().phase", "SampleMovies.PageAtom()", "SampleMovies.QueryAtom()",
+        ])
+        #expect(plan.filter { $0.role == "check" }.compactMap(\.expression) == ["SampleMovies.SearchResultsAtom()"])
+    }
+
+    @Test func modifiedAtomsAreNamedByTheirModifierOnTheirBase() {
+        #expect(SwiftAtomName.expression(type: "Atoms.ModifiedAtom<App.SearchAtom, Atoms.TaskPhaseModifier<App.Page, Swift.Error>>", key: nil) == "App.SearchAtom().phase")
+        #expect(SwiftAtomName.expression(type: "Atoms.ModifiedAtom<App.QueryAtom, Atoms.DebounceModifier<Swift.String>>", key: "debounce 0.3s") == "App.QueryAtom().debounce(for: 0.3)")
+        #expect(SwiftAtomName.expression(type: "Atoms.ModifiedAtom<Atoms.ModifiedAtom<App.QueryAtom, Atoms.ChangesModifier<Swift.String>>, Atoms.PreviousModifier<Swift.String>>", key: nil) == "App.QueryAtom().changes.previous")
+        #expect(SwiftAtomName.expression(type: "App.QueryAtom", key: nil) == "App.QueryAtom()")
+        // A key path or a closure, a family member, a local type: not written from the journal.
+        #expect(SwiftAtomName.expression(type: "Atoms.ModifiedAtom<App.TodosAtom, Atoms.ChangesOfModifier<Swift.Array<App.Todo>, Swift.Int>>", key: "\\Array<Todo>.count") == nil)
+        #expect(SwiftAtomName.expression(type: "App.ItemAtom", key: "3") == nil)
+        #expect(SwiftAtomName.expression(type: "App.(unknown context at $1234).LocalAtom", key: nil) == nil)
+    }
+
+    @Test func untilWritesARegressionTestThatShrinksAndWatchesWhatItDoesNotDrive() throws {
+        let path = "samples/journals/todo.jsonl"
+        let journal = try InspectedJournal(path: repository.appendingPathComponent(path).path)
+        let source = try ReplayTestCommand.source(journal, path: path, until: "StatsAtom.totalCompleted >= 10")
+        #expect(source.contains("// under which StatsAtom.totalCompleted >= 10 becomes true (the recording reaches it at step 203).\n"), "\(source)")
+        #expect(source.contains("struct TodoRegressionTests {\n    @Test func todoSessionNeverReachesTheCondition() throws {\n"))
+        #expect(source.contains("        replay.drive(SampleTodo.TodosAtom())  // written 164 times, changed 164 times\n"))
+        #expect(source.contains("        replay.watch(SampleTodo.StatsAtom())  // changed 164 times\n"))
+        #expect(!source.contains("replay.check("))
+        #expect(source.contains("        try replay.expectNever(\"StatsAtom.totalCompleted >= 10\", in: AtomTestContext.init)\n"))
+        // Quotes in the condition are escaped in the Swift literal.
+        let quoted = try ReplayTestCommand.source(journal, path: path, until: "FilterAtom == \"completed\"")
+        #expect(quoted.contains("try replay.expectNever(\"FilterAtom == \\\"completed\\\"\", in: AtomTestContext.init)"), "\(quoted)")
+    }
+
+    @Test func untilRefusesAConditionItCannotTestWithOneMessageAndExit64() async throws {
+        let path = repository.appendingPathComponent("samples/journals/movies.jsonl").path
+        func run(_ condition: String) async throws -> (status: Int32, stderr: String) {
+            let result = try await BuiltProducts.run("atoms-inspect", ["replay-test", path, "--until", condition])
+            #expect(result.stdout.isEmpty)
+            return (result.status, result.stderr)
+        }
+        let unparsed = try await run("PageAtom >")
+        #expect(unparsed.status == 64 && unparsed.stderr.contains("column 11"), "\(unparsed.stderr)")
+        let unknown = try await run("CartAtom == 1")
+        #expect(unknown.status == 64 && unknown.stderr.contains("no atom in the journal is named 'CartAtom'"), "\(unknown.stderr)")
+        let dump = try await run("MovieAPIAtom == \"x\"")
+        #expect(dump.status == 64 && dump.stderr.contains("--until reads MovieAPIAtom (column 1), which a replay cannot drive or watch: recorded as a dump"), "\(dump.stderr)")
+        let never = try await run("PageAtom > 100")
+        #expect(never.status == 64 && never.stderr.contains("the recording never reaches --until 'PageAtom > 100'"), "\(never.stderr)")
+        #expect([unparsed, unknown, dump, never].allSatisfy { $0.stderr.split(separator: "\n").count == 1 })
+    }
 }

@@ -2,6 +2,7 @@ import Atoms
 import AtomsInspector
 @testable import AtomsJournal
 import Foundation
+import SampleTodo
 import Testing
 import TestSupport
 @testable import AtomsTesting
@@ -178,5 +179,31 @@ struct DeltaDebuggingTests {
             return tests > 3 ? nil : part.contains(42)
         }
         #expect(!result.isComplete && result.kept.contains(42) && result.kept.count < 100)
+    }
+}
+
+/// What `atoms-inspect replay-test --until` writes, run in-process on the shipped todo session:
+/// it fails with the shrunk steps while the condition is reached.
+@MainActor
+struct GeneratedRegressionTests {
+    @Test func theTodoSessionShrinksToTheWriteThatCompletesTheTenthTodo() throws {
+        let replay = try JournalReplay(journal: "samples/journals/todo.jsonl")
+        replay.drive(SampleTodo.FilterAtom())
+        replay.drive(SampleTodo.NextTodoIDAtom())
+        replay.drive(SampleTodo.TodosAtom())
+        replay.watch(SampleTodo.FilteredTodosAtom())
+        replay.watch(SampleTodo.StatsAtom())
+        let directory = try TemporaryDirectory()
+        let shrunkPath = directory.path("todo.shrunk.jsonl")
+        let failure = try #require(throws: JournalReplayFailure.self) {
+            try replay.expectNever("StatsAtom.totalCompleted >= 10", in: AtomTestContext.init, journal: shrunkPath)
+        }
+        let shrunk = try #require(failure.shrink)
+        // The recording first completes ten at step 203; one write of the list is enough, and
+        // ten completed todos of it, each as small as a todo decodes.
+        #expect(shrunk.kept.map(\.step) == [203])
+        let list = try JSONValue.parse(Array(try #require(shrunk.kept.first?.writes.first?.value).utf8))
+        #expect(list == .array(Array(repeating: .object(["id": .number(0), "text": .string(""), "isCompleted": .bool(true)]), count: 10)))
+        #expect(try ShrinkTests.holdsAtLastStep("StatsAtom.totalCompleted >= 10", in: shrunkPath))
     }
 }
