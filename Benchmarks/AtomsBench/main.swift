@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay|dap …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay|shrink|dap …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
 // `atoms-bench --large-once untimed|off TOGGLES [recordable]`: one session of R2b, for callgrind;
 // `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
@@ -366,6 +366,27 @@ func runBenchmarks() async {
                    text: "  ratio \(String(format: "%.2f", ratio)) (target ≤ 3)")
         } catch {
             FileHandle.standardError.write(Data("atoms-bench: replay suite failed: \(error)\n".utf8))
+        }
+    }
+    if selected("shrink") || selected("replay") {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-shrink-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let f = try ShrinkSuite.run(repetitions: quick ? 1 : 3, directory: directory)
+            func spread(_ values: [Double]) -> String {
+                "median \(String(format: "%.2f", InspectorSuite.median(values))) s (\(String(format: "%.2f", values.min() ?? 0))–\(String(format: "%.2f", values.max() ?? 0)) over \(values.count))"
+            }
+            if !json { print("Shrinking generated 1,000-write sessions to 1-minimal (JournalReplay.shrink; the value bug's writes alone, same run: \(spread(f.writes)))") }
+            let value = InspectorSuite.median(f.valueSeconds)
+            report("shrink", "value-bug-seconds", value, "s", target: "≤ 10 s, 1-minimal", meets: (f.valueSeconds.max() ?? .infinity) <= 10 && f.isComplete && f.valueKept == 1,
+                   text: "  a bug that needs one value (a todo among 500): \(spread(f.valueSeconds)), \(f.valueTrials) trials, \(f.valueKept) write kept, \(f.valueElements) element of the list left (target ≤ 10 s, 1 write, 1 element)")
+            report("shrink", "value-bug-elements", Double(f.valueElements), "elements", target: "1", meets: f.valueElements == 1, text: "")
+            let sequence = InspectorSuite.median(f.sequenceSeconds)
+            report("shrink", "sequence-bug-seconds", sequence, "s", target: "≤ 10 s, 1-minimal", meets: (f.sequenceSeconds.max() ?? .infinity) <= 10 && f.isComplete && f.sequenceKept == 7,
+                   text: "  a bug that needs 7 writes through an effect: \(spread(f.sequenceSeconds)), \(f.sequenceTrials) trials, \(f.sequenceKept) writes kept (target ≤ 10 s, 7 writes)")
+        } catch {
+            FileHandle.standardError.write(Data("atoms-bench: shrink suite failed: \(error)\n".utf8))
         }
     }
     if selected("export") {

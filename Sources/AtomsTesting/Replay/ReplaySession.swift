@@ -12,6 +12,7 @@ final class ReplaySession {
     /// Where the replay was run from: its watches, and the writes of a keyframe's values.
     private let location: SourceLocation
     private let form = RecordedForm()
+    private let comparison = RecordedComparison()
     private var state: JournalState
     private let bindings: ReplayBindings
     private var bound: [Int: ReplayBindings.Bound] { bindings.bound }
@@ -189,7 +190,16 @@ final class ReplaySession {
     /// Compares today's value of each checked atom in `touched` that the journal holds.
     private func compare(step: Int, record: TransactionRecord?, touched: Set<Int>) throws(JournalReplayFailure) {
         for number in touched.sorted() {
-            guard let atom = bound[number], atom.checks, let recorded = state.values[number], recorded.redacted != true else { continue }
+            guard let atom = bound[number], atom.checks else { continue }
+            // Compared the recorder's way first: today's change against the recorded one.
+            let change = atom.member.change(context, comparison)
+            let written = record?.values?.first { $0.id == number }
+            switch change {
+            case .unchanged where written == nil || written?.unchanged == true: continue
+            case .delta(let today) where written?.delta == today: continue
+            default: break
+            }
+            guard let recorded = state.values[number], recorded.redacted != true else { continue }
             guard let value = atom.member.current(context) else {
                 throw failure(step: step, record: record, atom: atom.name, "the journal holds its value but today's store has none — the replay watches every atom it checks; report this")
             }

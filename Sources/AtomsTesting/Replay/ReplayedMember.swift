@@ -31,6 +31,10 @@ struct ReplayedMember {
     let decode: (@MainActor (ValueEntry) throws -> DecodedWrite)?
     /// Resets it.
     let reset: (AtomTestContext, SourceLocation) -> Void
+    /// How its cached value changed since this was last called (the recorder's comparison),
+    /// or ``RecordedComparison/Change/whole`` for the first call, an uncached atom, a value
+    /// that is not `Encodable`: what a checked atom's recorded change is compared with.
+    let change: @MainActor (AtomTestContext, RecordedComparison) -> RecordedComparison.Change
 
     /// Whether its recorded values are delivered rather than set.
     var isDelivered: Bool { prepare != nil }
@@ -103,6 +107,14 @@ struct ReplayedMember {
         self.write = write
         self.decode = decode
         reset = { context, location in context.reset(atom, at: location) }
+        let previous = Box<Node.Produced>()
+        let comparer = RecordedComparison.comparer(for: Node.Produced.self)
+        change = { context, comparison in
+            let value = context.lookup(atom)
+            defer { previous.value = value }
+            guard let comparer, let old = previous.value, let value else { return .whole }
+            return comparer(old, value, comparison)
+        }
     }
 
     /// A recorded JSON value decoded as today's type, on the main actor where the replay
@@ -117,7 +129,7 @@ struct ReplayedMember {
     }
 }
 
-/// A reference a member's closures share: the value box of the replay's current context.
+/// A reference a member's closures share: a delivered atom's value box, a checked atom's previous value.
 @MainActor
 private final class Box<Value> {
     var value: Value?

@@ -1,0 +1,52 @@
+/// An atom's change between two of its values as the recorder finds it (its own
+/// ``ValueDiffer``): what a replay compares with the change a journal recorded, so that a
+/// checked atom costs what changed, not what it weighs.
+///
+/// Keep one per replay: it caches what it learns of each type.
+package final class RecordedComparison {
+    /// How a value changed.
+    package enum Change: Equatable {
+        /// Equal: the recorder writes `[id,"="]` or nothing.
+        case unchanged
+        /// Different, by this delta (the recorder writes `[id,"d",delta]`).
+        case delta(JSONValue)
+        /// Different, best compared whole (the recorder writes the value whole), or not
+        /// comparable this way (not `Encodable`, no previous value).
+        case whole
+    }
+
+    private let differ = ValueDiffer()
+
+    /// Creates a comparison.
+    package init() {}
+
+    /// The recorder's comparison of two values of a type, made once per type: `nil` when the
+    /// type is not `Encodable` (its values are recorded as dumps, compared whole).
+    package static func comparer<Value>(for type: Value.Type) -> ((Value, Value, RecordedComparison) -> Change)? {
+        guard let encodable = type as? any Encodable.Type else { return nil }
+        return comparer(opening: encodable, as: type)
+    }
+
+    private static func comparer<Value, Opened: Encodable>(opening: Opened.Type, as type: Value.Type) -> (Value, Value, RecordedComparison) -> Change {
+        { old, new, comparison in
+            // Forced casts of a value to its own type (`Opened` is `Value`, opened).
+            guard let old = old as? Opened, let new = new as? Opened else { return .whole }
+            return comparison.change(from: old, to: new)
+        }
+    }
+
+    /// How `new` differs from `old`, as the recorder writes it.
+    package func change<T: Encodable>(from old: T, to new: T) -> Change {
+        switch differ.change(from: old, to: new) {
+        case .unchanged:
+            return .unchanged
+        case .replaced:
+            return .whole
+        case .delta(var bytes):
+            defer { differ.recycle(&bytes) }
+            // The recorder's delta always parses; compared whole should it ever not.
+            guard let delta = try? JSONValue.parse(bytes) else { return .whole }
+            return .delta(delta)
+        }
+    }
+}
