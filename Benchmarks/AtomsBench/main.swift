@@ -368,7 +368,8 @@ func runBenchmarks() async {
             FileHandle.standardError.write(Data("atoms-bench: replay suite failed: \(error)\n".utf8))
         }
     }
-    if selected("shrink") || selected("replay") {
+    // `replay` runs both; `replay-check` the replay alone, `shrink` the shrink alone.
+    if selected("replay-shrink") {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atoms-bench-shrink-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

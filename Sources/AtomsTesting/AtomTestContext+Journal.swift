@@ -19,7 +19,7 @@ extension AtomTestContext {
     /// ```
     public init(journal: TestJournal, fileID: String = #fileID, line: UInt = #line) {
         // This context's own journal, not the one a trait would give every new context.
-        self = TestContextObservation.$didCreate.withValue(nil) {
+        self = TestContextObservation.$isPaused.withValue(true) {
             AtomTestContext(fileID: fileID, line: line)
         }
         JournalRecording.start(self, journal: journal, in: TestJournalScope.current)

@@ -70,7 +70,7 @@ extension AtomTestContext {
     /// Creates a test context with a fresh store whose every transaction is recorded into an
     /// XCTest case's journal (see ``XCTest/XCTestCase/atomJournal(_:)``).
     public init(journal: XCTestJournal, fileID: String = #fileID, line: UInt = #line) {
-        self = TestContextObservation.$didCreate.withValue(nil) {
+        self = TestContextObservation.$isPaused.withValue(true) {
             AtomTestContext(fileID: fileID, line: line)
         }
         if let recording = JournalRecording.start(self, journal: journal.journal, named: journal.testName) {

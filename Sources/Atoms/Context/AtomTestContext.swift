@@ -21,7 +21,9 @@ public struct AtomTestContext: AtomWatchableContext {
         state = TestContextState(location: SourceLocation(fileID: fileID, line: line))
         // A journal recording every context of a test (AtomsTesting's trait) hears of this one;
         // outside such a test this is one task-local read.
-        TestContextObservation.didCreate?(self)
+        if !TestContextObservation.isPaused {
+            TestContextObservation.didCreate?(self)
+        }
     }
 
     /// The context's store, for a journal recorder to attach to.

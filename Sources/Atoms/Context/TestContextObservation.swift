@@ -3,6 +3,10 @@
 package enum TestContextObservation {
     /// Called with each test context as it is created; `nil` (nothing recorded) by default.
     @TaskLocal package static var didCreate: (@MainActor @Sendable (AtomTestContext) -> Void)?
+
+    /// Whether contexts created now are kept from ``didCreate`` (a shrink's trial contexts,
+    /// which are the shrink's own): a flag, cheaper to bind than a closure to clear.
+    @TaskLocal package static var isPaused = false
 }
 
 /// Something that records a test context: told as the last copy of the context goes away,

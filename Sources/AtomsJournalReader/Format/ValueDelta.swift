@@ -37,6 +37,51 @@ package enum ValueDelta {
         }
     }
 
+    /// Applies `delta` to `value` in place: an array delta changes only the elements it names,
+    /// so a change of one element of a large array held nowhere else copies no other. A delta
+    /// whose operations do not fit the array's length throws before anything changes; one
+    /// whose nested delta does not fit an element leaves the operations before it applied.
+    ///
+    /// - Throws: ``Mismatch`` as ``apply(_:to:)-(_,JSONValue)`` does.
+    package static func apply(_ delta: JSONValue, to value: inout JSONValue) throws(Mismatch) {
+        guard case .array(let parts) = delta, case .string("a")? = parts.first, case .array(var elements) = value else {
+            value = try apply(delta, to: value)
+            return
+        }
+        let operations = try list(parts, 1, "operations")
+        // Checked against the lengths the operations make, before any changes the array.
+        var count = elements.count
+        for operation in operations {
+            guard case .array(let fields) = operation, let index = fields.first?.integer, index >= 0 else {
+                throw Mismatch(message: "an array operation must start with an index")
+            }
+            switch fields.count {
+            case 2:
+                guard index < count else { throw Mismatch(message: "an array delta changes element \(index) of \(count)") }
+            case 3:
+                guard let removed = fields[1].integer, removed >= 0, case .array(let inserted) = fields[2] else {
+                    throw Mismatch(message: "an array splice must be [index, count, [values]]")
+                }
+                guard index <= count, removed <= count - index else {
+                    throw Mismatch(message: "an array delta removes \(removed) elements at \(index) of \(count)")
+                }
+                count += inserted.count - removed
+            default:
+                throw Mismatch(message: "an array operation must have two or three elements")
+            }
+        }
+        // The value lets go of its elements, so that they are the array's only reference.
+        value = .null
+        defer { value = .array(elements) }
+        for case .array(let fields) in operations {
+            if fields.count == 2, let index = fields[0].integer {
+                try apply(fields[1], to: &elements[index])
+            } else if let index = fields[0].integer, let removed = fields[1].integer, case .array(let inserted) = fields[2] {
+                elements.replaceSubrange(index..<(index + removed), with: inserted)
+            }
+        }
+    }
+
     private static func part(_ parts: [JSONValue], _ index: Int) -> JSONValue? {
         index < parts.count ? parts[index] : nil
     }

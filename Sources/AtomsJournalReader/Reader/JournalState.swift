@@ -115,8 +115,14 @@ public struct JournalState: Sendable, Equatable {
         values[entry.id] = entry
     }
 
+    /// Takes an atom's value at this step read by another reader (by seeking), so that a walk
+    /// that did not resolve it resolves it from here on (``TransactionWalk/resolveValues(of:)``).
+    package mutating func adopt(_ entry: ValueEntry) {
+        values[entry.id] = entry
+    }
+
     /// The entry with its patch or delta applied to the atom's current value.
-    private func resolved(_ entry: ValueEntry) throws(StateError) -> ValueEntry {
+    private mutating func resolved(_ entry: ValueEntry) throws(StateError) -> ValueEntry {
         if entry.unchanged == true {
             guard let previous = values[entry.id] else {
                 throw StateError(message: "says atom \(entry.id) is unchanged, but it has no recorded value")
@@ -124,14 +130,19 @@ public struct JournalState: Sendable, Equatable {
             return previous
         }
         if let delta = entry.delta {
-            guard let previous = values[entry.id]?.v else {
+            guard var value = values[entry.id]?.v else {
                 throw StateError(message: "changes atom \(entry.id) by a delta, but it has no recorded JSON value")
             }
+            // Taken out of the state while the delta applies, so that a change of one element
+            // of a large array changes it in place (another state sharing it keeps its copy).
+            values[entry.id]?.v = nil
             do {
-                return ValueEntry(id: entry.id, v: try ValueDelta.apply(delta, to: previous))
+                try ValueDelta.apply(delta, to: &value)
             } catch {
+                values[entry.id]?.v = value
                 throw StateError(message: "a delta of atom \(entry.id) does not fit its value: \(error.message)")
             }
+            return ValueEntry(id: entry.id, v: value)
         }
         guard let patch = entry.patch else {
             return entry

@@ -97,6 +97,9 @@ package final class TransactionWalk {
     private let readsEvery: Bool
     /// Every atom's values are kept (``atoms`` is not used).
     private let decodesAll: Bool
+    /// The atoms of ``atoms`` whose values are also resolved into the state (deltas applied);
+    /// `nil` for all of them. The others' entries are only parsed, for the caller to read.
+    private var resolved: Set<Int>?
 
     /// Starts after `state`'s step, keeping the values of `atoms` (as `state` was read).
     package convenience init(_ reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>) {
@@ -108,6 +111,22 @@ package final class TransactionWalk {
     /// was read).
     package convenience init(everyTransactionOf reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>?) {
         self.init(reader, after: state, keeping: atoms, readsEvery: true)
+    }
+
+    /// Starts after `state`'s step, to read every transaction, parsing the entries of
+    /// `atoms` in each record but resolving into the state only the values of `resolved` (a
+    /// replay compares a checked atom's recorded delta with today's, and needs its whole value
+    /// only where they differ). `state` keeps the values it had of the others, which no longer
+    /// follow the journal.
+    package convenience init(everyTransactionOf reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>, resolvingValuesOf resolved: Set<Int>) {
+        self.init(reader, after: state, keeping: atoms, readsEvery: true)
+        self.resolved = resolved
+    }
+
+    /// Resolves the values of `atoms` into the state from the next transaction on, besides
+    /// those resolved already (the state must hold their values at the current step).
+    package func resolveValues(of atoms: Set<Int>) {
+        resolved?.formUnion(atoms)
     }
 
     private init(_ reader: JournalReader, after state: JournalState, keeping atoms: Set<Int>?, readsEvery: Bool) {
@@ -406,7 +425,11 @@ package final class TransactionWalk {
             throw place.damaged(error, raw, line)
         }
         do {
-            try state.apply(record, decoding: decoding)
+            if let resolved {
+                try state.apply(record) { resolved.contains($0) }
+            } else {
+                try state.apply(record, decoding: decoding)
+            }
         } catch {
             throw .malformedLine(path: place.segment.path, line: place.segment.lineNumber(at: line.offset), reason: error.message)
         }

@@ -161,8 +161,8 @@ public final class JournalReplay {
     ///   journal never declares, a recorded value that no longer decodes as today's type, a
     ///   family key the test cannot map, or a damaged journal (naming its `file:line`).
     public func run(in context: AtomTestContext, fileID: String = #fileID, line: UInt = #line) throws(JournalReplayFailure) {
-        try checkDeclared()
-        let session = try ReplaySession(journal: journal, atoms: atoms, context: context, location: SourceLocation(fileID: fileID, line: line))
+        let declarations = try checkDeclared()
+        let session = try ReplaySession(journal: journal, atoms: atoms, declarations: declarations, context: context, location: SourceLocation(fileID: fileID, line: line))
         try session.run()
     }
 
@@ -271,7 +271,8 @@ public final class JournalReplay {
     }
 
     /// Fails unless the journal declares every atom named (a member, for a family).
-    private func checkDeclared() throws(JournalReplayFailure) {
+    @discardableResult
+    private func checkDeclared() throws(JournalReplayFailure) -> [Int: AtomDeclaration] {
         let declarations: [Int: AtomDeclaration]
         do {
             declarations = try journal.declarations(through: journal.reader.lastStep)
@@ -285,5 +286,6 @@ public final class JournalReplay {
                 detail: "the journal never declares \(atom.isFamily ? "a member of " : "")\(atom.typeName)\(atom.key.map { "[\($0)]" } ?? "") — it declares \(declared.isEmpty ? "no atoms" : declared); check the atom's type and module, or leave it out of the replay"
             )
         }
+        return declarations
     }
 }

@@ -16,19 +16,28 @@ final class ReplaySession {
     private var state: JournalState
     private let bindings: ReplayBindings
     private var bound: [Int: ReplayBindings.Bound] { bindings.bound }
-    /// Journal numbers by today's identity, for the atoms checked.
-    private var numbers: [AtomIdentity: Int] = [:]
-    /// Checked atoms whose value changed in today's store since the last step.
-    private var changedToday: Set<Int> = []
     /// Driven atoms whose recorded value changed since the replay last wrote it (or that it
     /// never wrote): their next write decodes the whole value, not a delta.
     private var unsynced: Set<Int> = []
-    private var isObserving = true
     /// The driven atoms written for the current transaction.
     private var written: Set<Int> = []
 
-    init(journal: InspectedJournal, atoms: [ReplayedAtom], context: AtomTestContext, location: SourceLocation) throws(JournalReplayFailure) {
+    /// The numbers of the atoms driven (their values resolved at every step: writes need them)
+    /// and checked (their recorded entries read, compared with today's change).
+    private let drivenNumbers: Set<Int>
+    private let checkedNumbers: Set<Int>
+    /// The checked atoms whose recorded values the walk resolves too: those whose recorded
+    /// change once differed from today's in form, so that it needed the whole value.
+    private var resolvedChecked: Set<Int> = []
+    private var walk: TransactionWalk?
+    /// The journal opened again, to read a checked atom's whole recorded value at a step
+    /// (seeking from a keyframe) without moving the walk's reader.
+    private var seeker: InspectedJournal?
+
+    init(journal: InspectedJournal, atoms: [ReplayedAtom], declarations: [Int: AtomDeclaration], context: AtomTestContext, location: SourceLocation) throws(JournalReplayFailure) {
         self.journal = journal
+        drivenNumbers = Set(declarations.values.filter { declaration in atoms.contains { $0.role == .drive && $0.matches(declaration) } }.map(\.id))
+        checkedNumbers = Set(declarations.values.filter { declaration in atoms.contains { $0.role == .check && $0.matches(declaration) } }.map(\.id))
         self.atoms = atoms
         self.context = context
         self.location = location
@@ -38,7 +47,6 @@ final class ReplaySession {
 
     /// Replays every transaction; throws at the first disagreement.
     func run() throws(JournalReplayFailure) {
-        defer { isObserving = false }
         let reader = journal.reader
         // Delivered atoms are overridden before anything creates them, holding their first
         // recorded values.
@@ -56,12 +64,6 @@ final class ReplaySession {
         for member in bindings.singleMembers {
             member.watch(context, location)
         }
-        context.atomStore.observeCommits { [weak self] transaction in
-            guard let self, isObserving else { return }
-            transaction.forEachChangedValue { identity, _ in
-                if let number = numbers[identity] { changedToday.insert(number) }
-            }
-        }
         for declaration in state.declarations.values.sorted(by: { $0.id < $1.id }) {
             try bind(declaration, step: reader.firstStep, record: nil)
         }
@@ -76,8 +78,10 @@ final class ReplaySession {
         written.removeAll()
         try compare(step: reader.firstStep, record: nil, touched: Set(state.liveIDs))
         guard reader.lastStep > reader.firstStep else { return }
-        // Every transaction in order, on the engine every command's walk takes.
-        let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: nil)
+        // Every transaction in order, on the engine every command's walk takes: the driven
+        // atoms' values resolved, the checked atoms' recorded changes read.
+        let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: drivenNumbers.union(checkedNumbers), resolvingValuesOf: drivenNumbers)
+        self.walk = walk
         while walk.nextStep <= reader.lastStep {
             let seq = walk.nextStep
             // Never nil: a walk of every transaction skips none.
@@ -85,7 +89,6 @@ final class ReplaySession {
             for declaration in record.declare ?? [] {
                 try bind(declaration, step: seq, record: record)
             }
-            changedToday.removeAll(keepingCapacity: true)
             try drive(record)
             for value in record.values ?? [] where bound[value.id]?.drives == true && value.unchanged != true {
                 unsynced.insert(value.id)
@@ -94,7 +97,8 @@ final class ReplaySession {
                 unsynced.remove(value.id)
             }
             written.removeAll(keepingCapacity: true)
-            try compare(step: seq, record: record, touched: Set((record.values ?? []).map(\.id)).union(changedToday))
+            // Every live checked atom: one unchanged today costs a bitwise comparison.
+            try compare(step: seq, record: record, touched: Set(checkedNumbers.filter(state.liveIDs.contains)))
         }
     }
 
@@ -105,7 +109,6 @@ final class ReplaySession {
         } catch {
             throw failure(step: step, record: record, atom: error.atom, error.detail)
         }
-        if let atom = bound[declaration.id], atom.checks { numbers[atom.member.identity] = declaration.id }
     }
 
     /// Applies a recorded transaction's writes to the driven atoms.
@@ -199,7 +202,7 @@ final class ReplaySession {
             case .delta(let today) where written?.delta == today: continue
             default: break
             }
-            guard let recorded = state.values[number], recorded.redacted != true else { continue }
+            guard let recorded = try recordedValue(of: number, at: step, written: written, record: record), recorded.redacted != true else { continue }
             guard let value = atom.member.current(context) else {
                 throw failure(step: step, record: record, atom: atom.name, "the journal holds its value but today's store has none — the replay watches every atom it checks; report this")
             }
@@ -215,6 +218,34 @@ final class ReplaySession {
                 diff: DiffCommand.lineDiff(recorded, today), replayedJournal: replayed.path
             )
         }
+    }
+
+    /// A checked atom's whole recorded value after `step`: the entry written there when it is
+    /// whole, else the state's (the first step's state holds every value), else read by
+    /// seeking, after which the walk resolves it at every step.
+    private func recordedValue(of number: Int, at step: Int, written: ValueEntry?, record: TransactionRecord?) throws(JournalReplayFailure) -> ValueEntry? {
+        if let written, written.delta == nil, written.unchanged != true, written.patch == nil {
+            return written
+        }
+        if record == nil || resolvedChecked.contains(number) || !checkedNumbers.contains(number) {
+            return state.values[number]
+        }
+        let seeker: InspectedJournal
+        if let opened = self.seeker {
+            seeker = opened
+        } else {
+            do {
+                seeker = try InspectedJournal(path: journal.path)
+            } catch {
+                throw JournalReplayFailure(journal: journal.path, detail: error.description)
+            }
+            self.seeker = seeker
+        }
+        let value = try Self.reading(journal) { () throws(JournalError) in try seeker.reader.state(at: step, decodingValuesOf: [number]).values[number] }
+        if let value { state.adopt(value) }
+        resolvedChecked.insert(number)
+        walk?.resolveValues(of: [number])
+        return value
     }
 
     /// An entry as compared: what the recorder writes, without the journal's number.

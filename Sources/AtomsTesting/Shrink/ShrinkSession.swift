@@ -165,7 +165,7 @@ final class ShrinkSession {
     private func replay(_ indices: [Int], replacing: [WriteKey: DecodedWrite], recordingTo recorder: JournalRecorder?) -> (outcome: Outcome, closeError: (any Error)?) {
         // Each trial's context is the shrink's own: a journal recording the test's contexts
         // does not record them.
-        let context = TestContextObservation.$didCreate.withValue(nil) { makeContext() }
+        let context = TestContextObservation.$isPaused.withValue(true) { makeContext() }
         recorder?.attach(to: context.atomStore)
         // The recording ends where the condition holds, before the context's releases.
         func end(_ outcome: Outcome) -> (outcome: Outcome, closeError: (any Error)?) {
