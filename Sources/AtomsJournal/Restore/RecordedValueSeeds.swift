@@ -31,18 +31,13 @@ public final class RecordedValueSeeds: AtomValueSeeds {
         "\(atom.typeName)|\(atom.keyDescription ?? "")|\(atom.scope.map { String($0.id) } ?? "")"
     }
 
-    /// A recorded JSON value decoded as `type`, as a seed is: non-finite numbers from the
-    /// strings the recorder writes for them.
+    /// A recorded JSON value decoded as `type`, as a seed is, and as a default `JSONDecoder`
+    /// decodes its bytes (``JSONValueDecoder``): non-finite numbers from the strings the
+    /// recorder writes for them.
     ///
     /// - Throws: The decoding error when the value does not fit the type.
     package nonisolated static func decoded<Value: Decodable>(_ json: JSONValue, as type: Value.Type) throws -> Value {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN"
-        )
-        var bytes: [UInt8] = []
-        json.writeJSON(into: &bytes)
-        return try decoder.decode(type, from: Data(bytes))
+        try JSONValueDecoder.decode(type, from: json)
     }
 
     /// The recorded value of the atom with this type, key and scope, decoded as `Value`; `nil` when none was recorded or it does not decode (noted in ``failures``).
