@@ -300,7 +300,7 @@ func runBenchmarks() async {
                 figures.append(Figure(suite: "churn", name: "\(mode.rawValue)-largest-keyframe", value: Double(run.largestKeyframe), unit: "bytes", target: nil, meetsTarget: nil))
                 if mode == .unbounded {
                     figures.append(Figure(suite: "churn", name: "unbounded-bytes-per-transaction", value: perTransaction, unit: "bytes", target: nil, meetsTarget: nil))
-                    // Issue 41's "bytes per step": a step is one member shown (its creation,
+                    // "Bytes per step": a step is one member shown (its creation,
                     // the previous member's release and the counter's tick).
                     let perMember = Double(run.bytes) / Double(members)
                     report("churn", "unbounded-bytes-per-member", perMember, "bytes", target: "≤ 400", meets: perMember <= 400,
@@ -427,7 +427,7 @@ func runBenchmarks() async {
             let inspector = arguments.firstIndex(of: "--inspector").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
             let f = try inspector.map { try DapSuite.runProcesses(inspector: $0, todo: todo, directory: directory, transactions: transactions, samples: quick ? 5 : 11) }
                 ?? DapSuite.run(todo: todo, directory: directory, transactions: transactions, samples: quick ? 5 : 11)
-            if !json { print("atoms-inspect dap (issue 42): \(inspector.map { "through \($0) dap processes over pipes" } ?? "the adapter in process (as the executable, framing aside)"); \(f.transactions)-step generated counter journal (temp dir, deleted)") }
+            if !json { print("atoms-inspect dap: \(inspector.map { "through \($0) dap processes over pipes" } ?? "the adapter in process (as the executable, framing aside)"); \(f.transactions)-step generated counter journal (temp dir, deleted)") }
             report("dap", "initialize-to-stopped", f.firstStopMilliseconds, "ms", target: "≤ 100 ms", meets: f.firstStopMilliseconds <= 100,
                    text: "  initialize → launch → configurationDone → stopped on samples/journals/todo.jsonl (runs to its last step): median \(String(format: "%.2f", f.firstStopMilliseconds)) ms (target ≤ 100 ms)" + (f.versionProcessMilliseconds.map { "; atoms-inspect --version as a process, the floor: \(String(format: "%.2f", $0)) ms" } ?? ""))
             if inspector == nil, let process = f.firstStopProcessMilliseconds {

@@ -29,7 +29,7 @@ package final class RecordedComparison {
 
     private static func comparer<Value, Opened: Encodable>(opening: Opened.Type, as type: Value.Type) -> (Value, Value, RecordedComparison) -> Change {
         { old, new, comparison in
-            // Forced casts of a value to its own type (`Opened` is `Value`, opened).
+            // Casts of a value to its own type (`Opened` is `Value`, opened): they succeed.
             guard let old = old as? Opened, let new = new as? Opened else { return .whole }
             return comparison.change(from: old, to: new)
         }

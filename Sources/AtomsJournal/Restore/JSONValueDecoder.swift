@@ -1,9 +1,10 @@
 import Foundation
 
-/// Decodes a `Decodable` value straight from a parsed ``JSONValue``, as a default
-/// `JSONDecoder` decodes the same JSON's bytes (the strategies the recorder's encoder writes
-/// for: `Data` as base64, `URL` as a string, `Date` as its `timeIntervalSinceReferenceDate`,
-/// `Decimal` as a number, non-finite numbers as `"Infinity"`, `"-Infinity"`, `"NaN"`).
+/// Decodes a `Decodable` value straight from a parsed ``JSONValue``, as a `JSONDecoder` with
+/// default strategies decodes the same JSON's bytes (`Data` as base64, `URL` as a string,
+/// `Date` as its `timeIntervalSinceReferenceDate`, `Decimal` as a number), but for non-finite
+/// numbers, taken from the strings the recorder writes for them (`"Infinity"`, `"-Infinity"`,
+/// `"NaN"`), as the seeds' decoder always took them.
 ///
 /// A replay decodes every recorded write it drives, and a shrink every candidate value:
 /// going through the bytes again and Foundation's parser cost more than the write itself
@@ -25,6 +26,7 @@ private struct ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {
+            try notNull(KeyedDecodingContainer<Key>.self)
             throw mismatch([String: Any].self, "Expected to decode a dictionary but found \(value.kind) instead.")
         }
         return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
@@ -32,6 +34,7 @@ private struct ValueDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else {
+            try notNull((any UnkeyedDecodingContainer).self)
             throw mismatch([Any].self, "Expected to decode an array but found \(value.kind) instead.")
         }
         return UnkeyedContainer(elements: elements, codingPath: codingPath)
@@ -45,27 +48,32 @@ private struct ValueDecoder: Decoder {
         .typeMismatch(type, DecodingError.Context(codingPath: codingPath, debugDescription: description))
     }
 
+    func corrupted(_ description: String) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description))
+    }
+
     /// A value of `type` here: the types `JSONDecoder` treats by strategy first.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        // The casts below are of a value to `T` where `T` is its type: they cannot fail.
         if type == Data.self {
-            guard case .string(let text) = value, let data = Data(base64Encoded: text) else {
-                throw mismatch(type, "Expected a base64 string for Data.")
-            }
+            try notNull(type)
+            let text = try string()
+            guard let data = Data(base64Encoded: text) else { throw corrupted("Encountered Data is not valid Base64.") }
             return data as! T
         }
         if type == URL.self {
-            guard case .string(let text) = value, let url = URL(string: text) else {
-                throw mismatch(type, "Expected a URL string.")
-            }
+            try notNull(type)
+            guard let url = URL(string: try string()) else { throw corrupted("Invalid URL string.") }
             return url as! T
         }
         if type == Date.self {
+            try notNull(type)
             return Date(timeIntervalSinceReferenceDate: try floatingPoint(Double.self)) as! T
         }
         if type == Decimal.self {
-            guard case .number(let number) = value, let decimal = Decimal(string: number.text) else {
-                throw mismatch(type, "Expected a number for Decimal.")
-            }
+            try notNull(type)
+            guard case .number(let number) = value else { throw mismatch(type, "Expected to decode Decimal but found \(value.kind) instead.") }
+            guard let decimal = Decimal(string: number.text) else { throw corrupted("Number \(number.text) is not a valid Decimal.") }
             return decimal as! T
         }
         return try T(from: self)
@@ -78,10 +86,10 @@ private struct ValueDecoder: Decoder {
         if let exact = T(number.text) {
             return exact
         }
-        // A number written with a fraction or exponent that is a whole number in range.
-        let double = number.double
-        guard double.rounded() == double, let whole = T(exactly: double) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: "Number \(number.text) does not fit in \(type)."))
+        // A number written with a fraction or an exponent that is a whole number in range, as
+        // JSONDecoder reads one: exactly, through its decimal digits.
+        guard let decimal = Decimal(string: number.text), !decimal.isZero || !Self.hasNonZeroDigit(number.text), let whole = T(decimal.description) else {
+            throw corrupted("Number \(number.text) is not representable in Swift.")
         }
         return whole
     }
@@ -89,8 +97,9 @@ private struct ValueDecoder: Decoder {
     func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws -> T {
         switch value {
         case .number(let number):
-            guard let parsed = T(number.text) else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: "Number \(number.text) does not fit in \(type)."))
+            // Too large becomes infinite and too small zero when parsed; JSONDecoder refuses both.
+            guard let parsed = T(number.text), parsed.isFinite, parsed != 0 || !Self.hasNonZeroDigit(number.text) else {
+                throw corrupted("Number \(number.text) is not representable in Swift.")
             }
             return parsed
         case .string("Infinity"): return .infinity
@@ -99,6 +108,11 @@ private struct ValueDecoder: Decoder {
         default:
             throw mismatch(type, "Expected to decode \(type) but found \(value.kind) instead.")
         }
+    }
+
+    /// Whether a number's digits before its exponent are not all zeros.
+    static func hasNonZeroDigit(_ text: String) -> Bool {
+        text.prefix { $0 != "e" && $0 != "E" }.contains { ("1"..."9").contains($0) }
     }
 
     func string() throws -> String {
@@ -202,13 +216,15 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    /// The element at the current index, and the index moved past it.
-    private mutating func next<T>(_ type: T.Type) throws -> ValueDecoder {
+    /// Decodes the element at the current index, and moves past it only when that succeeds
+    /// (as JSONDecoder does: a failed element can be decoded again as something else).
+    private mutating func next<T, Result>(_ type: T.Type, _ decode: (ValueDecoder) throws -> Result) throws -> Result {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, DecodingError.Context(codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
         }
-        defer { currentIndex += 1 }
-        return ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
+        let result = try decode(ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)]))
+        currentIndex += 1
+        return result
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -217,22 +233,22 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try SingleContainer(decoder: next(type)).decode(type) }
-    mutating func decode(_ type: String.Type) throws -> String { try SingleContainer(decoder: next(type)).decode(type) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try SingleContainer(decoder: next(type)).decode(type) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try SingleContainer(decoder: next(type)).decode(type) }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type).decodeValue(type) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try SingleContainer(decoder: $0).decode(type) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try SingleContainer(decoder: $0).decode(type) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try SingleContainer(decoder: $0).decode(type) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try SingleContainer(decoder: $0).decode(type) } }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { try $0.decodeValue(type) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try next([String: Any].self).container(keyedBy: type)
+        try next([String: Any].self) { try $0.container(keyedBy: type) }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try next([Any].self).unkeyedContainer()
+        try next([Any].self) { try $0.unkeyedContainer() }
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        try next(Any.self)
+        try next(Any.self) { $0 }
     }
 }
 

@@ -441,7 +441,8 @@ package final class TransactionWalk {
     private func fallback(_ seq: Int, _ state: inout JournalState) throws(JournalError) -> TransactionRecord {
         place = nil
         try settle(&state)
-        let record = try reader.apply(seq, to: &state, decodingValuesOf: decodesAll ? nil : atoms)
+        // Only the values this walk resolves: the others' values in the state are stale.
+        let record = try reader.apply(seq, to: &state, decodingValuesOf: decodesAll ? nil : resolved ?? atoms)
         learn(record)
         return record
     }

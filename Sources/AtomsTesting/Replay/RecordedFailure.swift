@@ -1,6 +1,8 @@
 /// The error a replay gives an asynchronous atom whose recorded phase is a failure: it says
-/// what the recorded error said of itself, so that what today's code derives from the failure
-/// (a message shown, a retry counted) can be checked against the recording.
+/// what the recorded error said of itself (`String(describing:)`), so that what today's code
+/// derives from that description (a message shown) can be checked against the recording.
+/// Code that matches the error's type, or reads `localizedDescription`, sees a
+/// `RecordedFailure` instead.
 ///
 /// ## Example
 /// ```swift

@@ -48,6 +48,8 @@ struct DrivenSession {
         var firstValues: [ReplayedAtomKey: ValueEntry] = [:]
         var members = bindings.singleMembers
         var declarations = state.declarations
+        // Delivered atoms already created at the journal's start, or created once since.
+        var createdOnce: Set<ReplayedAtomKey> = []
         func fail(_ step: Int, _ record: TransactionRecord?, _ atom: String?, _ detail: String) -> JournalReplayFailure {
             JournalReplayFailure(journal: journal.path, step: step, cause: record?.cause, writeSite: record?.at, atom: atom, detail: detail)
         }
@@ -68,6 +70,10 @@ struct DrivenSession {
         }
         func write(_ number: Int, cause: AtomTransaction.Cause, step: Int, record: TransactionRecord?) throws(JournalReplayFailure) -> Write? {
             guard let atom = bindings.bound[number], let value = state.values[number], let decode = atom.member.decode else { return nil }
+            if atom.sets, !value.isRestorable || value.v == nil {
+                let what = value.redacted == true ? "was redacted" : value.phase != nil ? "is an asynchronous phase" : "is a dump, not JSON (its type was not Codable when recorded)"
+                throw fail(step, record, atom.name, "its recorded value \(what), which a shrink cannot write — watch it instead of driving it")
+            }
             do {
                 return Write(member: atom.member, atom: atom.name, entry: value, decoded: try decode(value), cause: cause)
             } catch {
@@ -78,6 +84,7 @@ struct DrivenSession {
             try bind(declaration, step: reader.firstStep, record: nil)
         }
         noteFirstValues(state.values.keys.sorted())
+        createdOnce = Set(state.liveIDs.compactMap { bindings.bound[$0].map { ReplayedAtomKey($0.member.identity) } })
         // A journal that starts mid-session: the driven states take its keyframe's values first.
         var start: [Write] = []
         for number in state.values.keys.sorted() where bindings.bound[number]?.sets == true {
@@ -110,8 +117,10 @@ struct DrivenSession {
                         guard !created.contains(number) || record.origin == number else { continue }
                         if let write = try write(number, cause: cause, step: record.seq, record: record) { writes.append(write) }
                     case .deliver(let number, let created):
-                        // The value an atom is created with is its first, held from the start.
-                        guard !created else { continue }
+                        // The value an atom is first created with is held from a trial's start;
+                        // one created again (after a release) takes its value as a result, as
+                        // a trial's atom stays cached.
+                        if created, let atom = bindings.bound[number], createdOnce.insert(ReplayedAtomKey(atom.member.identity)).inserted { continue }
                         if let write = try write(number, cause: record.cause == "refresh" ? .refresh : .asyncResult, step: record.seq, record: record) { writes.append(write) }
                     }
                 }

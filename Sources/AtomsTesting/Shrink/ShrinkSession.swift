@@ -52,13 +52,16 @@ final class ShrinkSession {
     ///
     /// - Throws: ``JournalReplayFailure`` when the whole session never reaches the condition.
     func run(writingTo output: String?) throws(JournalReplayFailure) -> JournalShrink {
+        try checkFirstValues()
         let all = Array(session.transactions.indices)
         let whole = trial(all)
         let candidates: [Int]
         switch whole {
         case .reached(let position?): candidates = Array(all[...position])
         case .reached(nil): candidates = []
-        case .never, .outOfBudget:
+        case .outOfBudget:
+            throw JournalReplayFailure(journal: journal.path, detail: "the budget (\(budget.trials) trials, \(budget.seconds) s) allows no trial of the whole session — give the shrink a budget of at least one trial")
+        case .never:
             throw JournalReplayFailure(
                 journal: journal.path,
                 detail: "the session never reaches the condition \(ShrinkCondition.quoted(condition.text)) when replayed (\(all.count) driven transactions): nothing to shrink — check where it holds in the recording with `atoms-inspect find \(journal.path) --where \(ShrinkCondition.quoted(condition.text)) --first`, and drive the atoms that lead there",
@@ -75,20 +78,26 @@ final class ShrinkSession {
         var replaced: [WriteKey: ValueEntry] = [:]
         var decoded: [WriteKey: DecodedWrite] = [:]
         var isComplete = minimized.isComplete
+        var kept = minimized.kept
         if isComplete {
-            isComplete = shrinkValues(of: minimized.kept, replaced: &replaced, decoded: &decoded)
+            isComplete = shrinkValues(of: kept, replaced: &replaced, decoded: &decoded)
+            // Smaller values can reach the condition sooner, or need fewer transactions: cut
+            // the kept ones to where it holds, then take out each that is no longer needed.
+            if isComplete {
+                isComplete = trim(&kept, decoded: decoded)
+            }
         }
         var shrunkJournal: String?
         var shrunkJournalError: String?
         if let output {
             do {
-                try record(minimized.kept, decoded: decoded, to: output)
+                try record(kept, decoded: decoded, to: output)
                 shrunkJournal = output
             } catch {
                 shrunkJournalError = "\(error)"
             }
         }
-        let kept = minimized.kept.map { index in
+        let steps = kept.map { index in
             let transaction = session.transactions[index]
             return JournalShrink.Step(
                 step: transaction.step, cause: transaction.cause, writeSite: transaction.writeSite,
@@ -100,9 +109,43 @@ final class ShrinkSession {
             )
         }
         return JournalShrink(
-            journal: journal.path, condition: condition.text, recordedTransactions: session.transactions.count, kept: kept, trials: trials,
+            journal: journal.path, condition: condition.text, recordedTransactions: session.transactions.count, kept: steps, trials: trials,
             seconds: seconds, isComplete: isComplete, shrunkJournal: shrunkJournal, shrunkJournalError: shrunkJournalError
         )
+    }
+
+    /// Cuts the kept transactions to the first where the condition holds with the shrunk
+    /// values, then takes out each one the condition no longer needs (1-minimal again).
+    ///
+    /// - Returns: Whether it ran to the end within the budget.
+    private func trim(_ kept: inout [Int], decoded: [WriteKey: DecodedWrite]) -> Bool {
+        if case .reached(let position) = trial(kept, replacing: decoded) {
+            kept = position.map { Array(kept[...$0]) } ?? []
+        }
+        var index = 0
+        while index < kept.count {
+            var without = kept
+            without.remove(at: index)
+            switch trial(without, replacing: decoded) {
+            case .reached: kept = without
+            case .never: index += 1
+            case .outOfBudget: return false
+            }
+        }
+        return true
+    }
+
+    /// Fails, naming the atom, when a delivered atom's first recorded value does not make
+    /// today's value (each trial starts it from there).
+    private func checkFirstValues() throws(JournalReplayFailure) {
+        let context = TestContextObservation.$isPaused.withValue(true) { makeContext() }
+        for member in session.members where member.isDelivered {
+            do {
+                try member.prepare?(context, session.firstValues[ReplayedAtomKey(member.identity)])
+            } catch {
+                throw JournalReplayFailure(journal: journal.path, atom: member.identity.description, detail: "\(error) — drive it only where the journal records its values, or record the session again")
+            }
+        }
     }
 
     /// A write of a kept transaction: its transaction's index and its place in it.

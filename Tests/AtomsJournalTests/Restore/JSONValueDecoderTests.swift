@@ -94,4 +94,36 @@ struct JSONValueDecoderTests {
         #expect(theirs != nil, "JSONDecoder decodes \(text)")
         #expect(ours == theirs, "\(text)")
     }
+
+    @Test func aFailedElementIsDecodedAgainAsSomethingElse() throws {
+        // The lossy-array pattern: an element that fails is skipped by decoding it as another type.
+        struct Lossy: Decodable {
+            var values: [Int] = []
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                while !container.isAtEnd {
+                    if let value = try? container.decode(Int.self) {
+                        values.append(value)
+                    } else {
+                        _ = try container.decode(String.self)
+                    }
+                }
+            }
+        }
+        let json = try JSONValue.parse(Array(#"[1,"x",2]"#.utf8))
+        #expect(try JSONValueDecoder.decode(Lossy.self, from: json).values == [1, 2])
+        #expect(try foundation(Lossy.self, json).values == [1, 2])
+    }
+
+    @Test(arguments: ["1e400", "1e-400", "-9223372036854775809", "9007199254740993.0"])
+    func numbersJSONDecoderRefusesAreRefused(text: String) throws {
+        let json = JSONValue.number(try #require(JSONNumber(text: text)))
+        let foundationRefuses = (try? foundation(Double.self, json)) == nil
+        let oursRefuses = (try? JSONValueDecoder.decode(Double.self, from: json)) == nil
+        #expect(oursRefuses == foundationRefuses, "\(text) as Double")
+        // (JSONDecoder reads 1e-400 as the integer 0; this decoder refuses it, as it refuses it as a Double.)
+        if text != "1e-400" {
+            #expect(((try? JSONValueDecoder.decode(Int.self, from: json)) == nil) == ((try? foundation(Int.self, json)) == nil), "\(text) as Int")
+        }
+    }
 }

@@ -129,6 +129,12 @@ struct ShrinkTests {
         let never = try #require(throws: JournalReplayFailure.self) { try replay.shrink(until: "NoiseAtom > 5000", in: AtomTestContext.init) }
         #expect(never.detail.contains("the session never reaches the condition 'NoiseAtom > 5000'"), "\(never.detail)")
         #expect(never.detail.contains("atoms-inspect find \(path) --where 'NoiseAtom > 5000' --first"), "\(never.detail)")
+        // A budget that allows no trial is not a session that never reaches the condition:
+        // the regression check must not pass on it.
+        let noBudget = try #require(throws: JournalReplayFailure.self) {
+            try replay.expectNever("NoiseAtom > 5", in: AtomTestContext.init, budget: ShrinkBudget(trials: 0, seconds: 60))
+        }
+        #expect(noBudget.detail.contains("allows no trial of the whole session"), "\(noBudget.detail)")
     }
 
     @Test func aRecordedValueThatNoLongerDecodesIsNamedBeforeAnyTrial() throws {
