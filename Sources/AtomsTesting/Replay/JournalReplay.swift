@@ -125,8 +125,8 @@ public final class JournalReplay {
     public func drive<Node: Atom>(_ atom: Node) where Node.Produced: Decodable {
         atoms.append(.delivering(atom) {
             ReplayedMember(delivering: atom, decoded: { entry in
-                guard entry.isRestorable || entry.phase == nil, let json = entry.v else {
-                    throw RecordedPhase.Mismatch(description: "its recorded value is not JSON (its type was not Codable when recorded)")
+                guard let json = entry.v, entry.phase == nil, entry.redacted != true else {
+                    throw RecordedPhase.Mismatch(description: "its recorded value \(entry.unwritableReason ?? "is not JSON")")
                 }
                 return try RecordedValueSeeds.decoded(json, as: Node.Produced.self)
             })

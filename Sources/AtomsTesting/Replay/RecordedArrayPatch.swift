@@ -55,3 +55,14 @@ extension Array: RecordedArrayPatching where Element: Decodable {
 final class DrivenValue<Value> {
     var value: Value?
 }
+
+extension ValueEntry {
+    /// Why a replay cannot write this recorded value as a state's value (`was redacted`, `is a
+    /// dump …`), or `nil` when it holds restorable JSON.
+    var unwritableReason: String? {
+        if isRestorable, v != nil { return nil }
+        if redacted == true { return "was redacted" }
+        if phase != nil { return "is an asynchronous phase" }
+        return "is a dump, not JSON (its type was not Codable when recorded)"
+    }
+}

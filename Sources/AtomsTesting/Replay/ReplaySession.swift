@@ -170,8 +170,8 @@ final class ReplaySession {
         let number = value.id
         let entry = unsynced.contains(number) ? nil : record?.values?.first { $0.id == number }
         written.insert(number)
-        guard value.isRestorable, let json = value.v else {
-            let what = value.redacted == true ? "was redacted" : value.phase != nil ? "is an asynchronous phase" : "is a dump, not JSON (its type was not Codable when recorded)"
+        guard let json = value.v, value.unwritableReason == nil else {
+            let what = value.unwritableReason ?? ""
             throw failure(step: step, record: record, atom: atom.name, "its recorded value \(what), which the replay cannot write — check it instead of driving it")
         }
         do {

@@ -70,8 +70,7 @@ struct DrivenSession {
         }
         func write(_ number: Int, cause: AtomTransaction.Cause, step: Int, record: TransactionRecord?) throws(JournalReplayFailure) -> Write? {
             guard let atom = bindings.bound[number], let value = state.values[number], let decode = atom.member.decode else { return nil }
-            if atom.sets, !value.isRestorable || value.v == nil {
-                let what = value.redacted == true ? "was redacted" : value.phase != nil ? "is an asynchronous phase" : "is a dump, not JSON (its type was not Codable when recorded)"
+            if atom.sets, let what = value.unwritableReason {
                 throw fail(step, record, atom.name, "its recorded value \(what), which a shrink cannot write — watch it instead of driving it")
             }
             do {

@@ -33,9 +33,11 @@ struct ShrinkTests {
     @Test func aValueBugShrinksToTheOneWriteAndTheOneElementItNeeds() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("todos.jsonl")
-        ShrinkSessions.recordValueBug(to: path)
+        // Smaller than the benchmark's 1,000 writes (atoms-bench shrink), to keep the suite
+        // quick under ThreadSanitizer: 200 todos added, toggles, the bad one at write 280.
+        ShrinkSessions.recordValueBug(to: path, writes: 400, badWrite: 280)
         let writes = try Self.setSteps(of: "ShrinkTodosAtom", in: path)
-        #expect(writes.count == 1_000)
+        #expect(writes.count == 400)
         let replay = try JournalReplay(journal: path)
         replay.drive(ShrinkTodosAtom())
         replay.watch(ShrinkStatsAtom())
@@ -43,12 +45,12 @@ struct ShrinkTests {
         let condition = "ShrinkStatsAtom.total != ShrinkTodosAtom.count"
         let shrunk = try replay.shrink(until: condition, in: AtomTestContext.init, journal: shrunkPath)
         #expect(shrunk.isComplete)
-        #expect(shrunk.recordedTransactions == 1_000)
-        // The 701st write added the todo the stats leave out.
-        #expect(shrunk.kept.map(\.step) == [writes[700]])
+        #expect(shrunk.recordedTransactions == 400)
+        // The 281st write added the todo the stats leave out.
+        #expect(shrunk.kept.map(\.step) == [writes[280]])
         let write = try #require(shrunk.kept.first?.writes.first)
         #expect(write.atom == "ShrinkTodosAtom" && write.isShrunk)
-        // One element of 501, its id moved to 0 and its text cut to what the bug needs.
+        // One element of 201, its id moved to 0 and its text cut to what the bug needs.
         #expect(try JSONValue.parse(Array(write.value.utf8)) == .array([.object(["id": .number(0), "text": .string("!"), "isCompleted": .bool(false)])]), "\(shrunk)")
         #expect(shrunk.trials > 10 && shrunk.trials < 1_000, "\(shrunk.trials) trials")
         #expect(shrunk.shrunkJournal == shrunkPath)
