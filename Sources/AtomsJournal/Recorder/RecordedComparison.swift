@@ -8,8 +8,8 @@ package final class RecordedComparison {
     package enum Change: Equatable {
         /// Equal: the recorder writes `[id,"="]` or nothing.
         case unchanged
-        /// Different, by this delta (the recorder writes `[id,"d",delta]`).
-        case delta(JSONValue)
+        /// Different, by a delta (the recorder writes `[id,"d",delta]`): the one recorded, or not.
+        case delta(sameAsRecorded: Bool)
         /// Different, best compared whole (the recorder writes the value whole), or not
         /// comparable this way (not `Encodable`, no previous value).
         case whole
@@ -22,21 +22,23 @@ package final class RecordedComparison {
 
     /// The recorder's comparison of two values of a type, made once per type: `nil` when the
     /// type is not `Encodable` (its values are recorded as dumps, compared whole).
-    package static func comparer<Value>(for type: Value.Type) -> ((Value, Value, RecordedComparison) -> Change)? {
+    package static func comparer<Value>(for type: Value.Type) -> ((Value, Value, JSONValue?, RecordedComparison) -> Change)? {
         guard let encodable = type as? any Encodable.Type else { return nil }
         return comparer(opening: encodable, as: type)
     }
 
-    private static func comparer<Value, Opened: Encodable>(opening: Opened.Type, as type: Value.Type) -> (Value, Value, RecordedComparison) -> Change {
-        { old, new, comparison in
+    private static func comparer<Value, Opened: Encodable>(opening: Opened.Type, as type: Value.Type) -> (Value, Value, JSONValue?, RecordedComparison) -> Change {
+        { old, new, recorded, comparison in
             // Casts of a value to its own type (`Opened` is `Value`, opened): they succeed.
             guard let old = old as? Opened, let new = new as? Opened else { return .whole }
-            return comparison.change(from: old, to: new)
+            return comparison.change(from: old, to: new, recorded: recorded)
         }
     }
 
-    /// How `new` differs from `old`, as the recorder writes it.
-    package func change<T: Encodable>(from old: T, to new: T) -> Change {
+    /// How `new` differs from `old`, as the recorder writes it; a delta is compared with
+    /// `recorded` (the delta the journal holds for the same step, if any) as it is scanned,
+    /// without building it.
+    package func change<T: Encodable>(from old: T, to new: T, recorded: JSONValue?) -> Change {
         switch differ.change(from: old, to: new) {
         case .unchanged:
             return .unchanged
@@ -44,9 +46,8 @@ package final class RecordedComparison {
             return .whole
         case .delta(var bytes):
             defer { differ.recycle(&bytes) }
-            // The recorder's delta always parses; compared whole should it ever not.
-            guard let delta = try? JSONValue.parse(bytes) else { return .whole }
-            return .delta(delta)
+            guard let recorded else { return .delta(sameAsRecorded: false) }
+            return .delta(sameAsRecorded: JSONValue.parsed(bytes, equals: recorded))
         }
     }
 }

@@ -183,7 +183,7 @@ package struct JSONScanner {
         return start..<position
     }
 
-    private mutating func literal(_ word: StaticString) throws(SyntaxError) {
+    mutating func literal(_ word: StaticString) throws(SyntaxError) {
         let count = word.utf8CodeUnitCount
         guard end - position >= count,
             memcmp(bytes.baseAddress! + position, word.utf8Start, count) == 0

@@ -100,6 +100,8 @@ package final class TransactionWalk {
     /// The atoms of ``atoms`` whose values are also resolved into the state (deltas applied);
     /// `nil` for all of them. The others' entries are only parsed, for the caller to read.
     private var resolved: Set<Int>?
+    /// The value each atom is first declared with is decoded and resolved too.
+    private var decodesFirstValues = false
 
     /// Starts after `state`'s step, keeping the values of `atoms` (as `state` was read).
     package convenience init(_ reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>) {
@@ -118,9 +120,18 @@ package final class TransactionWalk {
     /// replay compares a checked atom's recorded delta with today's, and needs its whole value
     /// only where they differ). `state` keeps the values it had of the others, which no longer
     /// follow the journal.
-    package convenience init(everyTransactionOf reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>, resolvingValuesOf resolved: Set<Int>) {
+    ///
+    /// With `firstValues`, the value an atom is first declared with (in the line declaring
+    /// it) is decoded and resolved too, whatever `atoms` holds: a caller that learns which
+    /// atoms it keeps from their declarations, as it meets them, adds them
+    /// (``decodeValues(of:)``, ``resolveValues(of:)``) without missing their first value.
+    package convenience init(
+        everyTransactionOf reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>, resolvingValuesOf resolved: Set<Int>,
+        firstValues: Bool = false
+    ) {
         self.init(reader, after: state, keeping: atoms, readsEvery: true)
         self.resolved = resolved
+        decodesFirstValues = firstValues
     }
 
     /// Resolves the values of `atoms` into the state from the next transaction on, besides
@@ -416,8 +427,9 @@ package final class TransactionWalk {
 
     /// Reads the transaction line `line` in full and applies it, as the reader does.
     private func decoded(_ raw: UnsafeRawBufferPointer, _ line: LineReader.Line, in place: StepScan, into state: inout JournalState) throws(JournalError) -> TransactionRecord {
-        let (atoms, all) = (self.atoms, decodesAll)
-        let decoding = { (id: Int) in all || atoms.contains(id) }
+        let (atoms, all, flags, firstValues) = (self.atoms, decodesAll, self.flags, decodesFirstValues)
+        // An atom not declared before this line: its value here is the one it is declared with.
+        let decoding = { (id: Int) in all || atoms.contains(id) || (firstValues && (id >= flags.count || flags[id] & 1 == 0)) }
         let record: TransactionRecord
         do {
             record = try place.scanner.transaction(in: raw, line.range, locations: place.locations, decoding: decoding)
@@ -426,7 +438,12 @@ package final class TransactionWalk {
         }
         do {
             if let resolved {
-                try state.apply(record) { resolved.contains($0) }
+                if firstValues, let declared = record.declare, !declared.isEmpty {
+                    let new = Set(declared.map(\.id))
+                    try state.apply(record) { resolved.contains($0) || new.contains($0) }
+                } else {
+                    try state.apply(record) { resolved.contains($0) }
+                }
             } else {
                 try state.apply(record, decoding: decoding)
             }
@@ -442,7 +459,12 @@ package final class TransactionWalk {
         place = nil
         try settle(&state)
         // Only the values this walk resolves: the others' values in the state are stale.
-        let record = try reader.apply(seq, to: &state, decodingValuesOf: decodesAll ? nil : resolved ?? atoms)
+        var decoding = decodesAll ? nil : resolved ?? atoms
+        if decodesFirstValues, decoding != nil {
+            // And those of the atoms the line declares, read once more for its declarations.
+            decoding?.formUnion((try reader.transaction(seq, decodingValuesOf: []).declare ?? []).map(\.id))
+        }
+        let record = try reader.apply(seq, to: &state, decodingValuesOf: decoding)
         learn(record)
         return record
     }

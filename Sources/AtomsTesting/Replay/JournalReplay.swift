@@ -161,9 +161,17 @@ public final class JournalReplay {
     ///   journal never declares, a recorded value that no longer decodes as today's type, a
     ///   family key the test cannot map, or a damaged journal (naming its `file:line`).
     public func run(in context: AtomTestContext, fileID: String = #fileID, line: UInt = #line) throws(JournalReplayFailure) {
-        let declarations = try checkDeclared()
-        let session = try ReplaySession(journal: journal, atoms: atoms, declarations: declarations, context: context, location: SourceLocation(fileID: fileID, line: line))
-        try session.run()
+        let session = try ReplaySession(journal: journal, atoms: atoms, context: context, location: SourceLocation(fileID: fileID, line: line))
+        do {
+            try session.run()
+        } catch {
+            // An atom the replay never met may be one the journal never declares (a typo, a
+            // type moved to another module): that is the failure to report.
+            if !session.matchedEvery { try checkDeclared() }
+            throw error
+        }
+        // The replay met every declaration: an atom it never matched is never declared.
+        if !session.matchedEvery { try checkDeclared() }
     }
 
     /// Finds the fewest recorded transactions, and then the smallest values, under which

@@ -44,6 +44,11 @@ final class ReplayBindings {
     /// they are declared under maps to the same one.
     let singles: [Int: ReplayedMember]
     private(set) var bound: [Int: Bound] = [:]
+    /// The indices in ``atoms`` of those that matched a declaration bound so far.
+    private(set) var matched: Set<Int> = []
+
+    /// Whether every atom named matched a declaration bound so far.
+    var matchedEvery: Bool { matched.count == atoms.count }
 
     init(_ atoms: [ReplayedAtom]) {
         self.atoms = atoms
@@ -72,6 +77,7 @@ final class ReplayBindings {
         var checks = false
         var watches = false
         for (index, atom) in atoms.enumerated() where atom.matches(declaration) {
+            matched.insert(index)
             if member == nil {
                 member = atom.isFamily ? atom.member(declaration.key) : singles[index]
                 guard let found = member else {

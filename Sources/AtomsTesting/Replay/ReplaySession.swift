@@ -23,9 +23,11 @@ final class ReplaySession {
     private var written: Set<Int> = []
 
     /// The numbers of the atoms driven (their values resolved at every step: writes need them)
-    /// and checked (their recorded entries read, compared with today's change).
-    private let drivenNumbers: Set<Int>
-    private let checkedNumbers: Set<Int>
+    /// and checked (their recorded entries read, compared with today's change), as their
+    /// declarations are met; the checked ones also in order, as they are compared.
+    private var drivenNumbers: Set<Int> = []
+    private var checkedNumbers: Set<Int> = []
+    private var checkedInOrder: [Int] = []
     /// The checked atoms whose recorded values the walk resolves too: those whose recorded
     /// change once differed from today's in form, so that it needed the whole value.
     private var resolvedChecked: Set<Int> = []
@@ -34,10 +36,12 @@ final class ReplaySession {
     /// (seeking from a keyframe) without moving the walk's reader.
     private var seeker: InspectedJournal?
 
-    init(journal: InspectedJournal, atoms: [ReplayedAtom], declarations: [Int: AtomDeclaration], context: AtomTestContext, location: SourceLocation) throws(JournalReplayFailure) {
+    /// Whether every atom named matched a declaration the replay met: one that did not is
+    /// either never declared, or declared after the step where the replay stopped.
+    var matchedEvery: Bool { bindings.matchedEvery }
+
+    init(journal: InspectedJournal, atoms: [ReplayedAtom], context: AtomTestContext, location: SourceLocation) throws(JournalReplayFailure) {
         self.journal = journal
-        drivenNumbers = Set(declarations.values.filter { declaration in atoms.contains { $0.role == .drive && $0.matches(declaration) } }.map(\.id))
-        checkedNumbers = Set(declarations.values.filter { declaration in atoms.contains { $0.role == .check && $0.matches(declaration) } }.map(\.id))
         self.atoms = atoms
         self.context = context
         self.location = location
@@ -76,11 +80,13 @@ final class ReplaySession {
         }
         unsynced.subtract(written)
         written.removeAll()
-        try compare(step: reader.firstStep, record: nil, touched: Set(state.liveIDs))
+        try compare(step: reader.firstStep, record: nil)
         guard reader.lastStep > reader.firstStep else { return }
         // Every transaction in order, on the engine every command's walk takes: the driven
         // atoms' values resolved, the checked atoms' recorded changes read.
-        let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: drivenNumbers.union(checkedNumbers), resolvingValuesOf: drivenNumbers)
+        // Atoms declared later are bound as their declarations are met (`bind`): the walk
+        // decodes the value each atom is declared with, whatever it keeps.
+        let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: drivenNumbers.union(checkedNumbers), resolvingValuesOf: drivenNumbers, firstValues: true)
         self.walk = walk
         while walk.nextStep <= reader.lastStep {
             let seq = walk.nextStep
@@ -90,25 +96,37 @@ final class ReplaySession {
                 try bind(declaration, step: seq, record: record)
             }
             try drive(record)
-            for value in record.values ?? [] where bound[value.id]?.drives == true && value.unchanged != true {
-                unsynced.insert(value.id)
-            }
-            for value in record.values ?? [] where written.contains(value.id) {
-                unsynced.remove(value.id)
+            for value in record.values ?? [] where drivenNumbers.contains(value.id) {
+                // A driven atom the replay did not write is written whole next time.
+                if written.contains(value.id) {
+                    unsynced.remove(value.id)
+                } else if value.unchanged != true {
+                    unsynced.insert(value.id)
+                }
             }
             written.removeAll(keepingCapacity: true)
             // Every live checked atom: one unchanged today costs a bitwise comparison.
-            try compare(step: seq, record: record, touched: Set(checkedNumbers.filter(state.liveIDs.contains)))
+            try compare(step: seq, record: record)
         }
     }
 
-    /// Notes a recorded atom the replay drives or checks, and watches a family member.
+    /// Notes a recorded atom the replay drives or checks, and watches a family member; from
+    /// then on the walk keeps its values.
     private func bind(_ declaration: AtomDeclaration, step: Int, record: TransactionRecord?) throws(JournalReplayFailure) {
         do {
             try bindings.bind(declaration)?.watch(context, location)
         } catch {
             throw failure(step: step, record: record, atom: error.atom, error.detail)
         }
+        guard let atom = bound[declaration.id], atom.drives || atom.checks else { return }
+        if atom.drives, drivenNumbers.insert(declaration.id).inserted {
+            walk?.resolveValues(of: [declaration.id])
+        }
+        if atom.checks, checkedNumbers.insert(declaration.id).inserted {
+            let place = checkedInOrder.firstIndex { $0 > declaration.id } ?? checkedInOrder.endIndex
+            checkedInOrder.insert(declaration.id, at: place)
+        }
+        walk?.decodeValues(of: drivenNumbers.union(checkedNumbers))
     }
 
     /// Applies a recorded transaction's writes to the driven atoms.
@@ -192,16 +210,15 @@ final class ReplaySession {
         }
     }
 
-    /// Compares today's value of each checked atom in `touched` that the journal holds.
-    private func compare(step: Int, record: TransactionRecord?, touched: Set<Int>) throws(JournalReplayFailure) {
-        for number in touched.sorted() {
-            guard let atom = bound[number], atom.checks else { continue }
+    /// Compares today's value of each live checked atom with the recorded one.
+    private func compare(step: Int, record: TransactionRecord?) throws(JournalReplayFailure) {
+        for number in checkedInOrder where state.liveIDs.contains(number) {
+            guard let atom = bound[number] else { continue }
             // Compared the recorder's way first: today's change against the recorded one.
-            let change = atom.member.change(context, comparison)
             let written = record?.values?.first { $0.id == number }
-            switch change {
+            switch atom.member.change(context, written?.delta, comparison) {
             case .unchanged where written == nil || written?.unchanged == true: continue
-            case .delta(let today) where written?.delta == today: continue
+            case .delta(sameAsRecorded: true): continue
             default: break
             }
             guard let recorded = try recordedValue(of: number, at: step, written: written, record: record), recorded.redacted != true else { continue }

@@ -31,10 +31,11 @@ struct ReplayedMember {
     let decode: (@MainActor (ValueEntry) throws -> DecodedWrite)?
     /// Resets it.
     let reset: (AtomTestContext, SourceLocation) -> Void
-    /// How its cached value changed since this was last called (the recorder's comparison),
-    /// or ``RecordedComparison/Change/whole`` for the first call, an uncached atom, a value
-    /// that is not `Encodable`: what a checked atom's recorded change is compared with.
-    let change: @MainActor (AtomTestContext, RecordedComparison) -> RecordedComparison.Change
+    /// How its cached value changed since this was last called (the recorder's comparison,
+    /// a delta compared with the recorded delta given), or
+    /// ``RecordedComparison/Change/whole`` for the first call, an uncached atom, a value that
+    /// is not `Encodable`: what a checked atom's recorded change is compared with.
+    let change: @MainActor (AtomTestContext, JSONValue?, RecordedComparison) -> RecordedComparison.Change
 
     /// Whether its recorded values are delivered rather than set.
     var isDelivered: Bool { prepare != nil }
@@ -109,11 +110,11 @@ struct ReplayedMember {
         reset = { context, location in context.reset(atom, at: location) }
         let previous = Box<Node.Produced>()
         let comparer = RecordedComparison.comparer(for: Node.Produced.self)
-        change = { context, comparison in
+        change = { context, recorded, comparison in
             let value = context.lookup(atom)
             defer { previous.value = value }
             guard let comparer, let old = previous.value, let value else { return .whole }
-            return comparer(old, value, comparison)
+            return comparer(old, value, recorded, comparison)
         }
     }
 
