@@ -20,6 +20,49 @@ struct JournalReplayInputTests {
         #expect(failure.detail.hasPrefix("the journal never declares AtomsTestingTests.TopAtom — it declares AtomsTestingTests.CompletedCountingAtom, "), "\(failure.detail)")
     }
 
+    @Test func anAtomTheJournalNeverDeclaresIsNamedWhereTheReplayFailsWithoutIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("todo.jsonl")
+        JournalReplayTests.recordSession(to: path)
+        let replay = try JournalReplay(journal: path)
+        // Meant to be TodosAtom: without the list driven the counts differ at the first add,
+        // but the atom never declared is what to report.
+        replay.drive(SourceAtom())
+        replay.check(StatsAtom())
+        let failure = try #require(throws: JournalReplayFailure.self) { try replay.run(in: AtomTestContext()) }
+        #expect(failure.atom == "SourceAtom")
+        #expect(failure.step == nil)
+        #expect(failure.detail.hasPrefix("the journal never declares AtomsTestingTests.SourceAtom — "), "\(failure.detail)")
+    }
+
+    @Test func atomsDeclaredMidSessionAreDrivenAndCheckedFromTheirFirstValue() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("late.jsonl")
+        let context = AtomTestContext(journal: .path(path))
+        context.watch(NameAtom())
+        context[NameAtom()] = "Ada"
+        // Declared only now, with the value the source was set to before it was watched.
+        context[SourceAtom()] = 4
+        context.watch(TopAtom())
+        context[SourceAtom()] = 5
+        (context.recording as? JournalRecording)?.finish(testFailed: false)
+
+        let replay = try JournalReplay(journal: path)
+        replay.drive(SourceAtom())
+        replay.check(TopAtom())
+        try replay.run(in: AtomTestContext())
+
+        // Checked from its first value on: a top atom that no longer follows the source fails
+        // where it was declared (steps: the name watched, written; the source set; the top
+        // atom watched).
+        let stale = try JournalReplay(journal: path)
+        stale.drive(NameAtom())
+        stale.check(TopAtom())
+        let failure = try #require(throws: JournalReplayFailure.self) { try stale.run(in: AtomTestContext()) }
+        #expect(failure.atom == "TopAtom")
+        #expect(failure.step == 4, "\(failure)")
+    }
+
     @Test func aRecordedValueThatNoLongerDecodesNamesTheAtomAndStep() throws {
         let directory = try TemporaryDirectory()
         let recordedPath = directory.path("names.jsonl")
