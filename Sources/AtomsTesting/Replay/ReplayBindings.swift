@@ -6,9 +6,11 @@ import AtomsJournal
 /// recording and by a shrink.
 @MainActor
 final class ReplayBindings {
-    /// A recorded atom that the replay drives, checks or watches.
+    /// A recorded atom that the replay drives, checks or watches (a class: the replay looks
+    /// one up for each atom at every step, and a copy of its member's closures costs a
+    /// reference count each).
     @MainActor
-    struct Bound {
+    final class Bound {
         let member: ReplayedMember
         /// As messages name it: today's identity (`StatsAtom`, `ItemAtom[3]`).
         let name: String
@@ -20,6 +22,14 @@ final class ReplayBindings {
         var delivers: Bool { drives ? member.isDelivered : false }
         /// Whether the replay sets it (a state).
         var sets: Bool { drives ? !member.isDelivered : false }
+
+        init(member: ReplayedMember, name: String, drives: Bool, checks: Bool, watches: Bool) {
+            self.member = member
+            self.name = name
+            self.drives = drives
+            self.checks = checks
+            self.watches = watches
+        }
     }
 
     /// A recorded atom the replay's atoms cannot stand for.
@@ -104,21 +114,21 @@ final class ReplayBindings {
     /// order the line lists them (a result that arrived, or the phase a write restarted).
     func operations(in record: TransactionRecord) -> [Operation] {
         var operations: [Operation] = []
-        let recorded = Set((record.values ?? []).map(\.id))
+        // A line writes a few atoms: searched in place rather than hashed.
+        let values = record.values ?? []
         switch record.cause {
         // `inspector`: a value atoms-inspect wrote into the program, driven as a `set` is.
         case "set", "modify", "reset", "inspector":
-            if let origin = record.origin, bound[origin]?.sets == true, recorded.contains(origin) {
+            if let origin = record.origin, bound[origin]?.sets == true, values.contains(where: { $0.id == origin }) {
                 operations.append(record.cause == "reset" ? .reset(origin) : .write(origin))
             }
         case "restore":
-            operations += recorded.sorted().filter { bound[$0]?.sets == true }.map(Operation.write)
+            operations += Set(values.map(\.id)).sorted().filter { bound[$0]?.sets == true }.map(Operation.write)
         default:
             operations += (record.created ?? []).sorted().filter { bound[$0]?.sets == true }.map(Operation.write)
         }
-        let created = Set(record.created ?? [])
-        for entry in record.values ?? [] where bound[entry.id]?.delivers == true && record.changed(entry.id) {
-            operations.append(.deliver(entry.id, created: created.contains(entry.id)))
+        for entry in values where !entry.isEqualWrite && bound[entry.id]?.delivers == true {
+            operations.append(.deliver(entry.id, created: record.created?.contains(entry.id) == true))
         }
         return operations
     }

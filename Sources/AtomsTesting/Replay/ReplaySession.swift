@@ -35,6 +35,8 @@ final class ReplaySession {
     /// The journal opened again, to read a checked atom's whole recorded value at a step
     /// (seeking from a keyframe) without moving the walk's reader.
     private var seeker: InspectedJournal?
+    /// The last write site read, with its text (``writeSite(_:)``).
+    private var lastSite: (text: String, site: SourceLocation)?
 
     /// Whether every atom named matched a declaration the replay met: one that did not is
     /// either never declared, or declared after the step where the replay stopped.
@@ -131,7 +133,7 @@ final class ReplaySession {
 
     /// Applies a recorded transaction's writes to the driven atoms.
     private func drive(_ record: TransactionRecord) throws(JournalReplayFailure) {
-        let site = record.at.flatMap(Self.location) ?? location
+        let site = writeSite(record.at)
         for operation in bindings.operations(in: record) {
             switch operation {
             case .reset(let number):
@@ -215,12 +217,18 @@ final class ReplaySession {
         for number in checkedInOrder where state.liveIDs.contains(number) {
             guard let atom = bound[number] else { continue }
             // Compared the recorder's way first: today's change against the recorded one.
-            let written = record?.values?.first { $0.id == number }
-            switch atom.member.change(context, written?.delta, comparison) {
-            case .unchanged where written == nil || written?.unchanged == true: continue
+            // Read in place: the entry is copied only where the value is compared whole.
+            let values = record?.values ?? []
+            let (index, delta, unchanged) = values.withUnsafeBufferPointer { entries in
+                let index = entries.firstIndex { $0.id == number }
+                return (index, index.flatMap { entries[$0].delta }, index.map { entries[$0].unchanged == true })
+            }
+            switch atom.member.change(context, delta, comparison) {
+            case .unchanged where unchanged != false: continue
             case .delta(sameAsRecorded: true): continue
             default: break
             }
+            let written = index.map { values[$0] }
             guard let recorded = try recordedValue(of: number, at: step, written: written, record: record), recorded.redacted != true else { continue }
             guard let value = atom.member.current(context) else {
                 throw failure(step: step, record: record, atom: atom.name, "the journal holds its value but today's store has none — the replay watches every atom it checks; report this")
@@ -281,6 +289,16 @@ final class ReplaySession {
 
     private func failure(step: Int, record: TransactionRecord?, atom: String?, _ detail: String, diff: String? = nil, replayedJournal: String? = nil) -> JournalReplayFailure {
         JournalReplayFailure(journal: journal.path, step: step, cause: record?.cause, writeSite: record?.at, atom: atom, detail: detail, diff: diff, replayedJournal: replayedJournal)
+    }
+
+    /// A recorded write site as a location (the replay's own where it has none), the last
+    /// one kept: a session writes from a few sites, most steps from the one before's.
+    private func writeSite(_ at: String?) -> SourceLocation {
+        guard let at else { return location }
+        if let last = lastSite, last.text == at { return last.site }
+        let site = Self.location(at) ?? location
+        lastSite = (at, site)
+        return site
     }
 
     /// `fileID:line` as a location.
