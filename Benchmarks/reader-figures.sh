@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 51's figures: what reading a journal costs with timing on against off. Records the same
+# The reader's figures: what reading a journal costs with timing on against off. Records the same
 # `sample-counter` session timed and untimed (100,000 steps for instruction counts by callgrind,
 # 1,000,000 for times), then for each build given: instructions of `stats`, `find --first` and
 # `log` per journal, and, builds alternated over ROUNDS rounds, each ratio within its round.
@@ -24,7 +24,7 @@ $counter --journal "$work/untimed.jsonl" --no-timing < "$work/incs" > /dev/null
 $counter --journal "$work/timed-100k.jsonl" < "$work/incs-100k" > /dev/null
 $counter --journal "$work/untimed-100k.jsonl" --no-timing < "$work/incs-100k" > /dev/null
 timed_bytes=$(wc -c < "$work/timed.jsonl"); untimed_bytes=$(wc -c < "$work/untimed.jsonl")
-echo "journals: 1M steps $timed_bytes bytes timed, $untimed_bytes untimed: timing $(( (timed_bytes - untimed_bytes) / 1000000 )).$(( (timed_bytes - untimed_bytes) / 100000 % 10 )) bytes a transaction (issue 50's goal 24)"
+echo "journals: 1M steps $timed_bytes bytes timed, $untimed_bytes untimed: timing $(( (timed_bytes - untimed_bytes) / 1000000 )).$(( (timed_bytes - untimed_bytes) / 100000 % 10 )) bytes a transaction (goal 24)"
 
 if command -v valgrind > /dev/null; then
     instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ { printf "%.1fM", $4 / 1e6 }'; }

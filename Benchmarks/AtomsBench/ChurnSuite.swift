@@ -16,7 +16,7 @@ struct ChurnMemberAtom: ValueAtom {
     func value(context: Context) -> String { "Item \(id)" }
 }
 
-/// Atom churn (issue 33): family members watched one after another, each released when the next
+/// Atom churn: family members watched one after another, each released when the next
 /// is watched, a counter ticking beside them; journal off, unbounded and bounded. The recorder
 /// is flushed every 1,000 members. Each run is a child process (`atoms-bench --churn-once MODE
 /// COUNT PATH`), so its peak memory is its own.

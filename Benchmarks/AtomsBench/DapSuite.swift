@@ -8,7 +8,7 @@ struct BenchMarkAtom: StateAtom, Hashable {
     func defaultValue(context: Context) -> Int { 0 }
 }
 
-/// Issue 42's figures for `atoms-inspect dap`: the adapter answering requests in process, as
+/// The figures for `atoms-inspect dap`: the adapter answering requests in process, as
 /// the executable does over its pipes (the framing aside).
 @MainActor
 enum DapSuite {

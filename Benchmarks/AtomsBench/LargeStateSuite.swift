@@ -107,7 +107,7 @@ enum RecordableTodos: BenchTodoModel {
     static func toggle(_ todo: inout RecordableBenchTodo) { todo.isCompleted.toggle() }
 }
 
-/// R2b, R3b and the inspector over a large state: the todo session of issue 13, 500 todos
+/// R2b, R3b and the inspector over a large state: the large todo session, 500 todos
 /// added and then 3,000 toggles of one flag, each of which changes three atoms (the list, the
 /// filtered list and the counts), with the journal off and on.
 @MainActor

@@ -10,7 +10,7 @@ struct BenchVisibleCountAtom: ValueAtom, Hashable {
     }
 }
 
-/// The replay of the 500-todo session (issue 44's figure): `JournalReplay` driving the list and
+/// The replay of the 500-todo session: `JournalReplay` driving the list and
 /// the next id and checking the filtered list, the counts and the visible count, against the
 /// same writes made on an `AtomTestContext` without a replay.
 @MainActor

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Every command's output on the shipped and fuzzed journals, from two builds of atoms-inspect,
-# compared: what may differ is only what issue 51 changed on purpose — an atom written an equal
+# compared: what may differ is only what the reading engine changed on purpose — an atom written an equal
 # value is marked (`Name=` in text, an "equal" list in JSON), and a damaged journal is named
 # by the first damaged line a command reads (never a later one than before). Prints each
 # other difference and exits 1 when there is one.

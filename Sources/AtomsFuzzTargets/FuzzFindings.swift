@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Inputs on which two readers of the same bytes disagree. They are reported, not trapped on:
-/// the reader is being rewritten to give one verdict (issue 33), and until then a fuzzer that
+/// the reader is being rewritten to give one verdict, and until then a fuzzer that
 /// stopped at the first such input would find nothing else.
 ///
 /// Each finding is printed on stderr. In a fuzzing process (``FuzzDriver``) the first few

@@ -18,7 +18,7 @@ struct LinkedLibrariesTests {
     #endif
 
     /// The library reads journals and installs no SIGBUS handler: a signal handler is the
-    /// process's business, not that of a library apps link (issue 43, item 1).
+    /// process's business, not that of a library apps link.
     @Test func theLibraryAloneInstallsNoBusErrorHandler() throws {
         /// The handler (the first field, on Linux and Darwin alike) and the flags; the rest of
         /// the mask is not written by every C library.

@@ -85,7 +85,7 @@ struct SampleEndToEndTests {
     }
 
     @Test func aLargeTodoSessionRestoredAtSteps1000And3000PrintsWhatTheLiveSessionPrinted() async throws {
-        // 500 todos, then 3,000 toggles chosen by a fixed generator (issue 13's session).
+        // 500 todos, then 3,000 toggles chosen by a fixed generator (the large todo session).
         var generator: UInt64 = 0x5EED
         let adds = (1...500).map { "add Todo number \($0), as users write them" }
         let toggles = (0..<3_000).map { _ -> String in

@@ -5,7 +5,7 @@ import TestSupport
 @testable import AtomsJournal
 @testable import AtomsJournalReader
 
-/// The engine of in-order reading (issue 51, item 2): every line after where it starts,
+/// The engine of in-order reading: every line after where it starts,
 /// once and in order, each as what it is; a visitor that stops before a line leaves the next
 /// run there; a damaged line is named by its file and line.
 @MainActor

@@ -9,7 +9,7 @@ import TestSupport
 /// How many times a ``KeyframeInProportionTests/Settings`` value was encoded, in this process.
 private let settingsEncodes = Mutex(0)
 
-/// Keyframes in proportion (issue 50, item 5): a keyframe encodes again only the atoms whose
+/// Keyframes in proportion: a keyframe encodes again only the atoms whose
 /// values changed since the one before, and still holds every live value as it is.
 @MainActor
 struct KeyframeInProportionTests {

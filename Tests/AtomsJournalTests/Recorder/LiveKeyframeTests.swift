@@ -5,7 +5,7 @@ import TestSupport
 @testable import AtomsJournal
 @testable import AtomsJournalReader
 
-/// Keyframes hold what is live (issue 33): in a session that creates and releases family
+/// Keyframes hold what is live: in a session that creates and releases family
 /// members, each keyframe declares the live atoms and what the graph refers to, the recorder
 /// forgets the rest, and every step still reads the same from any keyframe.
 @MainActor
