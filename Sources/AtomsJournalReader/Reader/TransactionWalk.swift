@@ -124,7 +124,7 @@ package final class TransactionWalk {
     /// With `firstValues`, the value an atom is first declared with (in the line declaring
     /// it) is decoded and resolved too, whatever `atoms` holds: a caller that learns which
     /// atoms it keeps from their declarations, as it meets them, adds them
-    /// (``decodeValues(of:)``, ``resolveValues(of:)``) without missing their first value.
+    /// (``decodeValues(alsoOf:)``, ``resolveValues(of:)``) without missing their first value.
     package convenience init(
         everyTransactionOf reader: JournalReader, after state: JournalState, decodingValuesOf atoms: Set<Int>, resolvingValuesOf resolved: Set<Int>,
         firstValues: Bool = false
@@ -163,6 +163,12 @@ package final class TransactionWalk {
         for id in self.atoms where id < flags.count { flags[id] &= ~4 }
         self.atoms = atoms
         for id in atoms { mark(id, 4) }
+    }
+
+    /// Keeps the values of `atom` too from the next transaction on (the state must hold it).
+    package func decodeValues(alsoOf atom: Int) {
+        atoms.insert(atom)
+        mark(atom, 4)
     }
 
     /// Applies transaction ``nextStep`` to `state`.

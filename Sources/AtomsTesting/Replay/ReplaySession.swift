@@ -120,15 +120,16 @@ final class ReplaySession {
         } catch {
             throw failure(step: step, record: record, atom: error.atom, error.detail)
         }
-        guard let atom = bound[declaration.id], atom.drives || atom.checks else { return }
-        if atom.drives, drivenNumbers.insert(declaration.id).inserted {
-            walk?.resolveValues(of: [declaration.id])
+        let number = declaration.id
+        guard let atom = bound[number], atom.drives || atom.checks else { return }
+        if atom.drives, drivenNumbers.insert(number).inserted {
+            walk?.resolveValues(of: [number])
         }
-        if atom.checks, checkedNumbers.insert(declaration.id).inserted {
-            let place = checkedInOrder.firstIndex { $0 > declaration.id } ?? checkedInOrder.endIndex
-            checkedInOrder.insert(declaration.id, at: place)
+        if atom.checks, checkedNumbers.insert(number).inserted {
+            let place = checkedInOrder.firstIndex { $0 > number } ?? checkedInOrder.endIndex
+            checkedInOrder.insert(number, at: place)
         }
-        walk?.decodeValues(of: drivenNumbers.union(checkedNumbers))
+        walk?.decodeValues(alsoOf: number)
     }
 
     /// Applies a recorded transaction's writes to the driven atoms.
