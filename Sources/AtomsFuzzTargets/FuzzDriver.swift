@@ -2,9 +2,9 @@ import Foundation
 
 /// Hands control to libFuzzer (`LLVMFuzzerRunDriver`), which the fuzzing build links in, with
 /// the target the command line names.
-public enum FuzzDriver {
+package enum FuzzDriver {
     /// The target libFuzzer calls for each input.
-    public typealias Target = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    package typealias Target = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
     private typealias Driver = @convention(c) (
         UnsafeMutablePointer<Int32>,
         UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
@@ -28,7 +28,7 @@ public enum FuzzDriver {
     /// arguments go to libFuzzer. Exits 64 without a known target, 69 when libFuzzer is not
     /// linked in (a normal build). Inputs on which readers disagree go to
     /// `.build-fuzz/findings/TARGET/` (``FuzzFindings``).
-    public static func run(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, target: Target) -> Int32 {
+    package static func run(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, target: Target) -> Int32 {
         var arguments = (0..<Int(argc)).map { argv?[$0].map { String(cString: $0) } ?? "" }
         if arguments.count > 1, FuzzTargets.all[arguments[1]] != nil {
             setenv(targetVariable, arguments.remove(at: 1), 1)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs inputs through a fuzz target without libFuzzer: how `atoms-fuzz` behaves when built
 /// normally (to reproduce a crash: `swift run atoms-fuzz rules crash-…`).
-public enum FuzzReplay {
+package enum FuzzReplay {
     /// Runs every file named on the command line (or found in a named folder) through the
     /// target named first, and prints how many it ran. Exits 64 without a known target, 66
     /// when an argument cannot be read.
@@ -27,7 +27,7 @@ public enum FuzzReplay {
     }
 
     /// The file itself, or the files in a folder, sorted.
-    public static func files(at path: String) -> [String] {
+    package static func files(at path: String) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             return [path]

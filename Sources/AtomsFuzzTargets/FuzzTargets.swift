@@ -5,9 +5,9 @@ import Foundation
 /// What each fuzz target does with one input. The fuzzers (`Fuzz/run.sh`) call these for
 /// every input libFuzzer makes; the tests replay the seed corpora and every crash ever found
 /// through the same functions. An input may make them throw, never trap.
-public enum FuzzTargets {
+package enum FuzzTargets {
     /// The targets by name, as `Fuzz/run.sh` and the corpus folders name them.
-    public static let all: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
+    package static let all: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
         "journal-reader": journalReader,
         "journal-summary": journalSummary,
         "rules": rules,
@@ -19,7 +19,7 @@ public enum FuzzTargets {
     /// Opens the input as a journal, then reads the transactions and states at its first,
     /// middle and last steps, and what the inspector derives from the last state (the graph,
     /// names, a rules check).
-    public static func journalReader(_ input: UnsafeRawBufferPointer) {
+    package static func journalReader(_ input: UnsafeRawBufferPointer) {
         let path = FuzzScratch.path("journal.jsonl")
         guard FuzzScratch.write(input, to: path), let reader = try? JournalReader(path: path) else {
             return
@@ -61,7 +61,7 @@ public enum FuzzTargets {
     }
 
     /// Parses the input as a rules file and checks its rules against a small recorded state.
-    public static func rules(_ input: UnsafeRawBufferPointer) {
+    package static func rules(_ input: UnsafeRawBufferPointer) {
         let text = String(decoding: input, as: UTF8.self)
         guard let state = FuzzFixtures.state, let rules = try? RulesParser.parse(text, file: "fuzz.rules") else {
             return
@@ -74,7 +74,7 @@ public enum FuzzTargets {
 
     /// Feeds the input, line by line, to a new `step` session over a small recorded journal
     /// (opened once, and decoded once, for all the inputs of a process).
-    public static func stepCommands(_ input: UnsafeRawBufferPointer) {
+    package static func stepCommands(_ input: UnsafeRawBufferPointer) {
         guard let journal = FuzzFixtures.sessionJournal, let session = try? StepSession(journal: journal) else {
             return
         }

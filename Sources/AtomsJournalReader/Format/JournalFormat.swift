@@ -9,10 +9,10 @@ public enum JournalFormat {
     /// (value deltas at any depth, canonical order of sets and dictionaries) and version 4
     /// (keyframes that list locations, so reading starts at any keyframe without scanning;
     /// an end line; bounded journals of segments).
-    public static let readableMajorVersions = [1, 2, 3, 4]
+    package static let readableMajorVersions = [1, 2, 3, 4]
     /// The first major version read without scanning the whole file: its keyframes carry
     /// everything needed to read on from them.
-    public static let firstSeekableVersion = 4
+    package static let firstSeekableVersion = 4
     /// The minor version this library writes. Minor versions add optional fields and line
     /// types, which readers ignore when they do not know them. 4.1 added timing lines; 4.2
     /// makes them compact (a few small integers relative to their transaction), names a
@@ -35,7 +35,7 @@ public enum JournalFormat {
     package static let packedTimingMinorVersion = 3
     /// The steps a journal may hold: from 0 to 2^53 − 1, exact as JSON numbers in any reader,
     /// and far enough from `Int.max` that step arithmetic (`last-K`, `next N`) cannot overflow.
-    public static let stepRange = 0...((1 << 53) - 1)
+    package static let stepRange = 0...((1 << 53) - 1)
     /// The fewest transactions between keyframes unless configured otherwise.
     public static let defaultKeyframeInterval = 256
 }

@@ -243,21 +243,21 @@ public struct LocationDeclaration: Codable, Sendable, Equatable {
 }
 
 /// The last line of a journal whose recorder closed it (format 4).
-public struct EndRecord: Codable, Sendable, Equatable {
+package struct EndRecord: Codable, Sendable, Equatable {
     /// Always `"end"`.
-    public var type: String
+    package var type: String
     /// The last transaction's `seq` (the last keyframe's when there was none).
-    public var seq: Int
+    package var seq: Int
     /// Milliseconds since recording started, when the journal was closed.
-    public var t: Double
+    package var t: Double
 }
 
 /// A source location's number (format 2): transactions refer to locations by number.
-public struct LocationRecord: Codable, Sendable, Equatable {
+package struct LocationRecord: Codable, Sendable, Equatable {
     /// Always `"loc"`.
-    public var type: String
+    package var type: String
     /// The location's number in this journal.
-    public var id: Int
+    package var id: Int
     /// `fileID:line`.
-    public var at: String
+    package var at: String
 }

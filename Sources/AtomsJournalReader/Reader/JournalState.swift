@@ -38,7 +38,7 @@ public struct JournalState: Sendable, Equatable {
     /// declared, as ``apply(_:decoding:)`` checks each transaction.
     ///
     /// - Throws: A description of the first reference to an undeclared atom.
-    public func checkReferences() throws(StateError) {
+    package func checkReferences() throws(StateError) {
         // Unsorted on the way (a keyframe is read on every seek); the smallest offender is
         // named, so the message is the same in every process.
         let undeclared: (Int) -> Bool = { declarations[$0] == nil }
