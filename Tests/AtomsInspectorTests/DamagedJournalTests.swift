@@ -15,7 +15,9 @@ private struct DamageLabelAtom: ValueAtom, Hashable {
 
 /// One journal, read one way: a line damaged in the middle of a journal is rejected by every
 /// command that reads past it, with the same `file:line` and exit 65.
-@MainActor
+///
+/// Only the recording runs on the main actor: the reading, most of the work, leaves it to the
+/// tests that need it.
 struct DamagedJournalTests {
     /// The damage done to one transaction line (a newline ends each).
     enum Damage: String, CaseIterable, Sendable {
@@ -68,6 +70,7 @@ struct DamagedJournalTests {
     }
 
     /// A recorded journal's lines (`increments` transactions after the first ones).
+    @MainActor
     private func recordedLines(increments: Int = 100) throws -> [String] {
         let directory = try TemporaryDirectory()
         let path = directory.path("j.jsonl")
@@ -83,8 +86,8 @@ struct DamagedJournalTests {
 
     /// The lines with `damage` done to a `set` transaction in the middle (after a keyframe and
     /// before another), and that line's index.
-    private func damagedLines(_ damage: Damage) throws -> (lines: [[UInt8]], index: Int) {
-        let lines = try recordedLines()
+    private func damagedLines(_ damage: Damage) async throws -> (lines: [[UInt8]], index: Int) {
+        let lines = try await recordedLines()
         let index = try #require(lines.indices.first { $0 > lines.count / 2 && lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) })
         // The previous transaction's line (a timing line may sit between the two).
         let previous = try #require(lines[..<index].last { $0.hasPrefix("[") })
@@ -95,8 +98,8 @@ struct DamagedJournalTests {
     }
 
     @Test(arguments: Damage.allCases)
-    func everyCommandRejectsTheSameLine(damage: Damage) throws {
-        let (lines, index) = try damagedLines(damage)
+    func everyCommandRejectsTheSameLine(damage: Damage) async throws {
+        let (lines, index) = try await damagedLines(damage)
         let directory = try TemporaryDirectory()
         let path = try directory.write("damaged.jsonl", Data(lines.flatMap { $0 + [0x0A] }))
         try expectEveryCommandRejects(path, line: index + 1, showing: false)
@@ -109,8 +112,8 @@ struct DamagedJournalTests {
     /// and checks the lines from a few kilobytes before it: a run longer than that (600
     /// steps) was passed by.
     @Test(arguments: [1, 3, 600])
-    func aRunOfStepsWrittenAgainIsNamedAtItsFirstLine(steps: Int) throws {
-        let lines = try recordedLines(increments: 2_000)
+    func aRunOfStepsWrittenAgainIsNamedAtItsFirstLine(steps: Int) async throws {
+        let lines = try await recordedLines(increments: 2_000)
         let transactions = lines.indices.filter { lines[$0].hasPrefix("[") }
         // The run: the `steps` transactions before one past the middle, with the lines
         // between, written again where it stands.
@@ -131,8 +134,8 @@ struct DamagedJournalTests {
     /// half's seeking checks the lines a few kilobytes before its first step: a run of 600
     /// steps is longer.)
     @Test(arguments: [(3, 0), (600, 0), (300, 300)])
-    func findInHalvesNamesARunWrittenAgainWhereTheHalvesJoin(before: Int, after: Int) throws {
-        let lines = try recordedLines(increments: 2_000)
+    func findInHalvesNamesARunWrittenAgainWhereTheHalvesJoin(before: Int, after: Int) async throws {
+        let lines = try await recordedLines(increments: 2_000)
         let directory = try TemporaryDirectory()
         let whole = try InspectedJournal(path: try directory.write("whole.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8)))
         let (first, last) = (whole.reader.firstStep, whole.reader.lastStep)
@@ -160,8 +163,8 @@ struct DamagedJournalTests {
     /// A keyframe before the middle whose body is damaged, which one pass does not decode
     /// (it takes a keyframe's place only) and the second half starts from: the search in
     /// halves answers as one pass does.
-    @Test func findInHalvesAnswersAsOnePassWhenTheKeyframeBeforeTheMiddleIsDamaged() throws {
-        var lines = try recordedLines()
+    @Test func findInHalvesAnswersAsOnePassWhenTheKeyframeBeforeTheMiddleIsDamaged() async throws {
+        var lines = try await recordedLines()
         let directory = try TemporaryDirectory()
         let whole = try InspectedJournal(path: try directory.write("whole.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8)))
         let middle = whole.reader.firstStep + (whole.reader.lastStep - whole.reader.firstStep) / 2
@@ -183,8 +186,8 @@ struct DamagedJournalTests {
     /// The recorded journal's lines cut after step 2k, for a keyframe of step k (past step
     /// 20), with the end line naming step 2k: the middle `find` splits it at is that
     /// keyframe's step; `keyframe` is its line's index.
-    private func recordedUpToTwiceAKeyframe() throws -> (lines: [String], middle: Int, keyframe: Int) {
-        let lines = try recordedLines()
+    private func recordedUpToTwiceAKeyframe() async throws -> (lines: [String], middle: Int, keyframe: Int) {
+        let lines = try await recordedLines()
         func seq(ofKeyframe line: String) -> Int? {
             guard line.contains(#""type":"keyframe""#) else { return nil }
             return Int(line.split(separator: #""seq":"#).last!.prefix { $0.isNumber })
@@ -200,8 +203,8 @@ struct DamagedJournalTests {
     /// no reader checks a keyframe against them): the search in halves answers as one pass,
     /// which passes keyframes by, does.
     @Test(arguments: ["value", "locations", "declarations"])
-    func findInHalvesAnswersAsOnePassWhenTheKeyframeAtTheMiddleDisagrees(on part: String) throws {
-        var (kept, middle, keyframe) = try recordedUpToTwiceAKeyframe()
+    func findInHalvesAnswersAsOnePassWhenTheKeyframeAtTheMiddleDisagrees(on part: String) async throws {
+        var (kept, middle, keyframe) = try await recordedUpToTwiceAKeyframe()
         let directory = try TemporaryDirectory()
         let consistent = try InspectedJournal(path: try directory.write("consistent.jsonl", Data((kept.joined(separator: "\n") + "\n").utf8)))
         #expect(consistent.reader.firstStep == 0 && consistent.reader.lastStep == 2 * middle)
@@ -240,8 +243,8 @@ struct DamagedJournalTests {
     /// The keyframe the second half starts from lists a location that no line declares, and
     /// a step after it uses it: `find` in halves names that step's line, as one pass, `stats`
     /// and `log` do (the second half, starting at the keyframe, knew the location).
-    @Test func findInHalvesNamesAStepAtALocationOnlyTheKeyframeAtTheMiddleLists() throws {
-        var (kept, middle, keyframe) = try recordedUpToTwiceAKeyframe()
+    @Test func findInHalvesNamesAStepAtALocationOnlyTheKeyframeAtTheMiddleLists() async throws {
+        var (kept, middle, keyframe) = try await recordedUpToTwiceAKeyframe()
         kept[keyframe] = kept[keyframe].replacing(#""locs":["#, with: #""locs":[{"id":999,"at":"ghost.swift:1"},"#)
         let step = try #require(kept.firstIndex { $0.hasPrefix("[\(middle + 2),") })
         kept[step] = kept[step].replacing(/^(\[[0-9]+,[^,]+,"[^"]*",[0-9]+,)[0-9]+/) { "\($0.1)999" }
@@ -388,8 +391,8 @@ struct DamagedJournalTests {
     /// end: reading in order applies the last transaction before it reads on, so every
     /// command names the transaction, not the line after it, and words it alike.
     @Test(arguments: [Damage.valueOfAnUndeclaredAtom, .edgeToAnUndeclaredAtom])
-    func anUndeclaredAtomInTheLastTransactionIsNamedBeforeDamageAfterIt(damage: Damage) throws {
-        var lines = try recordedLines().map { Array($0.utf8) }
+    func anUndeclaredAtomInTheLastTransactionIsNamedBeforeDamageAfterIt(damage: Damage) async throws {
+        var lines = try await recordedLines().map { Array($0.utf8) }
         let last = try #require(lines.indices.last { lines[$0].first == UInt8(ascii: "[") })
         let previous = try #require(lines[..<last].last { $0.first == UInt8(ascii: "[") })
         let (transaction, end) = (lines[last], try #require(lines.last))
@@ -412,8 +415,8 @@ struct DamagedJournalTests {
 
     /// An undeclared subscriber location is worded alike by every command: the location a
     /// write site would have been named by.
-    @Test func anUndeclaredSubscriberLocationReadsTheSameInEveryCommand() throws {
-        let (lines, index) = try damagedLines(.subscriberLocationUndeclared)
+    @Test func anUndeclaredSubscriberLocationReadsTheSameInEveryCommand() async throws {
+        let (lines, index) = try await damagedLines(.subscriberLocationUndeclared)
         let directory = try TemporaryDirectory()
         let path = try directory.write("damaged.jsonl", Data(lines.flatMap { $0 + [0x0A] }))
         let journal = try InspectedJournal(path: path)
@@ -441,9 +444,9 @@ struct DamagedJournalTests {
     /// (Not a reference to an undeclared atom: what opening finds after the last step is read
     /// as the lines after a transaction are, for their envelopes, and applied to no state.)
     @Test(arguments: Damage.contents.filter { $0 != .valueOfAnUndeclaredAtom && $0 != .edgeToAnUndeclaredAtom })
-    func everyCommandRejectsTheDamagedLineBeforeASecondJournal(damage: Damage) throws {
-        let (lines, index) = try damagedLines(damage)
-        let second = try recordedLines(increments: 2).dropFirst().map { Array($0.utf8) }
+    func everyCommandRejectsTheDamagedLineBeforeASecondJournal(damage: Damage) async throws {
+        let (lines, index) = try await damagedLines(damage)
+        let second = try await recordedLines(increments: 2).dropFirst().map { Array($0.utf8) }
         let directory = try TemporaryDirectory()
         let path = try directory.write("pasted.jsonl", Data((lines[...index] + second).flatMap { $0 + [0x0A] }))
         #expect(try JournalReader(path: path).lastStep < index / 2, "the last step is the second recording's")
@@ -454,8 +457,8 @@ struct DamagedJournalTests {
     /// commands that seek read first): every command names the first damaged line of the file,
     /// the one reading in order meets first.
     @Test(arguments: [2, 3])
-    func everyCommandNamesTheFirstOfSeveralDamagedLines(count: Int) throws {
-        let lines = try recordedLines()
+    func everyCommandNamesTheFirstOfSeveralDamagedLines(count: Int) async throws {
+        let lines = try await recordedLines()
         let transactions = lines.indices.filter { lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) }
         let lastKeyframe = try #require(lines.indices.last { lines[$0].hasPrefix(#"{"type":"keyframe""#) })
         #expect(lastKeyframe > lines.count / 2)
@@ -478,8 +481,8 @@ struct DamagedJournalTests {
     /// `profile` reads the transactions and their timing lines in one pass: a damaged
     /// transaction line before a damaged timing line is the one named, as every other command
     /// names it (read in two passes, timing lines first, the timing line was named).
-    @Test func profileNamesADamagedTransactionBeforeADamagedTimingLine() throws {
-        let lines = try recordedLines()
+    @Test func profileNamesADamagedTransactionBeforeADamagedTimingLine() async throws {
+        let lines = try await recordedLines()
         let transactions = lines.indices.filter { lines[$0].hasPrefix("[") && lines[$0].contains(#""set""#) && lines[$0].contains(#""v","#) }
         let first = try #require(transactions.first { $0 > lines.count / 4 })
         let timing = try #require(lines.indices.first { $0 > lines.count / 2 && lines[$0].hasPrefix("\"") })

@@ -13,22 +13,22 @@ struct ValueDeltaPropertyTests {
     static let historiesPerShape = 200
     static let editsPerHistory = 12
 
-    @Test func arraysOfStructs() throws {
-        try checkHistories(seed: 1, initial: { rng in Item.list(&rng) }) { value, rng in
+    @Test func arraysOfStructs() async throws {
+        try await checkHistories(seed: 1, initial: { rng in Item.list(&rng) }) { value, rng in
             Item.editList(&value, &rng)
         }
     }
 
-    @Test func arraysOfStructsThatAreNotEquatable() throws {
-        try checkHistories(seed: 2, initial: { rng in Item.list(&rng).map(PlainItem.init) }) { value, rng in
+    @Test func arraysOfStructsThatAreNotEquatable() async throws {
+        try await checkHistories(seed: 2, initial: { rng in Item.list(&rng).map(PlainItem.init) }) { value, rng in
             var items = value.map(\.item)
             Item.editList(&items, &rng)
             value = items.map(PlainItem.init)
         }
     }
 
-    @Test func dictionariesWithStringKeys() throws {
-        try checkHistories(seed: 3, initial: { rng in Dictionary(Item.list(&rng).map { ("k\($0.id)", $0) }, uniquingKeysWith: { $1 }) }) { value, rng in
+    @Test func dictionariesWithStringKeys() async throws {
+        try await checkHistories(seed: 3, initial: { rng in Dictionary(Item.list(&rng).map { ("k\($0.id)", $0) }, uniquingKeysWith: { $1 }) }) { value, rng in
             let key = "k\(rng.next(12))"
             switch rng.next(4) {
             case 0: value[key] = nil
@@ -38,8 +38,8 @@ struct ValueDeltaPropertyTests {
         }
     }
 
-    @Test func dictionariesWithIntKeys() throws {
-        try checkHistories(seed: 4, initial: { rng in [Int: [Int]](uniqueKeysWithValues: (0..<rng.next(6)).map { ($0 * 7, [$0]) }) }) { value, rng in
+    @Test func dictionariesWithIntKeys() async throws {
+        try await checkHistories(seed: 4, initial: { rng in [Int: [Int]](uniqueKeysWithValues: (0..<rng.next(6)).map { ($0 * 7, [$0]) }) }) { value, rng in
             let key = rng.next(10) * 7
             switch rng.next(3) {
             case 0: value[key] = nil
@@ -49,8 +49,8 @@ struct ValueDeltaPropertyTests {
         }
     }
 
-    @Test func dictionariesWithEnumKeys() throws {
-        try checkHistories(seed: 5, initial: { _ in [Color: Item]() }) { value, rng in
+    @Test func dictionariesWithEnumKeys() async throws {
+        try await checkHistories(seed: 5, initial: { _ in [Color: Item]() }) { value, rng in
             let key = Color.allCases[rng.next(Color.allCases.count)]
             switch rng.next(3) {
             case 0: value[key] = nil
@@ -60,16 +60,16 @@ struct ValueDeltaPropertyTests {
         }
     }
 
-    @Test func sets() throws {
-        try checkHistories(seed: 6, initial: { rng in Set((0..<rng.next(8)).map { "s\($0 * 3)" }) }) { value, rng in
+    @Test func sets() async throws {
+        try await checkHistories(seed: 6, initial: { rng in Set((0..<rng.next(8)).map { "s\($0 * 3)" }) }) { value, rng in
             let element = "s\(rng.next(30))"
             if rng.next(2) == 0 { value.insert(element) } else { value.remove(element) }
             if rng.next(5) == 0 { value = Set(value.prefix(rng.next(value.count + 1))) }
         }
     }
 
-    @Test func setsOfStructs() throws {
-        try checkHistories(seed: 7, initial: { rng in Set(Item.list(&rng)) }) { value, rng in
+    @Test func setsOfStructs() async throws {
+        try await checkHistories(seed: 7, initial: { rng in Set(Item.list(&rng)) }) { value, rng in
             if rng.next(2) == 0, let some = value.randomElement(using: &rng) {
                 value.remove(some)
             } else {
@@ -78,8 +78,8 @@ struct ValueDeltaPropertyTests {
         }
     }
 
-    @Test func nestedOptionals() throws {
-        try checkHistories(seed: 8, initial: { rng in Optional(Item.list(&rng).map(Optional.some)) }) { value, rng in
+    @Test func nestedOptionals() async throws {
+        try await checkHistories(seed: 8, initial: { rng in Optional(Item.list(&rng).map(Optional.some)) }) { value, rng in
             switch rng.next(5) {
             case 0: value = value == nil ? [] : nil
             case 1: value?.append(rng.next(2) == 0 ? nil : Item.random(&rng))
@@ -89,8 +89,8 @@ struct ValueDeltaPropertyTests {
         }
     }
 
-    @Test func arraysOfArrays() throws {
-        try checkHistories(seed: 9, initial: { rng in (0..<rng.next(5)).map { _ in (0..<rng.next(5)).map { _ in rng.next(50) } } }) { value, rng in
+    @Test func arraysOfArrays() async throws {
+        try await checkHistories(seed: 9, initial: { rng in (0..<rng.next(5)).map { _ in (0..<rng.next(5)).map { _ in rng.next(50) } } }) { value, rng in
             switch rng.next(4) {
             case 0: value.insert((0..<rng.next(4)).map { _ in rng.next(50) }, at: rng.next(value.count + 1))
             case 1: if !value.isEmpty { value.remove(at: rng.next(value.count)) }
@@ -104,8 +104,8 @@ struct ValueDeltaPropertyTests {
         }
     }
 
-    @Test func flatStructs() throws {
-        try checkHistories(seed: 10, initial: { rng in FlatItem.random(&rng) }) { value, rng in
+    @Test func flatStructs() async throws {
+        try await checkHistories(seed: 10, initial: { rng in FlatItem.random(&rng) }) { value, rng in
             switch rng.next(4) {
             case 0: value.count += 1
             case 1: value.label = rng.next(3) == 0 ? nil : "label \(rng.next(20))"
@@ -119,15 +119,15 @@ struct ValueDeltaPropertyTests {
     /// Numbers whose only change is the sign of a zero: `==` calls them equal, the journal
     /// writes `0` and `-0`. Fewer histories: a zero's sign changes at every edit here, and
     /// the suite holds the main actor that other suites wait for.
-    @Test func signsOfZero() throws {
-        try checkHistories(seed: 11, histories: 40, expectingDeltas: false, initial: { rng in (0..<1 + rng.next(4)).map { _ in rng.next(2) == 0 ? 0.0 : -0.0 } }) { value, rng in
+    @Test func signsOfZero() async throws {
+        try await checkHistories(seed: 11, histories: 40, expectingDeltas: false, initial: { rng in (0..<1 + rng.next(4)).map { _ in rng.next(2) == 0 ? 0.0 : -0.0 } }) { value, rng in
             let index = rng.next(value.count)
             value[index] = FloatingPointZero.flipped(value[index])
         }
-        try checkHistories(seed: 12, histories: 40, expectingDeltas: false, initial: { _ in 0.0 }) { value, _ in
+        try await checkHistories(seed: 12, histories: 40, expectingDeltas: false, initial: { _ in 0.0 }) { value, _ in
             value = FloatingPointZero.flipped(value)
         }
-        try checkHistories(seed: 13, histories: 40, expectingDeltas: false, initial: { _ in Set([0.0, 1.0]) }) { value, _ in
+        try await checkHistories(seed: 13, histories: 40, expectingDeltas: false, initial: { _ in Set([0.0, 1.0]) }) { value, _ in
             if value.contains(0), value.first(where: { $0 == 0 })!.sign == .minus {
                 value.remove(0)
                 value.insert(0.0)
@@ -136,7 +136,7 @@ struct ValueDeltaPropertyTests {
                 value.insert(-0.0)
             }
         }
-        try checkHistories(seed: 14, histories: 40, expectingDeltas: false, initial: { rng in [Float(0), Float(rng.next(3))] }) { value, rng in
+        try await checkHistories(seed: 14, histories: 40, expectingDeltas: false, initial: { rng in [Float(0), Float(rng.next(3))] }) { value, rng in
             let index = rng.next(value.count)
             value[index] = value[index] == 0 ? -value[index] : 0
         }
@@ -186,11 +186,13 @@ struct ValueDeltaPropertyTests {
         expectingDeltas: Bool = true,
         initial: (inout SplitMix) -> Value,
         edit: (inout Value, inout SplitMix) -> Void
-    ) throws {
+    ) async throws {
         let directory = try TemporaryDirectory()
         var rng = SplitMix(seed: seed)
         var historiesWithDeltas = 0
         for history in 0..<histories {
+            // Other tests' main-actor work runs between histories (see ModelTests).
+            await Task.yield()
             let root = AtomRoot()
             let sink = InMemoryJournalSink()
             let recorder = JournalRecorder(sink: sink, keyframeInterval: 1 + rng.next(8))

@@ -9,17 +9,19 @@ import TestSupport
 /// blame, find and compare: on the shipped journals, on recorded sessions, and in `step`.
 @MainActor
 struct WhyCommandTests {
-    private var repository: URL {
+    // The longest readers' tests are static and nonisolated, so they run off the main actor,
+    // which the recording tests and the atoms' own tests need.
+    nonisolated private static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized
     }
 
-    private func shipped(_ sample: String) throws -> InspectedJournal {
-        try InspectedJournal(path: repository.appendingPathComponent("samples/journals/\(sample).jsonl").path)
+    nonisolated private static func shipped(_ sample: String) throws -> InspectedJournal {
+        try InspectedJournal(path: Self.repository.appendingPathComponent("samples/journals/\(sample).jsonl").path)
     }
 
     /// `sample_todo/main.swift:N` for the line of the todo sample that holds `statement`.
     private func todoLine(of statement: String) throws -> String {
-        let source = try String(contentsOf: repository.appendingPathComponent("samples/Todo/main.swift"), encoding: .utf8)
+        let source = try String(contentsOf: Self.repository.appendingPathComponent("samples/Todo/main.swift"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let index = try #require(source.firstIndex { $0.contains(statement) }, "\(statement) is in the sample")
         return "sample_todo/main.swift:\(index + 1)"
@@ -33,7 +35,7 @@ struct WhyCommandTests {
     // MARK: blame
 
     @Test func blameOfADerivedAtomNamesTheOriginWriteAndThePathThatCarriedIt() throws {
-        let journal = try shipped("todo")
+        let journal = try Self.shipped("todo")
         let toggles = try LogCommand.entries(journal, options: .init()).filter { $0.at == (try? todoLine(of: "isCompleted.toggle()")) }
         let toggle = try #require(toggles.last, "the session toggles a todo")
         let blame = try #require(BlameCommand.blame(journal, atom: "StatsAtom", at: .number(toggle.step)).first)
@@ -52,8 +54,8 @@ struct WhyCommandTests {
     /// `blame` reads back from the step in blocks that double; at every step of the todo
     /// session (several blocks long) it names, for every atom, the change its history (one
     /// search forward from the start) names last.
-    @Test func blameAgreesWithTheNewestChangeOfItsHistoryAtEveryStep() throws {
-        let journal = try shipped("todo")
+    @Test nonisolated static func blameAgreesWithTheNewestChangeOfItsHistoryAtEveryStep() throws {
+        let journal = try Self.shipped("todo")
         #expect(journal.reader.lastStep > 4 * 64, "the blocks of 64, 128 and more steps are all read")
         for step in (journal.reader.firstStep + 1)...journal.reader.lastStep {
             let blames = try BlameCommand.blame(journal, atom: "*", at: .number(step))
@@ -67,11 +69,11 @@ struct WhyCommandTests {
 
     /// `find` in two halves gives one pass's answer on the shipped journals, and on a damaged
     /// one the same error or matches (the first half's first: it comes first in one pass).
-    @Test func findInHalvesAnswersAsOnePass() throws {
+    @Test nonisolated static func findInHalvesAnswersAsOnePass() throws {
         let cases: [(journal: InspectedJournal, expressions: [String])] = [
-            (try shipped("todo"), [#"StatsAtom.total >= 5 && FilterAtom == "all""#, #"FilterAtom == "completed""#, "StatsAtom.totalCompleted > 1"]),
-            (try shipped("counter"), ["CounterAtom == 3", "CounterAtom > 1"]),
-            (try InspectedJournal(path: repository.appendingPathComponent("Fuzz/regressions/journal-summary/declaration-label-not-utf8-5a493d58339c47ea.jsonl").path), [#"FilterAtom == "completed""#]),
+            (try Self.shipped("todo"), [#"StatsAtom.total >= 5 && FilterAtom == "all""#, #"FilterAtom == "completed""#, "StatsAtom.totalCompleted > 1"]),
+            (try Self.shipped("counter"), ["CounterAtom == 3", "CounterAtom > 1"]),
+            (try InspectedJournal(path: Self.repository.appendingPathComponent("Fuzz/regressions/journal-summary/declaration-label-not-utf8-5a493d58339c47ea.jsonl").path), [#"FilterAtom == "completed""#]),
         ]
         for (journal, expressions) in cases {
             for expression in expressions {
@@ -88,11 +90,11 @@ struct WhyCommandTests {
     /// the second starts at the line the first read on to, from the values the first ended
     /// with, so no search is done again in one pass. A middle at every step of the todo
     /// journal, atoms that come and go included.
-    @Test func theHalvesOfAJournalThatIsNotDamagedJoin() throws {
+    @Test nonisolated static func theHalvesOfAJournalThatIsNotDamagedJoin() throws {
         let cases: [(journal: InspectedJournal, expression: String)] = [
-            (try shipped("todo"), "StatsAtom.total >= 5"),
-            (try shipped("todo"), #"FilterAtom == "completed""#),
-            (try shipped("counter"), "CounterAtom > 1"),
+            (try Self.shipped("todo"), "StatsAtom.total >= 5"),
+            (try Self.shipped("todo"), #"FilterAtom == "completed""#),
+            (try Self.shipped("counter"), "CounterAtom > 1"),
         ]
         for (opened, expression) in cases {
             let bound = try FindCommand.bind(expression, in: opened)
@@ -115,7 +117,7 @@ struct WhyCommandTests {
     /// A damaged line before an atom's last change is not read: `blame` answers, where reading
     /// every line (`stats`) names it.
     @Test func blameReadsNoLineBeforeTheChangeItFinds() throws {
-        let path = repository.appendingPathComponent("Fuzz/regressions/journal-summary/declaration-label-not-utf8-5a493d58339c47ea.jsonl").path
+        let path = Self.repository.appendingPathComponent("Fuzz/regressions/journal-summary/declaration-label-not-utf8-5a493d58339c47ea.jsonl").path
         let journal = try InspectedJournal(path: path)
         #expect(throws: JournalError.self) { try journal.reader.summary() }
         let blame = try #require(BlameCommand.blame(journal, atom: "FilterAtom").first)
@@ -124,7 +126,7 @@ struct WhyCommandTests {
     }
 
     @Test func blameSkipsStepsThatDidNotChangeTheAtom() throws {
-        let journal = try shipped("todo")
+        let journal = try Self.shipped("todo")
         // A filter change after the last change of TodosAtom: TodosAtom's blame stays there.
         let entries = try LogCommand.entries(journal, options: .init())
         let filter = try #require(entries.last { $0.changed == ["FilterAtom", "FilteredTodosAtom"] })
@@ -136,7 +138,7 @@ struct WhyCommandTests {
     /// FilteredTodosAtom is often written an equal value (`[id,"="]`): those writes are no change.
     @Test(arguments: ["StatsAtom", "FilteredTodosAtom"])
     func historyListsEveryChangeNewestFirstAndNothingElse(atom: String) throws {
-        let journal = try shipped("todo")
+        let journal = try Self.shipped("todo")
         let blame = try #require(BlameCommand.blame(journal, atom: atom, at: .number(120), history: true).first)
         let history = try #require(blame.history)
         #expect(history.map(\.step) == history.map(\.step).sorted(by: >))
@@ -171,7 +173,7 @@ struct WhyCommandTests {
     // MARK: find
 
     @Test func findAgreesWithShowAtTheFoundStepAndTheStepBefore() throws {
-        let journal = try shipped("todo")
+        let journal = try Self.shipped("todo")
         let result = try FindCommand.find(journal, where: "StatsAtom.total >= 5 && FilterAtom == \"all\"")
         #expect(!result.steps.isEmpty)
         func holds(_ step: Int) throws -> Bool {
@@ -194,7 +196,7 @@ struct WhyCommandTests {
     }
 
     @Test func findOnTheShippedJournalsFindsTheStepsShowConfirms() throws {
-        let counter = try shipped("counter")
+        let counter = try Self.shipped("counter")
         let names = try counter.state(at: counter.reader.lastStep, decodingValuesOf: []).liveAtoms.map(\.label)
         let atom = try #require(names.first { $0.contains("Count") })
         let matches = try FindCommand.find(counter, where: "\(atom) == 3", mode: .all).steps.map(\.step)
@@ -204,7 +206,7 @@ struct WhyCommandTests {
     }
 
     @Test func findWithNoMatchReportsItAndAMalformedExpressionIsAUsageError() throws {
-        let journal = try shipped("todo")
+        let journal = try Self.shipped("todo")
         let none = try FindCommand.run(journal, where: "StatsAtom.total > 1000")
         #expect(!none.found)
         #expect(none.output.contains("no step of 0…\(journal.reader.lastStep) where StatsAtom.total > 1000 becomes true"))
@@ -220,7 +222,7 @@ struct WhyCommandTests {
 
     @Test(arguments: ["counter", "todo", "numpad", "movies"])
     func aJournalComparedWithItselfMatches(sample: String) throws {
-        let journal = try shipped(sample)
+        let journal = try Self.shipped(sample)
         let comparison = try CompareCommand.compare(journal, journal)
         #expect(!comparison.diverges)
         #expect(comparison.matchingTransactions == journal.reader.transactionCount)
@@ -228,7 +230,7 @@ struct WhyCommandTests {
 
     @Test func aSessionThatDiffersInOneCommandDivergesAtThatCommandsStep() async throws {
         let directory = try TemporaryDirectory()
-        let script = try String(contentsOf: repository.appendingPathComponent("samples/journals/todo.commands"), encoding: .utf8)
+        let script = try String(contentsOf: Self.repository.appendingPathComponent("samples/journals/todo.commands"), encoding: .utf8)
             .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && $0 != "state" }
         let changedAt = 24
         var other = script
@@ -303,7 +305,7 @@ struct WhyCommandTests {
     // MARK: step
 
     @Test func stepBlamesAndMovesWhereAConditionBecomesTrue() throws {
-        let journal = try shipped("todo")
+        let journal = try Self.shipped("todo")
         let found = try FindCommand.find(journal, where: "StatsAtom.total == 4").steps.map(\.step)
         #expect(found.count >= 2)
         let session = try StepSession(journal: journal)
@@ -321,7 +323,7 @@ struct WhyCommandTests {
     // MARK: the binary
 
     @Test func theBinaryExitsAsDocumented() async throws {
-        let journal = repository.appendingPathComponent("samples/journals/todo.jsonl").path
+        let journal = Self.repository.appendingPathComponent("samples/journals/todo.jsonl").path
         let found = try await BuiltProducts.run("atoms-inspect", ["find", journal, "--where", "StatsAtom.total == 4", "--first"])
         #expect(found.status == 0)
         #expect(found.stdout.hasPrefix("step "))
@@ -338,7 +340,7 @@ struct WhyCommandTests {
         #expect(blame.status == 0 && blame.stdout.contains(#""path" : ["#))
         let same = try await BuiltProducts.run("atoms-inspect", ["compare", journal, journal])
         #expect(same.status == 0)
-        let other = repository.appendingPathComponent("samples/journals/counter.jsonl").path
+        let other = Self.repository.appendingPathComponent("samples/journals/counter.jsonl").path
         let different = try await BuiltProducts.run("atoms-inspect", ["compare", journal, other, "--json"])
         #expect(different.status == 1 && different.stdout.contains(#""diverges" : true"#))
     }
