@@ -117,28 +117,13 @@ struct ExportRowEncoder {
 
     private func appendText(_ utf8: some Collection<UInt8>, _ out: inout [UInt8]) {
         switch syntax {
-        case .ndjson: Self.appendJSONString(utf8, &out)
+        case .ndjson:
+            let appended: Void? = utf8.withContiguousStorageIfAvailable { out.appendJSONString(utf8: $0) }
+            if appended == nil {
+                Array(utf8).withUnsafeBufferPointer { out.appendJSONString(utf8: $0) }
+            }
         case .csv: Self.appendCSVField(utf8, &out)
         }
-    }
-
-    /// A JSON string literal of UTF-8 bytes.
-    static func appendJSONString(_ utf8: some Collection<UInt8>, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in utf8 {
-            switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-            case 0x09: out.append(contentsOf: [0x5C, 0x74])
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// An RFC 4180 field: quoted (with quotes doubled) when it holds a comma, a quote, a line

@@ -52,25 +52,36 @@ extension Array where Element == UInt8 {
 
     /// Appends `value` as a JSON string literal.
     package mutating func appendJSONString(_ value: String) {
-        append(UInt8(ascii: "\""))
-        let isPlain = value.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
-            guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            append(contentsOf: buffer)
-            return true
+        let appended: Void? = value.utf8.withContiguousStorageIfAvailable { buffer in
+            appendJSONString(utf8: buffer)
         }
-        if isPlain != true {
-            for byte in value.utf8 {
-                switch byte {
-                case 0x22: append(contentsOf: [0x5C, 0x22])
-                case 0x5C: append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: append(contentsOf: [0x5C, 0x72])
-                case 0x09: append(contentsOf: [0x5C, 0x74])
-                case ..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                default: append(byte)
-                }
+        if appended == nil {
+            var copy = value
+            copy.withUTF8 { appendJSONString(utf8: $0) }
+        }
+    }
+
+    /// Appends UTF-8 bytes as a JSON string literal: quotes, backslashes and control bytes
+    /// escaped, every other byte as it is. (A buffer, not a generic collection, so callers in
+    /// other modules reach the specialized loop.)
+    package mutating func appendJSONString(utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            append(contentsOf: utf8)
+            append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case 0x22: append(contentsOf: [0x5C, 0x22])
+            case 0x5C: append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: append(contentsOf: [0x5C, 0x72])
+            case 0x09: append(contentsOf: [0x5C, 0x74])
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: append(byte)
             }
         }
         append(UInt8(ascii: "\""))
