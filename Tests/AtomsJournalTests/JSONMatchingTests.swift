@@ -43,3 +43,34 @@ struct JSONMatchingTests {
         #expect(JSONValue.parsed(Array(#"{"a":[1,2]}"#.utf8), equals: expected))
     }
 }
+
+/// A number the scanner reads without making its text (at most 15 digits, no exponent) is the
+/// `Double` that `Double(text)` makes, bit for bit.
+struct ExactDoubleScanningTests {
+    static func scanned(_ text: String) throws -> Double {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBytes { raw in
+            var scanner = JSONScanner(raw)
+            return try scanner.double()
+        }
+    }
+
+    @Test func readsAsDoubleOfItsTextDoes() throws {
+        var texts = ["0", "-0", "0.0", "-0.0", "17.104", "1", "123456789012345", "0.123456789012345", "-98765.4321",
+                     "1234567890123456", "0.1234567890123456", "1e3", "2.5E-3", "9007199254740993", "0.30000000000000004"]
+        var state: UInt64 = 0x0DD5
+        for _ in 0..<2_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let digits = String(state >> 11).prefix(Int(state % 17) + 1)
+            let point = Int(state >> 5 % 7) % (digits.count + 1)
+            var text = String(digits.prefix(point)) + (point < digits.count ? "." + digits.dropFirst(point) : "")
+            if text.hasPrefix(".") { text = "0" + text }
+            if text.count > 1, text.hasPrefix("0"), !text.hasPrefix("0.") { text = String(text.drop { $0 == "0" }); if text.isEmpty || text.hasPrefix(".") { text = "0" + text } }
+            texts.append(state & 1 == 0 ? text : "-" + text)
+        }
+        for text in texts {
+            let expected = try #require(Double(text), "\(text)")
+            #expect(try Self.scanned(text).bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+}

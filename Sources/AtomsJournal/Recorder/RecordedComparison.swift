@@ -15,6 +15,14 @@ package final class RecordedComparison {
         case whole
     }
 
+    /// A delta a journal recorded, as a replay's walk gives it.
+    package enum RecordedDelta {
+        /// Parsed.
+        case parsed(JSONValue)
+        /// As the journal's bytes (``RecordedDeltaBytes``): compared with today's bytes first.
+        case bytes(ArraySlice<UInt8>)
+    }
+
     private let differ = ValueDiffer()
 
     /// Creates a comparison.
@@ -22,12 +30,12 @@ package final class RecordedComparison {
 
     /// The recorder's comparison of two values of a type, made once per type: `nil` when the
     /// type is not `Encodable` (its values are recorded as dumps, compared whole).
-    package static func comparer<Value>(for type: Value.Type) -> ((Value, Value, JSONValue?, RecordedComparison) -> Change)? {
+    package static func comparer<Value>(for type: Value.Type) -> ((Value, Value, RecordedDelta?, RecordedComparison) -> Change)? {
         guard let encodable = type as? any Encodable.Type else { return nil }
         return comparer(opening: encodable, as: type)
     }
 
-    private static func comparer<Value, Opened: Encodable>(opening: Opened.Type, as type: Value.Type) -> (Value, Value, JSONValue?, RecordedComparison) -> Change {
+    private static func comparer<Value, Opened: Encodable>(opening: Opened.Type, as type: Value.Type) -> (Value, Value, RecordedDelta?, RecordedComparison) -> Change {
         { old, new, recorded, comparison in
             // Casts of a value to its own type (`Opened` is `Value`, opened): they succeed.
             guard let old = old as? Opened, let new = new as? Opened else { return .whole }
@@ -36,9 +44,10 @@ package final class RecordedComparison {
     }
 
     /// How `new` differs from `old`, as the recorder writes it; a delta is compared with
-    /// `recorded` (the delta the journal holds for the same step, if any) as it is scanned,
-    /// without building it.
-    package func change<T: Encodable>(from old: T, to new: T, recorded: JSONValue?) -> Change {
+    /// `recorded` (the delta the journal holds for the same step, if any): byte for byte when
+    /// the journal's bytes are given, else (and where the bytes differ, as a journal written
+    /// by another version may) as JSON, as today's delta is scanned, without building it.
+    package func change<T: Encodable>(from old: T, to new: T, recorded: RecordedDelta?) -> Change {
         switch differ.change(from: old, to: new) {
         case .unchanged:
             return .unchanged
@@ -46,8 +55,16 @@ package final class RecordedComparison {
             return .whole
         case .delta(var bytes):
             defer { differ.recycle(&bytes) }
-            guard let recorded else { return .delta(sameAsRecorded: false) }
-            return .delta(sameAsRecorded: JSONValue.parsed(bytes, equals: recorded))
+            switch recorded {
+            case nil:
+                return .delta(sameAsRecorded: false)
+            case .parsed(let value):
+                return .delta(sameAsRecorded: JSONValue.parsed(bytes, equals: value))
+            case .bytes(let recordedBytes):
+                if bytes.elementsEqual(recordedBytes) { return .delta(sameAsRecorded: true) }
+                guard let value = try? JSONValue.parse(recordedBytes) else { return .delta(sameAsRecorded: false) }
+                return .delta(sameAsRecorded: JSONValue.parsed(bytes, equals: value))
+            }
         }
     }
 }

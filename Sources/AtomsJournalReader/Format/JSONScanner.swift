@@ -155,6 +155,38 @@ package struct JSONScanner {
         }
     }
 
+    /// A number of at most 15 digits with no exponent (a transaction's time, `17.104`), as
+    /// `Double(text)` reads it, without making the text: its digits as an integer are exact in a
+    /// `Double`, and so is a power of ten up to 10^22, so one division rounds correctly.
+    /// `nil` for any other number.
+    private static func exactDouble(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Double? {
+        var index = range.lowerBound
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa = 0
+        var digits = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else if byte >= 0x30, byte <= 0x39 {
+                mantissa = mantissa * 10 + Int(byte - 0x30)
+                digits += 1
+                if inFraction { fractionDigits += 1 }
+                guard digits <= 15 else { return nil }
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
     /// Reads a number's text, checking its grammar.
     mutating func numberText() throws(SyntaxError) -> String {
         let range = try numberRange()
@@ -170,7 +202,19 @@ package struct JSONScanner {
         let start = position
         switch first {
         case UInt8(ascii: "{"):
-            try forEachMember { _, scanner throws(SyntaxError) in try scanner.skipValue() }
+            // As `forEachMember`, with the keys checked but not made into strings.
+            try expect(UInt8(ascii: "{"))
+            try enter()
+            defer { depth -= 1 }
+            if !consume(UInt8(ascii: "}")) {
+                repeat {
+                    guard peek() == UInt8(ascii: "\"") else { throw error("expected a string") }
+                    try skipString()
+                    try expect(UInt8(ascii: ":"))
+                    _ = try skipValue()
+                } while consume(UInt8(ascii: ","))
+                try expect(UInt8(ascii: "}"))
+            }
         case UInt8(ascii: "["):
             try forEachElement { scanner throws(SyntaxError) in try scanner.skipValue() }
         case UInt8(ascii: "\""):
@@ -219,7 +263,7 @@ package struct JSONScanner {
             position = start
             throw error("expected an integer")
         }
-        if position < end, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) {
+        if position < end, bytes[position] == UInt8(ascii: ".") || bytes[position] | 0x20 == UInt8(ascii: "e") {
             position = start
             throw error("expected an integer")
         }
@@ -229,6 +273,7 @@ package struct JSONScanner {
     /// Parses a number as a `Double`.
     mutating func double() throws(SyntaxError) -> Double {
         let range = try numberRange()
+        if let exact = Self.exactDouble(bytes, range) { return exact }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         guard let value = Double(text) else {
             position = range.lowerBound

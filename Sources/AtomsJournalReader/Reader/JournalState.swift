@@ -70,7 +70,8 @@ public struct JournalState: Sendable, Equatable {
         let (declarations, declared) = (self.declarations, transaction.declare ?? [])
         let declaredNow = declared.isEmpty ? [] : Set(declared.lazy.map(\.id))
         try transaction.forEachAtomReference { (id: Int) throws(StateError) in
-            guard declarations[id] != nil || declaredNow.contains(id) else {
+            // Looked up by index: `declarations[id] != nil` would copy the declaration out.
+            guard declarations.index(forKey: id) != nil || declaredNow.contains(id) else {
                 throw StateError(message: DeclaredAtoms.undeclaredMessage(id))
             }
         }

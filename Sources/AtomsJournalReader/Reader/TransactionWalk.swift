@@ -134,6 +134,21 @@ package final class TransactionWalk {
         decodesFirstValues = firstValues
     }
 
+    /// The recorded deltas of the atoms named by ``keepDeltaBytes(of:)`` in the transaction
+    /// ``advance(_:)`` returned last, as the journal's bytes; their entries in the record
+    /// carry `null` as their delta. Empty after a transaction read by the reader (a fallback,
+    /// a format 1 line): those entries carry their parsed deltas.
+    package private(set) var deltaBytes = RecordedDeltaBytes()
+    /// The atoms whose deltas are kept as bytes while their values are not resolved.
+    private var bytesKept: Set<Int> = []
+
+    /// Keeps the recorded deltas of `atom` as bytes (``deltaBytes``) rather than parsed, from
+    /// the next transaction on, for as long as its values are not resolved: a replay that
+    /// compares them with today's bytes parses one only where they differ.
+    package func keepDeltaBytes(of atom: Int) {
+        bytesKept.insert(atom)
+    }
+
     /// Resolves the values of `atoms` into the state from the next transaction on, besides
     /// those resolved already (the state must hold their values at the current step).
     package func resolveValues(of atoms: Set<Int>) {
@@ -179,6 +194,7 @@ package final class TransactionWalk {
     package func advance(_ state: inout JournalState) throws(JournalError) -> TransactionRecord? {
         let seq = nextStep
         wroteKept = false
+        deltaBytes.removeAll()
         let record = try reader.checkingForChanges { () throws(JournalError) -> TransactionRecord? in
             guard seq <= reader.lastStep, let place = try placed(at: seq) else {
                 return try fallback(seq, &state)
@@ -438,7 +454,14 @@ package final class TransactionWalk {
         let decoding = { (id: Int) in all || atoms.contains(id) || (firstValues && (id >= flags.count || flags[id] & 1 == 0)) }
         let record: TransactionRecord
         do {
-            record = try place.scanner.transaction(in: raw, line.range, locations: place.locations, decoding: decoding)
+            if bytesKept.isEmpty {
+                record = try place.scanner.transaction(in: raw, line.range, locations: place.locations, decoding: decoding)
+            } else {
+                let (kept, resolved) = (bytesKept, self.resolved)
+                // A resolved value needs its delta parsed, to apply it.
+                let keep = { (id: Int) in kept.contains(id) && resolved?.contains(id) == false }
+                record = try place.scanner.transaction(in: raw, line.range, locations: place.locations, decoding: decoding, keepingDeltaBytesOf: keep, into: &deltaBytes)
+            }
         } catch {
             throw place.damaged(error, raw, line)
         }

@@ -89,6 +89,7 @@ final class ReplaySession {
         // Atoms declared later are bound as their declarations are met (`bind`): the walk
         // decodes the value each atom is declared with, whatever it keeps.
         let walk = TransactionWalk(everyTransactionOf: reader, after: state, decodingValuesOf: drivenNumbers.union(checkedNumbers), resolvingValuesOf: drivenNumbers, firstValues: true)
+        for number in checkedNumbers.subtracting(drivenNumbers) { walk.keepDeltaBytes(of: number) }
         self.walk = walk
         while walk.nextStep <= reader.lastStep {
             let seq = walk.nextStep
@@ -128,6 +129,7 @@ final class ReplaySession {
         if atom.checks, checkedNumbers.insert(number).inserted {
             let place = checkedInOrder.firstIndex { $0 > number } ?? checkedInOrder.endIndex
             checkedInOrder.insert(number, at: place)
+            if !atom.drives { walk?.keepDeltaBytes(of: number) }
         }
         walk?.decodeValues(alsoOf: number)
     }
@@ -220,10 +222,12 @@ final class ReplaySession {
             // Compared the recorder's way first: today's change against the recorded one.
             // Read in place: the entry is copied only where the value is compared whole.
             let values = record?.values ?? []
-            let (index, delta, unchanged) = values.withUnsafeBufferPointer { entries in
+            let (index, parsed, unchanged) = values.withUnsafeBufferPointer { entries in
                 let index = entries.firstIndex { $0.id == number }
                 return (index, index.flatMap { entries[$0].delta }, index.map { entries[$0].unchanged == true })
             }
+            // The walk keeps a checked atom's deltas as bytes (its entry's delta is then `null`).
+            let delta: RecordedComparison.RecordedDelta? = if parsed != nil, let bytes = walk?.deltaBytes.delta(of: number) { .bytes(bytes) } else { parsed.map { .parsed($0) } }
             switch atom.member.change(context, delta, comparison) {
             case .unchanged where unchanged != false: continue
             case .delta(sameAsRecorded: true): continue

@@ -35,7 +35,7 @@ struct ReplayedMember {
     /// a delta compared with the recorded delta given), or
     /// ``RecordedComparison/Change/whole`` for the first call, an uncached atom, a value that
     /// is not `Encodable`: what a checked atom's recorded change is compared with.
-    let change: @MainActor (AtomTestContext, JSONValue?, RecordedComparison) -> RecordedComparison.Change
+    let change: @MainActor (AtomTestContext, RecordedComparison.RecordedDelta?, RecordedComparison) -> RecordedComparison.Change
 
     /// Whether its recorded values are delivered rather than set.
     var isDelivered: Bool { prepare != nil }

@@ -93,6 +93,33 @@ struct JournalReplayTests {
         #expect(comparison.differences.first?.atom == "StatsAtom")
     }
 
+    /// The checked atoms' deltas are compared with today's by their bytes first: a journal
+    /// whose deltas are spelled otherwise (spaces after their commas and colons) replays as the
+    /// recorded one does, passing with today's atoms and failing where they miscount.
+    @Test func deltasSpelledOtherwiseAreComparedAsJSON() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("todo.jsonl")
+        Self.recordSession(to: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let spaced = text.replacingOccurrences(of: ",\"d\",[\"o\",{", with: ",\"d\",[\"o\", {")
+            .replacingOccurrences(of: "\"totalCompleted\":", with: "\"totalCompleted\" : ")
+        #expect(spaced != text)
+        let respelled = directory.path("respelled.jsonl")
+        try spaced.write(toFile: respelled, atomically: true, encoding: .utf8)
+        try Self.replay(respelled).run(in: AtomTestContext())
+
+        let context = AtomTestContext()
+        context.override(CompletedCountingAtom()) { _ in .miscounting }
+        let original = try #require(throws: JournalReplayFailure.self) { try Self.replay(path).run(in: context) }
+        let other = AtomTestContext()
+        other.override(CompletedCountingAtom()) { _ in .miscounting }
+        let failure = try #require(throws: JournalReplayFailure.self) { try Self.replay(respelled).run(in: other) }
+        #expect(failure.step == original.step)
+        #expect(failure.atom == "StatsAtom")
+        if let replayed = failure.replayedJournal { try? FileManager.default.removeItem(atPath: replayed) }
+        if let replayed = original.replayedJournal { try? FileManager.default.removeItem(atPath: replayed) }
+    }
+
     @Test func aValueTheInspectorWroteIsDrivenAsTheProgramsOwnSetIs() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("todo.jsonl")

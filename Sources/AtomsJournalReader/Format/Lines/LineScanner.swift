@@ -178,6 +178,18 @@ package struct LineScanner {
         return try TransactionLine(bytes: raw, range: range, version: version).record(bytes: raw, locations: locations, decoding: decoding)
     }
 
+    /// ``transaction(in:_:locations:decoding:)``, keeping the deltas of the atoms `keep`
+    /// accepts as bytes in `kept` (see ``TransactionLine/record(bytes:locations:decoding:keepingDeltaBytesOf:into:)``);
+    /// a line of format 1 keeps none.
+    func transaction(
+        in raw: UnsafeRawBufferPointer, _ range: Range<Int>, locations: [Int: String], decoding: (Int) -> Bool, keepingDeltaBytesOf keep: (Int) -> Bool,
+        into kept: inout RecordedDeltaBytes
+    ) throws -> TransactionRecord {
+        guard version >= 2 else { return try transaction(in: raw, range, locations: locations, decoding: decoding) }
+        return try TransactionLine(bytes: raw, range: range, version: version)
+            .record(bytes: raw, locations: locations, decoding: decoding, keepingDeltaBytesOf: keep, into: &kept)
+    }
+
     /// A keyframe line, with the values of the atoms `decoding` accepts.
     func keyframe(in raw: UnsafeRawBufferPointer, _ range: Range<Int>, decoding: (Int) -> Bool) throws -> KeyframeLine {
         try KeyframeLine(bytes: raw, range: range, decoding: decoding)

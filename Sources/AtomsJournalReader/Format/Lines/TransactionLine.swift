@@ -182,6 +182,17 @@ package struct TransactionLine {
     /// locations looked up in `locations` (``locationReferences``, in that order). Only the
     /// values of atoms `decoding` accepts are decoded; the others carry only their `id`.
     func record(bytes: UnsafeRawBufferPointer, locations: [Int: String], decoding: (Int) -> Bool) throws -> TransactionRecord {
+        var none = RecordedDeltaBytes()
+        return try record(bytes: bytes, locations: locations, decoding: decoding, keepingDeltaBytesOf: { _ in false }, into: &none)
+    }
+
+    /// ``record(bytes:locations:decoding:)``, keeping the delta of each atom `keep` accepts as
+    /// its bytes in `kept` instead of parsing it: its entry's `delta` is `null` in the record,
+    /// a placeholder no journal writes (a delta is an array).
+    func record(
+        bytes: UnsafeRawBufferPointer, locations: [Int: String], decoding: (Int) -> Bool, keepingDeltaBytesOf keep: (Int) -> Bool,
+        into kept: inout RecordedDeltaBytes
+    ) throws -> TransactionRecord {
         func resolve(_ number: Int) throws -> String {
             guard let known = locations[number] else {
                 throw LineScanner.Problem("refers to location \(number), which no earlier line declares")
@@ -206,6 +217,11 @@ package struct TransactionLine {
                 // An equal write stays recognizable without decoding (blame skips it).
                 let unchanged: Bool? = if case .unchanged = value.kind { true } else { nil }
                 entries.append(ValueEntry(id: value.id, unchanged: unchanged))
+                continue
+            }
+            if case .delta = value.kind, keep(value.id) {
+                kept.append(id: value.id, from: bytes, range: value.range)
+                entries.append(ValueEntry(id: value.id, delta: .null))
                 continue
             }
             entries.append(try value.entry(in: bytes))
