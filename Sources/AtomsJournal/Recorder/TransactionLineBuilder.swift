@@ -414,6 +414,12 @@ struct TransactionLineBuilder: Sendable {
             state.values[id] = .encoded(value)
             return
         }
+        // Any other value (an array, a dump, a phase, a redacted value) equal to the previous
+        // one is an equal write, as it is for objects: every reader then counts no change.
+        if !isNew, case .encoded(let old)? = state.values[id], old.isSameEncoding(as: value) {
+            TransactionLine.appendUnchanged(id: id, to: &output)
+            return
+        }
         state.values[id] = .encoded(value)
         appendWhole(id: id, value: value, to: &output)
     }

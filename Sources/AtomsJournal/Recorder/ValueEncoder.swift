@@ -11,6 +11,16 @@ enum EncodedValue: Sendable {
     /// phase, or a redacted value.
     case fields(String)
 
+    /// Whether the two are written the same (the same JSON, or the same fields) and so are
+    /// known to be equal: two redacted values are written the same whatever they hold.
+    func isSameEncoding(as other: EncodedValue) -> Bool {
+        switch (self, other) {
+        case (.json(let bytes, _), .json(let otherBytes, _)): bytes == otherBytes
+        case (.fields(let text), .fields(let otherText)): text == otherText && text != ValueEncoder.redactedFields
+        default: false
+        }
+    }
+
     /// The keyed entry `{"id":N,…}`, as keyframes hold every value.
     func keyedEntry(id: Int) -> String {
         switch self {
@@ -55,9 +65,12 @@ struct ValueEncoder: @unchecked Sendable {
     }()
 
     /// The recorded form of a value.
+    /// The fields of a redacted value's entry.
+    static let redactedFields = "\"redacted\":true"
+
     func encode(_ value: Any, redacted: Bool) -> EncodedValue {
         if redacted {
-            return .fields("\"redacted\":true")
+            return .fields(Self.redactedFields)
         }
         let kind = kind(of: value)
         if case .phase = kind, let phase = value as? any JournalPhaseRepresentable {
