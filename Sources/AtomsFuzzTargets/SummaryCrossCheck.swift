@@ -58,28 +58,30 @@ enum SummaryCrossCheck {
 private struct Counts: Equatable, CustomStringConvertible {
     var causes: [String: Int] = [:]
     var valueWrites: [Int: Int] = [:]
+    var equalWrites: [Int: Int] = [:]
     var firstTime: Double?
     var lastTime: Double?
 
     init() {}
 
     init(_ summary: JournalSummary) {
-        (causes, valueWrites, firstTime, lastTime) = (summary.causes, summary.valueWrites, summary.firstTime, summary.lastTime)
+        (causes, valueWrites, equalWrites, firstTime, lastTime) = (summary.causes, summary.valueWrites, summary.equalWrites, summary.firstTime, summary.lastTime)
     }
 
     static func == (one: Counts, two: Counts) -> Bool {
         func same(_ a: Double?, _ b: Double?) -> Bool {
             a == b || (a?.isNaN == true && b?.isNaN == true)
         }
-        return one.causes == two.causes && one.valueWrites == two.valueWrites
+        return one.causes == two.causes && one.valueWrites == two.valueWrites && one.equalWrites == two.equalWrites
             && same(one.firstTime, two.firstTime) && same(one.lastTime, two.lastTime)
     }
 
     var description: String {
         let causes = causes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let writes = valueWrites.sorted { $0.key < $1.key }.map { "#\($0.key)=\($0.value)" }
+        let equal = equalWrites.sorted { $0.key < $1.key }.map { "#\($0.key)=\($0.value)" }
         let times = "\(firstTime.map { "\($0)" } ?? "-")…\(lastTime.map { "\($0)" } ?? "-")"
-        return "causes [\(causes.joined(separator: " "))], writes [\(writes.joined(separator: " "))], times \(times)"
+        return "causes [\(causes.joined(separator: " "))], writes [\(writes.joined(separator: " "))], equal writes [\(equal.joined(separator: " "))], times \(times)"
     }
 }
 
@@ -110,6 +112,7 @@ private struct EnvelopeReads {
                 // As the summary counts: atoms numbered outside 0..<2^24 are not counted.
                 for entry in record.values ?? [] where entry.id >= 0 && entry.id < 1 << 24 {
                     counts.valueWrites[entry.id, default: 0] += 1
+                    if entry.unchanged == true { counts.equalWrites[entry.id, default: 0] += 1 }
                 }
                 if counts.firstTime == nil { counts.firstTime = record.t }
                 counts.lastTime = record.t
@@ -134,10 +137,13 @@ private struct ListedReads {
         guard first <= last else { return }
         var next = first
         var counts = Counts()
-        func count(cause: String, t: Double, atoms: some Sequence<Int>) {
+        func count(cause: String, t: Double, atoms: some Sequence<Int>, equal: some Sequence<Int>) {
             counts.causes[cause, default: 0] += 1
             for id in atoms where id >= 0 && id < 1 << 24 {
                 counts.valueWrites[id, default: 0] += 1
+            }
+            for id in equal where id >= 0 && id < 1 << 24 {
+                counts.equalWrites[id, default: 0] += 1
             }
             if counts.firstTime == nil { counts.firstTime = t }
             counts.lastTime = t
@@ -147,9 +153,11 @@ private struct ListedReads {
             try reader.forEachTransaction(from: first, through: last) { listed in
                 switch listed {
                 case .envelope(let envelope):
-                    count(cause: String(decoding: envelope.cause, as: UTF8.self), t: Double(String(decoding: envelope.time, as: UTF8.self)) ?? .nan, atoms: envelope.atoms)
+                    count(cause: String(decoding: envelope.cause, as: UTF8.self), t: Double(String(decoding: envelope.time, as: UTF8.self)) ?? .nan, atoms: envelope.atoms,
+                          equal: envelope.atoms.indices.filter(envelope.isEqualWrite).map { envelope.atoms[$0] })
                 case .record(let record):
-                    count(cause: record.cause, t: record.t, atoms: (record.values ?? []).map(\.id))
+                    count(cause: record.cause, t: record.t, atoms: (record.values ?? []).map(\.id),
+                          equal: (record.values ?? []).filter { $0.unchanged == true }.map(\.id))
                 }
                 return true
             }

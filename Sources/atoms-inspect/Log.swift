@@ -31,6 +31,9 @@ struct Log: ParsableCommand {
     @Option(help: "Only transactions that change, create or release atoms matching NAME (* globs).")
     var atom: String?
 
+    @Flag(help: "With --atom: also the transactions that only wrote it a value equal to the one it had (written, not changed).")
+    var writes = false
+
     @Option(help: "The first step to list.")
     var from: StepSpec?
 
@@ -38,6 +41,12 @@ struct Log: ParsableCommand {
     var to: StepSpec?
 
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if writes, atom == nil {
+            throw ValidationError("--writes adds the equal writes of the atoms --atom names: give --atom NAME too")
+        }
+    }
 
     func run() throws {
         if follow {
@@ -47,7 +56,7 @@ struct Log: ParsableCommand {
         try runInspector { () throws(InspectorError) in
             let journal = try openJournal(journal)
             let terminal = isatty(STDOUT_FILENO) != 0
-            let options = LogCommand.Options(atom: atom, from: from, to: to, json: output.json, header: terminal && !output.json, style: .forOutput())
+            let options = LogCommand.Options(atom: atom, writes: writes, from: from, to: to, json: output.json, header: terminal && !output.json, style: .forOutput())
             // Streamed: a long journal's log is never held in memory.
             try LogCommand.write(journal, options: options) { writeOutput($0) }
             if output.json { writeOutput("\n".utf8) }
@@ -57,7 +66,7 @@ struct Log: ParsableCommand {
     private func runFollow() throws {
         try runInspector { () throws(InspectorError) in
             Interrupt.install()
-            let options = LogCommand.Options(atom: atom, from: from, to: to, json: output.json, header: false, style: .forOutput())
+            let options = LogCommand.Options(atom: atom, writes: writes, from: from, to: to, json: output.json, header: false, style: .forOutput())
             var out = BufferedOutput()
             try LogCommand.follow(path: journal, options: options, shouldStop: { Interrupt.requested }) { event in
                 switch event {

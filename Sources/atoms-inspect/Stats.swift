@@ -3,7 +3,7 @@ import AtomsInspector
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Summarize a journal: transactions, keyframes, atoms, time span, file size, most changed atoms."
+        abstract: "Summarize a journal: transactions, keyframes, atoms, time span, file size, the atoms changed most (with their writes, equal values included)."
     )
 
     @Argument(help: "The journal file.")

@@ -56,6 +56,10 @@ struct BinaryTests {
         #expect(noDot.status == 69)
         #expect(noDot.stderr.contains("apt-get install graphviz"))
 
+        let writesAlone = try await inspect("log", journal, "--writes")
+        #expect(writesAlone.status == 64)
+        #expect(writesAlone.stderr.contains("give --atom NAME too"), "\(writesAlone.stderr)")
+
         let unknownOption = try await inspect("log", journal, "--bogus")
         #expect(unknownOption.status == 64)
     }

@@ -183,7 +183,36 @@ struct InspectorCommandTests {
         let total = numbers.map { writes[$0.id] ?? 0 }.reduce(0, +)
         #expect(total >= 6)
         #expect(stats.atoms == 2)
-        #expect(stats.mostChanged.filter { $0.atom != "FillerAtom" } == [StatsCommand.Stats.Changed(atom: "ReturningAtom", changes: total)], "\(stats.mostChanged)")
+        #expect(stats.mostChanged.filter { $0.atom != "FillerAtom" } == [StatsCommand.Stats.Changed(atom: "ReturningAtom", changes: total, writes: total)], "\(stats.mostChanged)")
+    }
+
+    /// `stats` counts an atom's changes and its writes apart: a write of an equal value is a
+    /// write, not a change, and the atoms are ranked by their changes.
+    @Test func statsCountChangesAndWritesApart() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("equal.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(FillerAtom())
+        context.watch(ReturningAtom())
+        // With the first value each is created with: FillerAtom 7 writes, 3 of them changes
+        // (0, 1, 2); ReturningAtom 4 writes, all changes.
+        for value in [1, 1, 1, 1, 1, 2] { context[FillerAtom()] = value }
+        for value in [1, 2, 3] { context[ReturningAtom()] = value }
+        try recorder.close()
+        let journal = try InspectedJournal(path: path)
+        let stats = try StatsCommand.stats(journal)
+        #expect(stats.mostChanged == [
+            StatsCommand.Stats.Changed(atom: "ReturningAtom", changes: 4, writes: 4),
+            StatsCommand.Stats.Changed(atom: "FillerAtom", changes: 3, writes: 7),
+        ])
+        let text = try StatsCommand.run(journal)
+        #expect(text.contains("      3  FillerAtom  (7 writes)"), "\(text)")
+        #expect(text.contains("      4  ReturningAtom\n"), "\(text)")
+        let json = try StatsCommand.run(journal, json: true)
+        #expect(json.contains(#""writes" : 7"#) || json.contains(#""writes":7"#), "\(json)")
     }
 
     @Test func errorsCarryTheirFileAndLineAsFields() throws {

@@ -11,6 +11,8 @@ package enum LogCommand {
     package struct Options: Sendable {
         /// Only transactions that changed, created or released an atom matching this pattern.
         package var atom: String?
+        /// With ``atom``: also the transactions that only wrote it a value equal to the one it had.
+        package var writes = false
         /// The first step listed (default: the first transaction).
         package var from: StepSpec?
         /// The last step listed (default: last).
@@ -23,14 +25,24 @@ package enum LogCommand {
         package var style = Style.plain
 
         /// Creates options.
-        package init(atom: String? = nil, from: StepSpec? = nil, to: StepSpec? = nil, json: Bool = false, header: Bool = false, style: Style = .plain) {
+        package init(
+            atom: String? = nil, writes: Bool = false, from: StepSpec? = nil, to: StepSpec? = nil, json: Bool = false, header: Bool = false, style: Style = .plain
+        ) {
             self.atom = atom
+            self.writes = writes
             self.from = from
             self.to = to
             self.json = json
             self.header = header
             self.style = style
         }
+    }
+
+    /// The atoms a transaction touches as ``Options/atom`` selects them: those whose values
+    /// it changed (or wrote, with ``Options/writes``), created or released.
+    static func touched(by record: TransactionRecord, options: Options) -> [Int] {
+        let values = (record.values ?? []).filter { options.writes || $0.unchanged != true }
+        return values.map(\.id) + (record.created ?? []) + (record.released ?? [])
     }
 
     /// One transaction as the log shows it.
@@ -102,15 +114,17 @@ package enum LogCommand {
                 switch listed {
                 case .envelope(let envelope):
                     if names.selected != nil {
-                        guard envelope.atoms.contains(where: names.isSelected) else { return true }
+                        let atoms = envelope.atoms
+                        guard atoms.indices.contains(where: { names.isSelected(atoms[$0]) && (options.writes || !envelope.isEqualWrite(at: $0)) }) else {
+                            return true
+                        }
                     }
                 case .record(let record):
                     if let declared = record.declare, !declared.isEmpty {
                         names.declare(declared)
                     }
                     if names.selected != nil {
-                        let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
-                        guard touched.contains(where: names.isSelected) else { return true }
+                        guard touched(by: record, options: options).contains(where: names.isSelected) else { return true }
                     }
                 }
                 body(listed, &names)

@@ -73,8 +73,7 @@ extension LogCommand {
                         selected = options.atom.map(names.matching)
                     }
                     if let selected {
-                        let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
-                        guard touched.contains(where: selected.contains) else { continue }
+                        guard touched(by: record, options: options).contains(where: selected.contains) else { continue }
                     }
                     let entry = entry(of: record, names: names)
                     output(.line(options.json ? JSONOutput.encodeLine(entry) : text(of: entry, style: options.style)))

@@ -19,7 +19,7 @@ package enum StatsCommand {
         package let fileBytes: Int
         /// Transactions per cause.
         package let causes: [String: Int]
-        /// The atoms that changed most, with how often (up to 10).
+        /// The atoms that changed most, with how often, and how often they were written (up to 10).
         package let mostChanged: [Changed]
         /// Files: a bounded journal's segments, or 1.
         package let segments: Int
@@ -28,12 +28,15 @@ package enum StatsCommand {
         /// Whether the recorder closed the journal (it ends with an end line).
         package let ended: Bool
 
-        /// An atom and its number of value changes.
+        /// An atom, its number of value changes and its number of writes.
         package struct Changed: Encodable, Equatable, Sendable {
             /// The atom.
             package let atom: String
-            /// How many transactions set its value, under any of its numbers.
+            /// How many transactions changed its value (wrote one different from the one
+            /// before), under any of its numbers.
             package let changes: Int
+            /// How many transactions wrote its value, equal to the one before or not.
+            package let writes: Int
         }
     }
 
@@ -55,10 +58,10 @@ package enum StatsCommand {
         } catch {
             throw InspectorError(error)
         }
-        let changes = summary.valueWrites
+        let writes = summary.valueWrites
         let causes = summary.causes
         var declarations = last.declarations
-        if changes.keys.contains(where: { declarations[$0] == nil }) {
+        if writes.keys.contains(where: { declarations[$0] == nil }) {
             // Atoms released before the last keyframe (which declares what is live): their
             // declarations are further back.
             declarations = try journal.declarations(through: reader.lastStep)
@@ -67,15 +70,17 @@ package enum StatsCommand {
         // One atom across its numbers: changes summed by identity, named by its display name
         // at its latest number, as `blame` names it (a damaged journal may declare an identity
         // under two labels).
-        var changesByAtom: [String: (name: String, changes: Int)] = [:]
-        for (id, count) in changes.sorted(by: { $0.key < $1.key }) {
+        var changesByAtom: [String: (name: String, changes: Int, writes: Int)] = [:]
+        for (id, count) in writes.sorted(by: { $0.key < $1.key }) {
             let identity = declarations[id]?.identityKey ?? "#\(id)"
-            changesByAtom[identity, default: ("", 0)].changes += count
+            changesByAtom[identity, default: ("", 0, 0)].changes += count - summary.equalWrites[id, default: 0]
+            changesByAtom[identity]!.writes += count
             changesByAtom[identity]!.name = names.name(id)
         }
-        let mostChanged = changesByAtom.values.sorted { ($0.changes, $1.name) > ($1.changes, $0.name) }
+        // By changes, then by writes: an atom only ever written equal values still shows.
+        let mostChanged = changesByAtom.values.sorted { ($0.changes, $0.writes, $1.name) > ($1.changes, $1.writes, $0.name) }
             .prefix(10)
-            .map { Stats.Changed(atom: $0.name, changes: $0.changes) }
+            .map { Stats.Changed(atom: $0.name, changes: $0.changes, writes: $0.writes) }
         return Stats(
             transactions: reader.transactionCount,
             keyframes: summary.keyframes,
@@ -107,9 +112,11 @@ package enum StatsCommand {
             "\(style.bold("time span"))     \(LogCommand.seconds(milliseconds: stats.timeSpanMilliseconds)) s",
             "\(style.bold("file size"))     \(stats.fileBytes) bytes" + (journal.reader.isBounded ? " in \(stats.segments) segments (limit \(journal.reader.header.limit ?? 0) bytes)" : ""),
             "\(style.bold("causes"))        " + stats.causes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
-            style.bold("most changed"),
+            style.bold("most changed") + "  (changes; writes, when some wrote an equal value)",
         ]
-        lines += stats.mostChanged.map { "  \(String($0.changes).leftPadded(to: 7))  \($0.atom)" }
+        lines += stats.mostChanged.map { changed in
+            "  \(String(changed.changes).leftPadded(to: 7))  \(changed.atom)" + (changed.writes != changed.changes ? "  (\(changed.writes) writes)" : "")
+        }
         return lines.joined(separator: "\n")
     }
 }

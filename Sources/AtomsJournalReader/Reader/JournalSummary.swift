@@ -19,6 +19,9 @@ package struct JournalSummary: Sendable, Equatable {
     package var causes: [String: Int] = [:]
     /// Per atom number: the transactions that wrote its value (equal writes included).
     package var valueWrites: [Int: Int] = [:]
+    /// Per atom number: the transactions that wrote it a value equal to the one before
+    /// (`[id,"="]`); its changes are its writes less these.
+    package var equalWrites: [Int: Int] = [:]
     /// The time of the first and the last transaction, in milliseconds since recording
     /// started (`nil` without transactions).
     package var firstTime: Double?
@@ -60,13 +63,16 @@ struct EnvelopeTally {
     /// atom 16,000,000 costs an entry, not a table of 128 MB to zero and walk.
     private var writes: [Int] = []
     private var writesAbove: [Int: Int] = [:]
+    /// Equal writes by atom: few, so by number.
+    private var equalWrites: [Int: Int] = [:]
     private var firstTime: Double?
     private var lastTime: Double?
 
     /// Counts one transaction.
-    mutating func count(cause: String, time: Double, atoms: [Int]) {
+    mutating func count(cause: String, time: Double, atoms: [Int], equal: [Int]) {
         countCause(Array(cause.utf8)[...])
         for atom in atoms { countWrite(atom) }
+        for atom in equal { countEqualWrite(atom) }
         if firstTime == nil { firstTime = time }
         lastTime = time
     }
@@ -81,6 +87,7 @@ struct EnvelopeTally {
         for (atom, count) in writesAbove {
             summary.valueWrites[atom] = count
         }
+        summary.equalWrites.merge(equalWrites, uniquingKeysWith: +)
         summary.firstTime = firstTime
         summary.lastTime = lastTime
     }
@@ -93,6 +100,12 @@ struct EnvelopeTally {
         }
         causeNames.append(String(decoding: bytes, as: UTF8.self))
         causeCounts.append(1)
+    }
+
+    /// Counts an equal write, as ``countWrite(_:times:)`` counts writes (the same atoms).
+    private mutating func countEqualWrite(_ atom: Int) {
+        guard atom >= 0, atom < 1 << 24 else { return }
+        equalWrites[atom, default: 0] += 1
     }
 
     private mutating func countWrite(_ atom: Int, times: Int = 1) {
@@ -271,6 +284,7 @@ struct EnvelopeTally {
         }
         for (atom, count) in other.writes.enumerated() { writes[atom] += count }
         writesAbove.merge(other.writesAbove, uniquingKeysWith: +)
+        equalWrites.merge(other.equalWrites, uniquingKeysWith: +)
         if firstTime == nil { firstTime = other.firstTime }
     }
 
@@ -286,6 +300,9 @@ struct EnvelopeTally {
         var causeIndex = 0
         let ids = UnsafeMutablePointer<Int>.allocate(capacity: TransactionEnvelope.idCapacity)
         defer { ids.deallocate() }
+        // Where each entry's value is: empty for an equal write.
+        let values = UnsafeMutablePointer<Range<Int>>.allocate(capacity: TransactionEnvelope.idCapacity)
+        defer { values.deallocate() }
         var idCount = 0
         // Write counts of atoms numbered below 65,536 (all but the largest journals' atoms), in
         // a table as large as the highest atom seen: a small journal zeroes and walks a few
@@ -339,7 +356,7 @@ struct EnvelopeTally {
                     if !check.isEnded, scanner.isPackedTiming(line.range, in: raw) { return .next }
                     lineOffset = line.offset
                     let kind: LineKind
-                    if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount),
+                    if let envelope = TransactionEnvelope.read(raw, line.range, version: scanner.version, ids: ids, count: &idCount, values: values),
                         JournalFormat.stepRange.contains(envelope.seq)
                     {
                         let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -356,6 +373,7 @@ struct EnvelopeTally {
                         }
                         for index in 0..<idCount {
                             let atom = ids[index]
+                            if values[index].isEmpty { countEqualWrite(atom) }
                             // Declared atoms stay declared: an atom's first write in the part
                             // is the one to check.
                             if fastWrites.count(atom) {
@@ -382,7 +400,7 @@ struct EnvelopeTally {
                             if case .transaction = kind {
                                 // Not in the common shape: the general reader, which checks it the same way.
                                 let envelope = try scanner.transactionEnvelope(in: raw, line.range)
-                                count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms)
+                                count(cause: envelope.cause, time: envelope.t, atoms: envelope.atoms, equal: envelope.equal)
                                 for location in envelope.locations { refer(location, at: line.offset) }
                                 if envelope.seq <= lastStep {
                                     atoms.take(declaring: envelope.declared, referring: envelope.referred, at: line.offset)

@@ -20,6 +20,7 @@ struct LogDifferentialTests {
         if let last = try? journal.state(at: reader.lastStep, decodingValuesOf: []) {
             for atom in last.liveAtoms.prefix(2) {
                 cases.append(.init(atom: atom.displayName))
+                cases.append(.init(atom: atom.displayName, writes: true))
             }
         }
         for options in cases {
@@ -90,7 +91,9 @@ struct LogDifferentialTests {
                     selected = options.atom.map(names.matching)
                 }
                 if let selected {
-                    let touched = (record.values ?? []).map(\.id) + (record.created ?? []) + (record.released ?? [])
+                    // Changed (or, with `writes`, written), created or released.
+                    let written = (record.values ?? []).filter { options.writes || $0.unchanged != true }
+                    let touched = written.map(\.id) + (record.created ?? []) + (record.released ?? [])
                     guard touched.contains(where: selected.contains) else { continue }
                 }
                 entries.append(LogCommand.entry(of: record, names: names))

@@ -23,6 +23,29 @@ struct WrittenAndChangedTests {
         #expect(json.contains("\"equal\" : [\n      \"FilteredTodosAtom\"\n    ]"), "\(json)")
     }
 
+    /// `log --atom` lists the transactions that changed the atom (and created or released
+    /// it); `--writes` adds those that only wrote it an equal value.
+    @Test func logOfAnAtomListsItsChangesAndWithWritesItsEqualWritesToo() throws {
+        let journal = try InspectedJournal(path: Self.todo)
+        let changes = try LogCommand.entries(journal, options: .init(atom: "FilteredTodosAtom")).map(\.step)
+        let writes = try LogCommand.entries(journal, options: .init(atom: "FilteredTodosAtom", writes: true)).map(\.step)
+        #expect(changes.contains(13) && changes.contains(15))
+        #expect(!changes.contains(14), "\(changes)")
+        #expect(writes.contains(14))
+        // The same steps the reader's predicates give.
+        var expectedChanges: [Int] = []
+        var expectedWrites: [Int] = []
+        let atom = try #require(try journal.state(at: journal.reader.lastStep, decodingValuesOf: []).liveAtoms.first { $0.displayName == "FilteredTodosAtom" })
+        for seq in (journal.reader.firstStep + 1)...journal.reader.lastStep {
+            let record = try journal.transaction(seq, decodingValuesOf: [])
+            if record.changed(atom.id) || record.createdOrReleased(atom.id) { expectedChanges.append(seq) }
+            if record.values?.contains(where: { $0.id == atom.id }) == true || record.createdOrReleased(atom.id) { expectedWrites.append(seq) }
+        }
+        #expect(changes == expectedChanges)
+        #expect(writes == expectedWrites)
+        #expect(writes.count > changes.count)
+    }
+
     @Test func blameAndTheAtomSearchSkipAnEqualWrite() throws {
         let journal = try InspectedJournal(path: Self.todo)
         let blame = try #require(try BlameCommand.blame(journal, atom: "FilteredTodosAtom", at: .number(14)).first)

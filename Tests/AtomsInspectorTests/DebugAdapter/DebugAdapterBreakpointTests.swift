@@ -87,7 +87,7 @@ struct DebugAdapterBreakpointTests {
         #expect(set.first?["verified"] as? Bool == true)
 
         // Where it changed, not where it was written an equal value (`FilterAtom=` in `log`).
-        let entries = try DebugAdapterSessionTests.log(atom: "FilterAtom")
+        let entries = try DebugAdapterSessionTests.log(atom: "FilterAtom", writes: true)
         let changes = entries.filter { ($0["changed"] as? [String])?.contains("FilterAtom") == true }.compactMap { $0["step"] as? Int }.filter { $0 > 1 }
         #expect(!changes.isEmpty)
         #expect(entries.contains { ($0["equal"] as? [String])?.contains("FilterAtom") == true }, "the journal writes FilterAtom an equal value")

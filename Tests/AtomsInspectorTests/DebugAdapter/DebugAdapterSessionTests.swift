@@ -11,9 +11,9 @@ struct DebugAdapterSessionTests {
     static let todo = "samples/journals/todo.jsonl"
 
     /// `log --json`'s entries, as the CLI prints them.
-    static func log(_ journal: String = todo, atom: String? = nil) throws -> [[String: Any]] {
+    static func log(_ journal: String = todo, atom: String? = nil, writes: Bool = false) throws -> [[String: Any]] {
         let opened = try InspectedJournal(path: repository + "/" + journal)
-        let text = try LogCommand.run(opened, options: .init(atom: atom, json: true))
+        let text = try LogCommand.run(opened, options: .init(atom: atom, writes: writes, json: true))
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
 

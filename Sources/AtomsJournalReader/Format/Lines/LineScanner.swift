@@ -154,13 +154,20 @@ package struct LineScanner {
     /// in format 1, which writes them inline). `declared` are the atoms it declares, and
     /// `referred` those it refers to, in the order reading its state checks them
     /// (``TransactionRecord/atomReferences``).
-    func transactionEnvelope(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> (seq: Int, t: Double, cause: String, atoms: [Int], locations: [Int], declared: [Int], referred: [Int]) {
+    func transactionEnvelope(
+        in raw: UnsafeRawBufferPointer, _ range: Range<Int>
+    ) throws -> (seq: Int, t: Double, cause: String, atoms: [Int], equal: [Int], locations: [Int], declared: [Int], referred: [Int]) {
         guard version >= 2 else {
+            // Format 1 has no equal writes.
             let record = try transaction(in: raw, range, locations: [:], decoding: { _ in false })
-            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id), [], (record.declare ?? []).map(\.id), record.atomReferences)
+            return (record.seq, record.t, record.cause, (record.values ?? []).map(\.id), [], [], (record.declare ?? []).map(\.id), record.atomReferences)
         }
         let line = try TransactionLine(bytes: raw, range: range, version: version)
-        return (line.seq, line.t, line.cause, line.values.map(\.id), line.locationReferences, line.declaredAtoms, line.atomReferences)
+        let equal = line.values.compactMap { value -> Int? in
+            if case .unchanged = value.kind { return value.id }
+            return nil
+        }
+        return (line.seq, line.t, line.cause, line.values.map(\.id), equal, line.locationReferences, line.declaredAtoms, line.atomReferences)
     }
 
     /// A transaction line as a format 1 record, with its location looked up in `locations`;
