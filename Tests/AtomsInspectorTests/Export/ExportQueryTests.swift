@@ -140,7 +140,7 @@ struct ExportQueryTests {
             let stats = try JSONDecoder().decode(JSONValue.self, from: Data(try StatsCommand.run(journal, json: true).utf8))
             guard case .object(let members) = stats, case .array(let changed)? = members["mostChanged"] else { continue }
             for case .object(let entry) in changed where entry["atom"] == .string("FilterAtom") {
-                if case .number(let count)? = entry["changes"] { statsWrites += Int(count.int64 ?? 0) }
+                if case .number(let count)? = entry["writes"] { statsWrites += Int(count.int64 ?? 0) }
             }
         }
         let blocks = Self.sessions.map { 8 * $0 / 10 }
