@@ -139,7 +139,7 @@ public final class HeadlessChromium {
     /// gives it (`String`, `NSNumber`, `Bool`, arrays, dictionaries, or `nil`).
     ///
     /// - Throws: ``Failure`` when the expression throws.
-    public nonisolated(nonsending) func evaluate(_ expression: String, timeout: TimeInterval = 60) async throws -> Any? {
+    public nonisolated(nonsending) func evaluate(_ expression: String, timeout: TimeInterval = 120) async throws -> Any? {
         let result = try await send("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true], timeout: timeout)
         if let exception = result["exceptionDetails"] as? [String: Any] {
             let text = ((exception["exception"] as? [String: Any])?["description"] as? String) ?? "\(exception)"
