@@ -14,7 +14,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # The limit covers the sanitized build too (swift-syntax included, for @JournalRecordable).
-limit_seconds=${TSAN_TEST_LIMIT_SECONDS:-1200}
+limit_seconds=${TSAN_TEST_LIMIT_SECONDS:-1800}
+# Every test's waits and time limits are four times their usual length here (TestSupport's
+# `Patience`): the sanitizer slows every instruction, and on a slow or loaded two-core machine
+# the tests share the cores with chromium and the sanitized programs they start. A limit only
+# turns a hang into a failure, so a longer one costs nothing when the tests pass.
+export ATOMS_TEST_PATIENCE=${ATOMS_TEST_PATIENCE:-4}
 # The model test's 20 seeds run in the plain `swift test`; under the sanitizer 5 cover races (and the
 # flight recorder's million transactions are a hundred thousand: FlightRecorderTests).
 export ATOMS_MODEL_SEEDS=${ATOMS_MODEL_SEEDS:-5}

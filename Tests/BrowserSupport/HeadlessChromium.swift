@@ -127,7 +127,7 @@ public final class HeadlessChromium {
 
     /// Waits until a JavaScript expression is true, checking every 20 ms.
     public nonisolated(nonsending) func wait(until condition: String, timeout: TimeInterval = 30) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Patience.date(after: timeout)
         while Date() < deadline {
             if try await evaluate("Boolean(\(condition))") as? Bool == true { return }
             try await Task.sleep(for: .milliseconds(20))
@@ -181,7 +181,7 @@ public final class HeadlessChromium {
             guard written > 0 else { throw Failure(description: "chromium stopped reading commands") }
             offset += written
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Patience.date(after: timeout)
         while true {
             let reply = try await nextMessage(deadline: deadline, waitingFor: method)
             guard reply["id"] as? Int == nextID else { continue }

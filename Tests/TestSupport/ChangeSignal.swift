@@ -99,7 +99,7 @@ extension ChangeSignal {
     /// Suspends until `condition` holds, re-checking it after every signalled change; `false`
     /// when `timeout` seconds pass first (or the task is cancelled).
     public nonisolated(nonsending) func wait(timeout: Double, until condition: () throws -> Bool) async rethrows -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = Patience.deadline(after: timeout)
         while true {
             let seen = version
             if try condition() {

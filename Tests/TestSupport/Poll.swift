@@ -8,7 +8,7 @@ public enum Poll {
         every interval: Duration = .milliseconds(5),
         _ condition: () throws -> Bool
     ) async rethrows -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = Patience.deadline(after: timeout)
         while true {
             if try condition() {
                 return true

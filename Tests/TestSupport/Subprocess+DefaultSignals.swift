@@ -9,7 +9,7 @@ extension Subprocess {
     /// of `kill-server` (nor SIGCHLD). Nor pipes: the server outlives the command.
     public static nonisolated(nonsending) func runWithDefaultSignals(_ command: [String], outputTo path: String, seconds: Double) async throws -> (status: Int32, output: String) {
         let pid = try spawnWithDefaultSignals(command, outputTo: path)
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let deadline = Patience.deadline(after: seconds)
         var status: Int32 = 0
         // No exit notice reaches an async caller without a thread blocked in waitpid; the
         // commands run here take milliseconds, so a poll that sleeps between checks is the

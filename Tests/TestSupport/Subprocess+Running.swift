@@ -120,7 +120,7 @@ extension Subprocess {
                 Foundation.kill(pid, SIGKILL)
                 // The kill ends it at once; the wait only collects its status and output.
                 _ = await state.wait(timeout: 10) { $0.termination != nil }
-                throw TimedOut(command: command, seconds: timeout)
+                throw TimedOut(command: command, seconds: Patience.seconds(timeout))
             }
             return state.read { $0.termination?.status ?? 0 }
         }

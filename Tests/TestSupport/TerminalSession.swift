@@ -56,7 +56,7 @@ public final class TerminalSession: Sendable {
     /// - Throws: ``TimedOut`` with the screen's last text after `timeout` seconds.
     @discardableResult
     public nonisolated(nonsending) func waitFor(_ text: String, timeout: Double = 60) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Patience.date(after: timeout)
         var last = ""
         while Date() < deadline {
             // Until the server is up, there is no screen to read.
@@ -70,7 +70,7 @@ public final class TerminalSession: Sendable {
     /// Waits until `count` lines of the screen hold `text`.
     @discardableResult
     public nonisolated(nonsending) func waitFor(_ text: String, count: Int, timeout: Double = 60) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Patience.date(after: timeout)
         var last = ""
         while Date() < deadline {
             last = (try? await screen()) ?? last

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `sample-numpad --control` and `atoms-inspect attach`, as built: the README's time-travel
 /// tour, run with every wait limited.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(Patience.minutes(2))))
 struct AttachEndToEndTests {
     /// A numpad with its endpoint in a folder of its own (`XDG_RUNTIME_DIR`).
     private func startNumpad(in directory: TemporaryDirectory, journal: String = "j.jsonl") async throws -> (Subprocess.Running, [String: String]) {

@@ -70,7 +70,7 @@ private func rawReplies(_ descriptor: Int32, until marker: String, timeout: Doub
     // The socket's reads block: on a thread of their own.
     (try? await OwnThread.run {
         var text = ""
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Patience.date(after: timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !text.contains(marker) && Date() < deadline {
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
@@ -87,7 +87,7 @@ private func rawReplies(_ descriptor: Int32, until marker: String, timeout: Doub
 // wide because these tests need the main actor, which the rest of the suite shares: under
 // ThreadSanitizer (.ci/tsan-tests.sh) they can wait minutes for it behind other tests.
 @MainActor
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(Patience.minutes(10))))
 struct ControlEndpointTests {
     @Test func jumpRestoresTheRecordedStepAndLiveReturns() async throws {
         let program = try Program()

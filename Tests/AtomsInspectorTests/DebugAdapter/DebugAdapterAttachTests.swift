@@ -5,7 +5,7 @@ import TestSupport
 
 /// `attach` to `sample-numpad --control`: moving back moves the running program; continue
 /// and disconnect return it to the present.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(Patience.minutes(2))))
 struct DebugAdapterAttachTests {
     /// A numpad with its endpoint in a folder of its own (`XDG_RUNTIME_DIR`).
     private func startNumpad(in directory: TemporaryDirectory) async throws -> (Subprocess.Running, [String: String]) {

@@ -4,7 +4,7 @@ import TestSupport
 @testable import AtomsInspector
 
 /// `atoms-inspect dap` as built, over its stdin and stdout, as an editor runs it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(Patience.minutes(2))))
 struct DebugAdapterBinaryTests {
     private static let repository = DebugAdapterSessionTests.repository
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Breakpoints on the todo journal: where `continue` and `reverseContinue` stop, against
 /// `log --json` (write sites, atoms changed) and `find --where`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(Patience.minutes(2))))
 struct DebugAdapterBreakpointTests {
     private static let repository = DebugAdapterSessionTests.repository
     private static let todo = DebugAdapterSessionTests.todo

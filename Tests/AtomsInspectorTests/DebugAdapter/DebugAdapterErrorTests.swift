@@ -5,7 +5,7 @@ import TestSupport
 
 /// Bad input: error responses that say what to do, and framing that ends the adapter with a
 /// message and a status, never a signal.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(Patience.minutes(2))))
 struct DebugAdapterErrorTests {
     private static let repository = DebugAdapterSessionTests.repository
 

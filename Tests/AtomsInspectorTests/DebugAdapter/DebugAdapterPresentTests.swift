@@ -12,7 +12,7 @@ private let attachFlowRuns = ProcessInfo.processInfo.environment["ATOMS_ATTACH_F
 ///
 /// `ATOMS_ATTACH_FLOW_RUNS` sets how many times the flow runs (3 by default);
 /// `Benchmarks/attach-present-stress.sh` runs it 200 times and says how many runs were wrong.
-@Suite(.timeLimit(.minutes(attachFlowRuns > 10 ? 60 : 3)))
+@Suite(.timeLimit(.minutes(Patience.minutes(attachFlowRuns > 10 ? 60 : 3))))
 struct DebugAdapterPresentTests {
     static let runs = attachFlowRuns
 

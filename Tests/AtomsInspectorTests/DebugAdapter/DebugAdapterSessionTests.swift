@@ -5,7 +5,7 @@ import TestSupport
 
 /// The adapter driven over pipes as an editor drives it, on the shipped todo journal: frames
 /// against `log --json`, variables against `show --json`, every message against the schema.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(Patience.minutes(2))))
 struct DebugAdapterSessionTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized.path
     static let todo = "samples/journals/todo.jsonl"

@@ -6,7 +6,7 @@ import TestSupport
 /// Writing state back: attached to `sample-todo --control`, `setVariable` and
 /// `setExpression` write into the program as one new transaction of atoms-inspect's; a value
 /// of the wrong type is refused, naming it; a journal (launch) refuses to be written.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(Patience.minutes(3))))
 struct DebugAdapterWriteTests {
     /// The reference of an Atoms-scope variable's child (`TodosAtom` → `[0]`).
     private func reference(_ client: DAPClient, _ path: [String]) async throws -> Int {

@@ -8,7 +8,7 @@ import TestSupport
 /// reports is compared with what `log` and `show` say of the same steps.
 ///
 /// debugpy comes from PyPI (`.ci/run` installs it); without it the test says it skipped.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(Patience.minutes(2))))
 struct DebugpyClientTests {
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path

@@ -73,7 +73,7 @@ final class TmuxPane {
     /// Polls the screen every 20 ms (sleeping, not blocking a thread) until `condition` holds, for at most `seconds`.
     @discardableResult
     nonisolated(nonsending) func waitForScreen(_ what: String, seconds: Double = 120, escapes: Bool = false, _ condition: (String) -> Bool) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Patience.date(after: seconds)
         var screen = ""
         while Date() < deadline {
             screen = try await self.screen(escapes: escapes)
@@ -85,7 +85,7 @@ final class TmuxPane {
 
     /// Polls for a file the script writes (ending with a newline), for at most `seconds`.
     nonisolated(nonsending) func waitForFile(_ name: String, seconds: Double = 120) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Patience.date(after: seconds)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: directory.path(name), encoding: .utf8), text.hasSuffix("\n") {
                 return text

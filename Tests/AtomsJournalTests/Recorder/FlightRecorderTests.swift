@@ -134,7 +134,7 @@ struct FlightRecorderTests {
         for number in 1...2 {
             kill(getpid(), SIGUSR1)
             let path = directory.path("\(name).\(number).jsonl")
-            let deadline = Date(timeIntervalSinceNow: 60)
+            let deadline = Patience.date(after: 60)
             while !FileManager.default.fileExists(atPath: path), Date() < deadline {
                 try await Task.sleep(for: .milliseconds(10))  // the main actor is free meanwhile
             }

@@ -35,7 +35,7 @@ struct JournalSinkTests {
     /// Reads `path` until `predicate` holds or `seconds` pass (read once more after the
     /// deadline: the main actor may come back to this test only after it).
     private func waitForFile(_ path: String, seconds: Double = 60, until predicate: (String) -> Bool) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Patience.date(after: seconds)
         while true {
             let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             if predicate(text) || Date() >= deadline { return text }

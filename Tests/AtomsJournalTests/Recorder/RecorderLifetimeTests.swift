@@ -10,7 +10,7 @@ import TestSupport
 @MainActor
 struct RecorderLifetimeTests {
     // The limit is generous: the waits below hand the main actor to other tests meanwhile.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(Patience.minutes(10))))
     func aRecorderWhoseStoreGoesAwayCompletesItsJournalAndEndsItsThreads() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("unclosed.jsonl")
@@ -31,7 +31,7 @@ struct RecorderLifetimeTests {
                 context[CountAtom()] += 1
             }
         }
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Patience.date(after: 30)
         while weakSink != nil || weakRecorder != nil, Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

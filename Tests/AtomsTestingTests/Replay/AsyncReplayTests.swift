@@ -18,12 +18,12 @@ struct AsyncReplayTests {
         let context = AtomTestContext(journal: .path(path))
         context.watch(LookupMessageAtom())
         context.watch(UnreadBadgeAtom())
-        try await context.wait(for: LookupMessageAtom(), within: 10) { $0 == "0 found" }
-        try await context.wait(for: UnreadBadgeAtom(), within: 10) { $0 == "60 unread" }
+        try await context.wait(for: LookupMessageAtom(), within: 300) { $0 == "0 found" }
+        try await context.wait(for: UnreadBadgeAtom(), within: 300) { $0 == "60 unread" }
         context[LookupQueryAtom()] = "abc"
-        try await context.wait(for: LookupMessageAtom(), within: 10) { $0 == "30 found" }
+        try await context.wait(for: LookupMessageAtom(), within: 300) { $0 == "30 found" }
         context[LookupQueryAtom()] = "bad"
-        try await context.wait(for: LookupMessageAtom(), within: 10) { $0.hasPrefix("failed") }
+        try await context.wait(for: LookupMessageAtom(), within: 300) { $0.hasPrefix("failed") }
         (context.recording as? JournalRecording)?.finish(testFailed: false)
     }
 
