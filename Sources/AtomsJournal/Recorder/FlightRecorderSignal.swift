@@ -6,8 +6,9 @@ import Synchronization
 /// name no later dump reuses (`program.pid.N.jsonl`), reporting where on stderr in one line.
 ///
 /// The dump runs on a queue of its own, not on the main actor, so a program whose main thread
-/// is stuck still writes one; it waits (at most a second) for the recorder's thread to build
-/// the transactions queued before it.
+/// is stuck still writes one; it waits for the recorder's thread to build the transactions
+/// queued before it while that thread makes progress (at most a second without a line, ten
+/// in all).
 final class FlightRecorderSignal: @unchecked Sendable {
     // Unchecked: `source` is set once in `init` and only resumed and cancelled after, which
     // Dispatch allows from any thread; the other state is immutable or behind `next`'s lock.
@@ -80,7 +81,7 @@ final class FlightRecorderSignal: @unchecked Sendable {
 
     private func dumpForSignal() {
         let path = nextPath()
-        sink.catchUp(within: 1)
+        sink.catchUp(stall: 1, limit: 10)
         let message: String
         do {
             let steps = try sink.dump(to: path)
