@@ -11,7 +11,7 @@ struct RecordableSettings: Codable, Equatable {
 }
 
 extension RecordableSettings: AtomsJournal.JournalRecordable {
-    nonisolated func writeJournalJSON(to writer: inout AtomsJournal.JournalJSONWriter) {
+    nonisolated func writeJournalJSON(to writer: inout AtomsJournal._JournalJSONWriter) {
         writer.beginObject()
         writer.member("volume", self.volume)
         writer.member("muted", self.muted)
@@ -19,7 +19,7 @@ extension RecordableSettings: AtomsJournal.JournalRecordable {
         writer.endObject()
     }
 
-    nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal.JournalChanges) {
+    nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal._JournalChanges) {
         changes.compare("volume", old.volume, self.volume)
         changes.compare("muted", old.muted, self.muted)
         changes.compare("name", old.name, self.name)

@@ -37,11 +37,11 @@ public struct JournalRecordableMacro: ExtensionMacro {
 
         let source: DeclSyntax = """
             extension \(type.trimmed): AtomsJournal.JournalRecordable\(raw: requirements) {
-                \(raw: access)nonisolated func writeJournalJSON(to writer: inout AtomsJournal.JournalJSONWriter) {
+                \(raw: access)nonisolated func writeJournalJSON(to writer: inout AtomsJournal._JournalJSONWriter) {
                     \(raw: writes.joined(separator: "\n"))
                 }
 
-                \(raw: access)nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal.JournalChanges) {
+                \(raw: access)nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal._JournalChanges) {
                     \(raw: compares.isEmpty ? "_ = old" : compares.joined(separator: "\n"))
                 }
             }

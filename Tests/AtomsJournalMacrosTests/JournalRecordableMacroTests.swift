@@ -49,7 +49,7 @@ import Testing
             }
 
             extension Todo: AtomsJournal.JournalRecordable {
-                nonisolated func writeJournalJSON(to writer: inout AtomsJournal.JournalJSONWriter) {
+                nonisolated func writeJournalJSON(to writer: inout AtomsJournal._JournalJSONWriter) {
                     writer.beginObject()
                     writer.member("id", self.id)
                     writer.member("text", self.text)
@@ -59,7 +59,7 @@ import Testing
                     writer.endObject()
                 }
 
-                nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal.JournalChanges) {
+                nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal._JournalChanges) {
                     changes.compare("id", old.id, self.id)
                     changes.compare("text", old.text, self.text)
                     changes.compare("isCompleted", old.isCompleted, self.isCompleted)
@@ -88,24 +88,24 @@ import Testing
             package struct Empty: Codable {}
 
             extension Page: AtomsJournal.JournalRecordable where Item: Swift.Encodable {
-                public nonisolated func writeJournalJSON(to writer: inout AtomsJournal.JournalJSONWriter) {
+                public nonisolated func writeJournalJSON(to writer: inout AtomsJournal._JournalJSONWriter) {
                     writer.beginObject()
                     writer.member("items", self.items)
                     writer.endObject()
                 }
 
-                public nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal.JournalChanges) {
+                public nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal._JournalChanges) {
                     changes.compare("items", old.items, self.items)
                 }
             }
 
             extension Empty: AtomsJournal.JournalRecordable {
-                package nonisolated func writeJournalJSON(to writer: inout AtomsJournal.JournalJSONWriter) {
+                package nonisolated func writeJournalJSON(to writer: inout AtomsJournal._JournalJSONWriter) {
                     writer.beginObject()
                     writer.endObject()
                 }
 
-                package nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal.JournalChanges) {
+                package nonisolated func writeJournalChanges(from old: Self, to changes: inout AtomsJournal._JournalChanges) {
                     _ = old
                 }
             }

@@ -314,13 +314,13 @@ struct Spy: Codable, Hashable, Sendable {
 }
 
 extension Spy: JournalRecordable {
-    func writeJournalJSON(to writer: inout JournalJSONWriter) {
+    func writeJournalJSON(to writer: inout _JournalJSONWriter) {
         writer.beginObject()
         writer.member("spy", value)
         writer.endObject()
     }
 
-    func writeJournalChanges(from old: Spy, to changes: inout JournalChanges) {
+    func writeJournalChanges(from old: Spy, to changes: inout _JournalChanges) {
         changes.compare("spy", old.value, value)
         // A second member that never changes, so that a changed value is a delta.
         changes.compare("same", 0, 0)

@@ -6,7 +6,11 @@
 /// delta when it is itself a struct or an array the recorder can patch; a member that became
 /// `nil` is removed. When every member differs, the value is written whole instead, as the
 /// recorder does for values compared through `Codable`.
-public struct JournalChanges {
+///
+/// Not for you to call or name: it is public only because the macro's expansion, compiled in
+/// your module, reaches it, and its leading underscore says so. Its members may change with
+/// any release.
+public struct _JournalChanges {
     /// Compares and encodes members that are not `JournalRecordable`, and lends the buffers.
     let differ: ValueDiffer
     /// The members set whole, patched by a nested delta, and removed: the delta's three parts,
@@ -102,7 +106,7 @@ public struct JournalChanges {
     /// values are compared with `compare`.
     private mutating func compareOptional<T>(
         _ key: StaticString, _ old: T?, _ new: T?,
-        write value: (T, inout JournalJSONWriter) -> Void, compare: (inout Self, T, T) -> Void
+        write value: (T, inout _JournalJSONWriter) -> Void, compare: (inout Self, T, T) -> Void
     ) {
         switch (old, new) {
         case (nil, nil):
@@ -119,7 +123,7 @@ public struct JournalChanges {
 
     /// Notes a member present in the new value: nothing when unchanged, its nested delta, or
     /// the member whole, written by `value`.
-    private mutating func note(_ key: StaticString, _ change: consuming ValueDiffer.Change, value: (inout JournalJSONWriter) -> Void) {
+    private mutating func note(_ key: StaticString, _ change: consuming ValueDiffer.Change, value: (inout _JournalJSONWriter) -> Void) {
         memberCount += 1
         var change = change
         switch change {
@@ -134,10 +138,10 @@ public struct JournalChanges {
     }
 
     /// Sets a member whole: its key, then the JSON `value` writes.
-    private mutating func write(_ key: StaticString, value: (inout JournalJSONWriter) -> Void) {
+    private mutating func write(_ key: StaticString, value: (inout _JournalJSONWriter) -> Void) {
         setCount += 1
         Self.beginMember(key, in: &set, differ: differ)
-        var writer = JournalJSONWriter(differ: differ, bytes: set)
+        var writer = _JournalJSONWriter(differ: differ, bytes: set)
         set = []
         value(&writer)
         failed = failed || writer.failed

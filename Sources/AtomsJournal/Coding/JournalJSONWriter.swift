@@ -6,7 +6,11 @@
 /// `JournalRecordable` writes its own members into the same bytes; any other `Encodable`
 /// member is encoded as the recorder encodes values, so the bytes are those of the type's
 /// synthesized `encode(to:)`.
-public struct JournalJSONWriter {
+///
+/// Not for you to call or name: it is public only because the macro's expansion, compiled in
+/// your module, reaches it, and its leading underscore says so. Its members may change with
+/// any release.
+public struct _JournalJSONWriter {
     /// The JSON written so far.
     private(set) var bytes: [UInt8]
     /// Encodes the members that are not `JournalRecordable`.

@@ -35,21 +35,21 @@ public protocol JournalRecordable: Encodable {
     /// `encode(to:)` produces, members in declaration order, `nil` optionals left out.
     ///
     /// - Parameter writer: Where the JSON goes.
-    func writeJournalJSON(to writer: inout JournalJSONWriter)
+    func writeJournalJSON(to writer: inout _JournalJSONWriter)
 
     /// Compares the value with an earlier one, member by member, and notes each member that
     /// differs in `changes`.
     ///
     /// - Parameters:
     ///   - old: The earlier value.
-    ///   - changes: The change being built; call ``JournalChanges/compare(_:_:_:)-(_,Int,_)``
+    ///   - changes: The change being built; call ``_JournalChanges/compare(_:_:_:)-(_,Int,_)``
     ///     once for every member ``writeJournalJSON(to:)`` writes, in the same order.
-    func writeJournalChanges(from old: Self, to changes: inout JournalChanges)
+    func writeJournalChanges(from old: Self, to changes: inout _JournalChanges)
 }
 
 extension Array: JournalRecordable where Element: JournalRecordable {
     /// Writes the elements' JSON, in order.
-    public func writeJournalJSON(to writer: inout JournalJSONWriter) {
+    public func writeJournalJSON(to writer: inout _JournalJSONWriter) {
         writer.beginArray()
         for element in self {
             writer.element(element)
@@ -59,7 +59,7 @@ extension Array: JournalRecordable where Element: JournalRecordable {
 
     /// Finds the elements that changed, as the recorder does for any array: equal runs at both
     /// ends skipped, the rest patched element by element or spliced.
-    public func writeJournalChanges(from old: [Element], to changes: inout JournalChanges) {
+    public func writeJournalChanges(from old: [Element], to changes: inout _JournalChanges) {
         changes.setResult(ArrayChange.change(from: old, to: self, differ: changes.differ, compare: { old, new, differ in
             differ.recordableChange(from: old, to: new)
         }, json: { element, differ in

@@ -5,7 +5,7 @@ extension ValueDiffer {
         if Self.bitwiseEqual(old, new) {
             return .unchanged
         }
-        var changes = JournalChanges(differ: self)
+        var changes = _JournalChanges(differ: self)
         new.writeJournalChanges(from: old, to: &changes)
         return changes.finish()
     }
@@ -13,7 +13,7 @@ extension ValueDiffer {
     /// The JSON of a value that writes its own, `nil` when a member could not be encoded; in a
     /// buffer to ``recycle(_:)-([UInt8])`` once written out.
     func recordableJSON<T: JournalRecordable>(of value: T) -> [UInt8]? {
-        var writer = JournalJSONWriter(differ: self, bytes: takeBuffer())
+        var writer = _JournalJSONWriter(differ: self, bytes: takeBuffer())
         value.writeJournalJSON(to: &writer)
         return writer.failed ? nil : writer.takeBytes()
     }
