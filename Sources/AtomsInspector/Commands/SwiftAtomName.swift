@@ -2,11 +2,11 @@
 /// by its modifier's shorthand on its base (`App.SearchAtom().phase`,
 /// `App.QueryAtom().debounce(for: 0.05)`), from the module-qualified type and key a journal
 /// declares.
-enum SwiftAtomName {
+package enum SwiftAtomName {
     /// The expression that makes the atom, or `nil` when the journal does not say enough to
     /// write one (a generic or local type, a family member, a modifier made from a closure or a
     /// key path).
-    static func expression(type: String, key: String?) -> String? {
+    package static func expression(type: String, key: String?) -> String? {
         if let (base, modifier) = modified(type) {
             // A modified atom's key is its modifier's (its base has none of its own here).
             guard let base = expression(type: base, key: nil) else { return nil }

@@ -35,12 +35,24 @@ struct ShrinkCondition {
                 let named = bindings.atoms.map(\.name).joined(separator: ", ")
                 throw JournalReplayFailure(
                     journal: journal.path, atom: path.atom,
-                    detail: "the condition \(Self.quoted(text)) reads \(path.atom) (column \(path.column)), which the replay neither drives, checks nor watches — add `replay.watch(\(path.atom)())` (the replay names \(named.isEmpty ? "no atoms" : named))"
+                    detail: "the condition \(Self.quoted(text)) reads \(path.atom) (column \(path.column)), which the replay neither drives, checks nor watches — \(Self.watchAdvice(numbers.compactMap { declarations[$0] })) (the replay names \(named.isEmpty ? "no atoms" : named))"
                 )
             }
             for number in numbers { members[number] = member }
         }
         self.members = members
+    }
+
+    /// What to add so the replay reads an atom: `replay.watch(…)` with the atom written in
+    /// Swift as the journal declares it (module-qualified, modifiers included), or, where the
+    /// journal cannot say how to make it (a family member, a generic or local type), what to
+    /// write by hand.
+    private static func watchAdvice(_ declarations: [AtomDeclaration]) -> String {
+        guard let declaration = declarations.first else { return "watch it with `replay.watch(_:)`" }
+        if let expression = SwiftAtomName.expression(type: declaration.type, key: declaration.key) {
+            return "add `replay.watch(\(expression))`"
+        }
+        return "add `replay.watch(_:)` with the atom of type \(declaration.type)\(declaration.key.map { " and key \($0)" } ?? "") written in Swift"
     }
 
     /// Whether the condition holds on today's values in `context`.

@@ -125,7 +125,7 @@ struct ShrinkTests {
         let unparsed = try #require(throws: JournalReplayFailure.self) { try replay.shrink(until: "EditCountAtom >= ", in: AtomTestContext.init) }
         #expect(unparsed.detail.contains("the condition 'EditCountAtom >= ' does not make sense") && unparsed.detail.contains("column"), "\(unparsed.detail)")
         let unwatched = try #require(throws: JournalReplayFailure.self) { try replay.shrink(until: "EditCountAtom >= 7", in: AtomTestContext.init) }
-        #expect(unwatched.detail.contains("reads EditCountAtom (column 1), which the replay neither drives, checks nor watches — add `replay.watch(EditCountAtom())`"), "\(unwatched.detail)")
+        #expect(unwatched.detail.contains("reads EditCountAtom (column 1), which the replay neither drives, checks nor watches — add `replay.watch(AtomsTestingTests.EditCountAtom())`"), "\(unwatched.detail)")
         let unknown = try #require(throws: JournalReplayFailure.self) { try replay.shrink(until: "SavedAtom == 1", in: AtomTestContext.init) }
         #expect(unknown.detail.contains("no atom in the journal is named 'SavedAtom'"), "\(unknown.detail)")
         let never = try #require(throws: JournalReplayFailure.self) { try replay.shrink(until: "NoiseAtom > 5000", in: AtomTestContext.init) }
