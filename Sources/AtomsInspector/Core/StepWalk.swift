@@ -5,8 +5,9 @@ extension InspectedJournal {
     /// `state`'s step through `last` to `state`, and calls `body` with the transaction and the
     /// state right after it.
     ///
-    /// `export`, `report`, `replay-test` and the list of every declaration walk through here,
-    /// on the search's engine (`TransactionWalk`, reading every transaction);
+    /// `export`, `report`, `AtomsTesting`'s checks and the list of every declaration walk
+    /// through here, on the search's engine (`TransactionWalk`, reading every transaction);
+    /// `replay-test`'s plan lists envelopes (`JournalReader.forEachTransaction`);
     /// the searches (`find`, `where`, `blame --history`, the step prompt's and the debug
     /// adapter's) walk with ``ExpressionScan``, which skips lines on their bytes, and `log` and
     /// `profile` list from the envelopes' bytes (`JournalReader.forEachTransaction`).
