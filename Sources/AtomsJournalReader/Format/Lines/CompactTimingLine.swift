@@ -60,70 +60,6 @@ package struct CompactTimingLine: Sendable, Equatable {
             && (raw[range.lowerBound + prefix.count] == UInt8(ascii: ",") || raw[range.lowerBound + prefix.count] == UInt8(ascii: "}"))
     }
 
-    // MARK: Writing
-
-    /// Appends the line, with its newline.
-    package func append(to output: inout [UInt8]) {
-        output.append(contentsOf: Self.prefix)
-        if !locations.isEmpty {
-            output.append(contentsOf: #","l":["#.utf8)
-            for (index, location) in locations.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.appendDecimal(location.number)
-                output.append(UInt8(ascii: ","))
-                output.appendJSONString(location.at)
-            }
-            output.append(UInt8(ascii: "]"))
-        }
-        if back != 0 {
-            output.append(contentsOf: #","d":"#.utf8)
-            output.appendDecimal(back)
-        }
-        if runtime != 0 || observers != 0 {
-            output.append(contentsOf: #","p":["#.utf8)
-            output.appendDecimal(runtime)
-            output.append(UInt8(ascii: ","))
-            output.appendDecimal(observers)
-            output.append(UInt8(ascii: "]"))
-        }
-        Self.appendNumbers("v", count: evaluations.count, to: &output) { index, output in
-            let evaluation = evaluations[index]
-            output.appendNumbers(evaluation.atom, evaluation.start, evaluation.duration, evaluation.depth)
-        }
-        Self.appendNumbers("e", count: effects.count, to: &output) { index, output in
-            output.appendNumbers(effects[index].subject, effects[index].value)
-        }
-        Self.appendNumbers("s", count: subscribers.count, to: &output) { index, output in
-            output.appendNumbers(subscribers[index].subject, subscribers[index].value)
-        }
-        if let notified {
-            output.append(contentsOf: #","n":["#.utf8)
-            for (index, run) in notified.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.appendNumbers(run.subject, run.value)
-            }
-            output.append(UInt8(ascii: "]"))
-        }
-        Self.appendNumbers("k", count: tasks.count, to: &output) { index, output in
-            let task = tasks[index]
-            output.appendNumbers(task.atom, task.start, task.end, task.committed ? 1 : 0)
-        }
-        output.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
-    }
-
-    /// Appends `,"name":[…]` with `count` groups of numbers, unless `count` is 0.
-    private static func appendNumbers(_ name: StaticString, count: Int, to output: inout [UInt8], _ group: (Int, inout [UInt8]) -> Void) {
-        guard count > 0 else { return }
-        output.append(contentsOf: #",""#.utf8)
-        output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        output.append(contentsOf: #"":["#.utf8)
-        for index in 0..<count {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            group(index, &output)
-        }
-        output.append(UInt8(ascii: "]"))
-    }
-
     // MARK: Reading
 
     /// Reads a compact timing line, in any member order; members it does not know are skipped.
@@ -226,21 +162,5 @@ extension JSONScanner {
     fileprivate mutating func runs() throws(SyntaxError) -> [CompactTimingLine.Run] {
         let numbers = try groups(of: 2)
         return stride(from: 0, to: numbers.count, by: 2).map { CompactTimingLine.Run(numbers[$0], numbers[$0 + 1]) }
-    }
-}
-
-extension [UInt8] {
-    /// Appends `a,b` (no brackets, no array made).
-    fileprivate mutating func appendNumbers(_ a: Int, _ b: Int) {
-        appendDecimal(a)
-        append(UInt8(ascii: ","))
-        appendDecimal(b)
-    }
-
-    /// Appends `a,b,c,d`.
-    fileprivate mutating func appendNumbers(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
-        appendNumbers(a, b)
-        append(UInt8(ascii: ","))
-        appendNumbers(c, d)
     }
 }

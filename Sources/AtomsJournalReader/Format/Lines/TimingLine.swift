@@ -108,59 +108,6 @@ package struct TimingLine: Sendable, Equatable {
         raw.hasPrefix(prefix, in: range)
     }
 
-    // MARK: Writing
-
-    /// Appends the line, with its newline.
-    package func append(to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"type":"timing","seq":"#.utf8)
-        output.appendDecimal(seq)
-        for (name, value) in [("start", start), ("runtime", runtime), ("observers", observers), ("effects", effects), ("subscribers", subscribers)] {
-            output.append(contentsOf: #",""#.utf8)
-            output.append(contentsOf: name.utf8)
-            output.append(contentsOf: #"":"#.utf8)
-            output.appendDecimal(value)
-        }
-        Self.appendList("evals", evaluations, to: &output) { evaluation, output in
-            output.appendNumbers([evaluation.atom, evaluation.start, evaluation.duration, evaluation.depth])
-        }
-        Self.appendList("effectRuns", effectRuns, to: &output) { run, output in
-            output.appendNumbers([run.atom, run.start, run.duration])
-        }
-        Self.appendList("subscriberRuns", subscriberRuns, to: &output) { run, output in
-            output.append(UInt8(ascii: "["))
-            output.append(contentsOf: JSONLine.quoted(run.at).utf8)
-            output.append(UInt8(ascii: ","))
-            output.appendDecimal(run.start)
-            output.append(UInt8(ascii: ","))
-            output.appendDecimal(run.duration)
-            output.append(UInt8(ascii: "]"))
-        }
-        Self.appendList("notified", notified, to: &output) { notified, output in
-            output.appendNumbers([notified.atom, notified.count])
-        }
-        Self.appendList("tasks", tasks, to: &output) { task, output in
-            output.append(UInt8(ascii: "["))
-            for number in [task.atom, task.start, task.end] {
-                output.appendDecimal(number)
-                output.append(UInt8(ascii: ","))
-            }
-            output.append(contentsOf: (task.committed ? #""result"]"# : #""dropped"]"#).utf8)
-        }
-        output.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
-    }
-
-    private static func appendList<Element>(_ name: String, _ elements: [Element], to output: inout [UInt8], _ appendElement: (Element, inout [UInt8]) -> Void) {
-        guard !elements.isEmpty else { return }
-        output.append(contentsOf: #",""#.utf8)
-        output.append(contentsOf: name.utf8)
-        output.append(contentsOf: #"":["#.utf8)
-        for (index, element) in elements.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            appendElement(element, &output)
-        }
-        output.append(UInt8(ascii: "]"))
-    }
-
     // MARK: Reading
 
     /// Reads a timing line, in any member order; members it does not know are skipped.
@@ -238,17 +185,5 @@ extension JSONScanner {
             throw error("expected \(count) numbers, found \(numbers.count)")
         }
         return numbers
-    }
-}
-
-extension [UInt8] {
-    /// Appends `[a,b,…]`.
-    fileprivate mutating func appendNumbers(_ numbers: [Int]) {
-        append(UInt8(ascii: "["))
-        for (index, number) in numbers.enumerated() {
-            if index > 0 { append(UInt8(ascii: ",")) }
-            appendDecimal(number)
-        }
-        append(UInt8(ascii: "]"))
     }
 }
