@@ -43,6 +43,9 @@ package enum ReplayTestCommand {
         var deliveries = 0
         /// How its first recorded value was written: `nil` before one was read.
         var form: Form?
+        /// For a phase: a success was recorded as a dump alone (its value is not `Codable`),
+        /// so a replay has no value to deliver and `drive(….phase)` would not compile.
+        var successIsDump = false
     }
 
     /// How an atom's values are recorded.
@@ -99,6 +102,12 @@ package enum ReplayTestCommand {
             }
             if cause == "async-result" || cause == "refresh", let origin, values.contains(where: { $0.id == origin && $0.changed }), let key = identities[origin] {
                 seen[key]?.deliveries += 1
+                // A delivered phase is read until one success shows whether its value is JSON.
+                if seen[key]?.form == .phase, seen[key]?.successIsDump == false,
+                   let entry = try journal.transaction(seq, decodingValuesOf: [origin]).values?.first(where: { $0.id == origin }),
+                   entry.phase == "success", entry.v == nil, entry.delta == nil, entry.unchanged != true, entry.dump != nil {
+                    seen[key]?.successIsDump = true
+                }
             }
             let written: [Int] =
                 switch cause {
@@ -160,6 +169,8 @@ package enum ReplayTestCommand {
                 families[declaration.type, default: []].append(atom)
             } else if expression == nil {
                 plan(atom, "none", nil, "a generic, local or modified type this command cannot name (a modifier made from a closure or a key path): name it in Swift yourself")
+            } else if atom.form == .phase, atom.successIsDump {
+                plan(atom, "none", nil, "its results are recorded as dumps (its success value is not Codable): a replay has no value to deliver; make the value Codable to drive it")
             } else if isAsynchronous, atom.form != .dump, let expression {
                 plan(atom, "drive", expression)
                 if atom.form == .phase, let base = SwiftAtomName.modified(declaration.type)?.base { tasksDrivenByPhase[base] = expression }

@@ -140,4 +140,52 @@ struct ReplayTestCommandTests {
         #expect(never.status == 64 && never.stderr.contains("the recording never reaches --until 'PageAtom > 100'"), "\(never.stderr)")
         #expect([unparsed, unknown, dump, never].allSatisfy { $0.stderr.split(separator: "\n").count == 1 })
     }
+
+    @Test func aTaskWhoseValueIsNotCodableIsLeftOutWithWhyAndSoIsWhatDerivesFromIt() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("profile.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: path, program: "tests")
+        recorder.attach(to: root.store)
+        let screen = root.viewContext(fileID: "Profile/Screen.swift", line: 7)
+        screen.watch(ProfileGreetingAtom(), fileID: "Profile/Screen.swift", line: 7)
+        let arrived = await Poll.until(timeout: 60) { screen.read(ProfileGreetingAtom()) == "Hello, Ada" }
+        #expect(arrived, "the task's result reached the greeting")
+        try recorder.close()
+        withExtendedLifetime(screen) {}
+
+        // Its phase's success is recorded as a dump: `drive(ProfileTaskAtom().phase)` would not
+        // compile (the value is not Decodable), so the file leaves the phase out, and the greeting
+        // derived from it, each saying why.
+        let plan = try ReplayTestCommand.plan(InspectedJournal(path: path))
+        let phase = try #require(plan.first { $0.type.contains("TaskPhaseModifier") }, "\(plan)")
+        #expect(phase.role == "none")
+        #expect(phase.reason == "its results are recorded as dumps (its success value is not Codable): a replay has no value to deliver; make the value Codable to drive it")
+        let greeting = try #require(plan.first { $0.type == "AtomsInspectorTests.ProfileGreetingAtom" }, "\(plan)")
+        #expect(greeting.role == "none" && greeting.reason?.hasPrefix("derives from the asynchronous") == true, "\(greeting)")
+        let source = try ReplayTestCommand.source(InspectedJournal(path: path), path: "profile.jsonl")
+        #expect(!source.contains("replay.drive(AtomsInspectorTests.ProfileTaskAtom().phase)"), "\(source)")
+    }
+}
+
+/// A value a task returns that is not `Codable`: the recorder writes it as a dump.
+struct ProfileValue {
+    let name: String
+}
+
+/// A task whose value is not `Codable`.
+struct ProfileTaskAtom: TaskAtom, Hashable {
+    func value(context: Context) async -> ProfileValue {
+        ProfileValue(name: "Ada")
+    }
+}
+
+/// What the screen shows, derived from the task's phase.
+struct ProfileGreetingAtom: ValueAtom, Hashable {
+    func value(context: Context) -> String {
+        switch context.watch(ProfileTaskAtom().phase) {
+        case .success(let profile): "Hello, \(profile.name)"
+        default: "Loading"
+        }
+    }
 }
