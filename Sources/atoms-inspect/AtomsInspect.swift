@@ -19,8 +19,8 @@ struct AtomsInspect: ParsableCommand {
             export's output folder holds files (pass --force); 74 output cannot be written \
             (stdout closed or full, a write to an output file failed); 75 the journal changed \
             while it was being read (truncated, or recorded again at the same path): run the \
-            command again. export goes on past a journal it cannot read and ends with that \
-            journal's status.
+            command again.
+            export goes on past a journal it cannot read and ends with that journal's status.
             RULES FILE (check --rules): one rule per line, # starts a comment, * in a name \
             matches any run of characters, names may be double-quoted: \
             edge A -> B; no-edge A -> B; node A; no-node A; acyclic; \
