@@ -6,9 +6,8 @@ import Synchronization
 /// name no later dump reuses (`program.pid.N.jsonl`), reporting where on stderr in one line.
 ///
 /// The dump runs on a queue of its own, not on the main actor, so a program whose main thread
-/// is stuck still writes one; it waits for the recorder's thread to build the transactions
-/// queued before it while that thread makes progress (at most a second without a line, ten
-/// in all).
+/// is stuck still writes one; it waits (at most ten seconds) for the recorder's thread to build
+/// the transactions queued before the signal, and not for those queued after.
 final class FlightRecorderSignal: @unchecked Sendable {
     // Unchecked: `source` is set once in `init` and only resumed and cancelled after, which
     // Dispatch allows from any thread; the other state is immutable or behind `next`'s lock.
@@ -81,7 +80,7 @@ final class FlightRecorderSignal: @unchecked Sendable {
 
     private func dumpForSignal() {
         let path = nextPath()
-        sink.catchUp(stall: 1, limit: 10)
+        sink.catchUp(within: 10)
         let message: String
         do {
             let steps = try sink.dump(to: path)

@@ -31,7 +31,8 @@ final class FlightRecorderSink: JournalSink {
         /// The monotonic clock's reading when recording started: the end line's time counts
         /// from it.
         let clockStart: UInt64
-        /// Returns once the recorder's thread has built the lines of every transaction queued.
+        /// Returns once the recorder's thread has built the lines of every transaction queued
+        /// before the call.
         let catchUp: @Sendable () -> Void
     }
 
@@ -39,9 +40,6 @@ final class FlightRecorderSink: JournalSink {
         /// Oldest first; the last one is being written.
         var segments: [Segment] = []
         var heldBytes = 0
-        /// Every byte handed over since recording started, dropped or not: a dump waiting for
-        /// the recorder's thread sees it move.
-        var receivedBytes = 0
         var recording: Recording?
         var isClosed = false
         /// Run when the sink closes (a signal's dumps stop).
@@ -125,7 +123,6 @@ final class FlightRecorderSink: JournalSink {
             let headerLength = (opening.firstIndex(of: 0x0A) ?? opening.count - 1) + 1
             state.segments.append(Segment(bytes: reused, headerLength: headerLength))
             state.heldBytes += opening.count
-            state.receivedBytes += opening.count
         }
     }
 
@@ -136,7 +133,6 @@ final class FlightRecorderSink: JournalSink {
             guard !state.isClosed, !state.segments.isEmpty else { return }
             state.segments[state.segments.count - 1].bytes.append(contentsOf: lines)
             state.heldBytes += lines.count
-            state.receivedBytes += lines.count
         }
     }
 
@@ -156,27 +152,18 @@ final class FlightRecorderSink: JournalSink {
 
     // MARK: Dumping
 
-    /// Waits until the recorder's thread has handed over the transactions queued so far, for
-    /// as long as it keeps handing lines over: at most `stall` seconds without a line, and
-    /// `limit` seconds in all (a program busy committing keeps that thread busy; the dump then
-    /// holds what it built). A loaded machine slows that thread without stopping it, so a dump
-    /// there still holds every transaction committed before it was asked for.
-    func catchUp(stall: Double, limit: Double) {
+    /// Waits until the recorder's thread has handed over the transactions queued before the
+    /// call, for at most `seconds`. What the program commits meanwhile is not waited for, so a
+    /// busy program's dump is not held up by its later work; a loaded machine slows that
+    /// thread without stopping it, so the generous limit still gets every transaction.
+    func catchUp(within seconds: Double) {
         guard let catchUp = state.withLock({ $0.recording?.catchUp }) else { return }
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             catchUp()
             done.signal()
         }
-        let end = DispatchTime.now() + limit
-        var received = state.withLock { $0.receivedBytes }
-        while true {
-            let next = min(DispatchTime.now() + stall, end)
-            if done.wait(timeout: next) == .success { return }
-            let now = state.withLock { $0.receivedBytes }
-            guard now != received, DispatchTime.now() < end else { return }
-            received = now
-        }
+        _ = done.wait(timeout: .now() + seconds)
     }
 
     /// Writes what is held to `path` as one journal file: the recording's header (without a

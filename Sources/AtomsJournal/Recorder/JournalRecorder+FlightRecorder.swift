@@ -65,9 +65,9 @@ extension JournalRecorder {
     /// (`app: flight recorder: wrote ./app.4242.1.jsonl (steps 5120…9731)`).
     ///
     /// The dump is written off the main actor, so a program whose main thread is stuck still
-    /// writes one. It holds every transaction committed before the signal: the dump waits for
-    /// the recorder's thread while that thread makes progress (at most a second without a
-    /// line, ten in all, so a program that keeps committing still gets its dump).
+    /// writes one. It holds every transaction committed before the signal: the dump waits (at
+    /// most ten seconds) for the recorder's thread to build those, and not for what the program
+    /// commits after, so a busy program's dump is written at once.
     ///
     /// The signal's default action is turned off first (`SIG_IGN`), as Dispatch requires, and
     /// stays off after the recorder closes.

@@ -39,6 +39,10 @@ final class RecordingPipeline: @unchecked Sendable {
     /// sink every line queued before it asked.
     @exclusivity(unchecked) private var flushesRequested = 0
     @exclusivity(unchecked) private var flushesDone = 0
+    /// Batches the thread has taken from the staging and finished: a drain waits for the batch
+    /// that holds what was queued when it was called, not for what is queued after.
+    @exclusivity(unchecked) private var batchesTaken = 0
+    @exclusivity(unchecked) private var batchesDone = 0
     /// The first failure of the sink, reported by the next `flush()` or `close()`.
     @exclusivity(unchecked) private var failure: JournalError?
 
@@ -98,11 +102,15 @@ final class RecordingPipeline: @unchecked Sendable {
         endCapture(.timing(timings.stage(into: staging)))
     }
 
-    /// Returns once every queued transaction has been built into lines (and, unless the
-    /// policy holds them back, handed to the sink).
+    /// Returns once every transaction queued before the call has been built into lines (and,
+    /// unless the policy holds them back, handed to the sink); what a busy program queues
+    /// meanwhile is not waited for.
     func drain() {
         condition.lock()
-        while (!staging.isEmpty || isProcessing) && !isFinished {
+        // What is staged goes whole into the next batch the thread takes; with nothing staged,
+        // the batch being built (if any) is the last one to wait for.
+        let ticket = staging.isEmpty ? batchesTaken : batchesTaken + 1
+        while batchesDone < ticket && !isFinished {
             condition.wait()
         }
         condition.unlock()
@@ -178,6 +186,7 @@ final class RecordingPipeline: @unchecked Sendable {
             if hasItems {
                 staging.handOver(to: batch)
                 isProcessing = true
+                batchesTaken += 1
             }
             condition.unlock()
             var failed: JournalError?
@@ -202,6 +211,7 @@ final class RecordingPipeline: @unchecked Sendable {
                     staging.graveyard.append(contentsOf: retired)
                 }
                 isProcessing = false
+                batchesDone += 1
             }
             if lines.isEmpty, flush > flushesDone {
                 flushesDone = flush
