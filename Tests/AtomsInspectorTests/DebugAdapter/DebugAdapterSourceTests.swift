@@ -35,10 +35,11 @@ struct DebugAdapterSourceTests {
         }
         #expect(ClientSourcePath.path("file://server/share/main.swift", root: root) == nil)
         #expect(ClientSourcePath.path("https://example.com/main.swift", root: root) == nil)
-        // A path whose escapes are not UTF-8 names no file; a broken escape is kept as written.
-        #expect(ClientSourcePath.path("file:///bad%FF", root: root) == nil)
-        #expect(ClientSourcePath.path("file:///bad%2", root: root) == "/bad%2")
+        #expect(ClientSourcePath.path("file:///bad%2", root: root) == nil)
+        #expect(ClientSourcePath.path("file:///bad%FF", root: root) == nil, "bytes that are not UTF-8")
         #expect(ClientSourcePath.path("FILE:///work/main.swift?line=3#top", root: root) == "/work/main.swift")
+        // Escapes beside raw characters an editor left as they are.
+        #expect(ClientSourcePath.path("file:///My%20Dir/café.swift", root: root) == "/My Dir/café.swift")
     }
 
     @Test func everyRequestWithASourceTakesEachShape() async throws {
