@@ -46,12 +46,22 @@ struct ManPageTests {
             #expect(manWords.contains(words(text).joined(separator: " ")), "man page lacks \(what): \(text)")
         }
         expectCovered(dump.command.abstract, "the abstract")
-        // The root's discussion is spread over sections (man/arrange.py): each of its parts,
-        // cut at its paragraphs' labels and at the semicolons between exit codes and rules, is
-        // on the page as written.
+        // The root's discussion is spread over sections (man/arrange.py): a labelled paragraph
+        // goes to the section of its label, and each of its parts, cut at the label and at the
+        // semicolons between exit codes and rules, is in that section as written.
+        let lines = man.split(separator: "\n", omittingEmptySubsequences: false)
+        func sectionWords(_ title: String) -> String {
+            let body = lines.drop { $0 != ".Sh \(title)" && $0 != ".Sh \"\(title)\"" }.dropFirst().prefix { !$0.hasPrefix(".Sh ") }
+            return words(body.joined(separator: "\n")).joined(separator: " ")
+        }
         for paragraph in (dump.command.discussion ?? "").split(separator: "\n") {
-            for part in paragraph.split(separator: #/: |; /#) {
-                expectCovered(String(part), "the discussion's \"\(part)\"")
+            let label = ["EXIT STATUS", "RULES FILE", "SHELL COMPLETION"].first { paragraph.hasPrefix($0) }
+            let section = label.map(sectionWords) ?? manWords
+            #expect(!section.isEmpty, "the page has a section \(label ?? "")")
+            for part in paragraph.dropFirst(label?.count ?? 0).split(separator: #/: |; /#) {
+                let expected = words(String(part)).joined(separator: " ")
+                guard !expected.isEmpty else { continue }
+                #expect(section.contains(expected), "\(label ?? "the page") lacks the discussion's \"\(part)\"")
             }
         }
         let subcommands = dump.command.subcommands ?? []

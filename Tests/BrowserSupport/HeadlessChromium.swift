@@ -132,7 +132,7 @@ public final class HeadlessChromium {
             if try await evaluate("Boolean(\(condition))") as? Bool == true { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw Failure(description: "timed out after \(timeout) s waiting for \(condition)")
+        throw Failure(description: "timed out after \(Patience.seconds(timeout)) s waiting for \(condition)")
     }
 
     /// Evaluates a JavaScript expression (awaiting a promise) and returns its value as JSON

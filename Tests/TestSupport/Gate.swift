@@ -45,7 +45,7 @@ public final class Gate {
             return arrival
         }
         let timeout = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(60))
+            try? await Task.sleep(for: .seconds(Patience.seconds(60)))
             self?.release(arrival)
         }
         await withTaskCancellationHandler {
@@ -66,7 +66,7 @@ public final class Gate {
         nextWaiter += 1
         let id = nextWaiter
         let timeout = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(60))
+            try? await Task.sleep(for: .seconds(Patience.seconds(60)))
             self?.giveUp(waiter: id)
         }
         let arrived = await withCheckedContinuation { arrivalWaiters[id] = (count, $0) }

@@ -16,16 +16,22 @@ public enum Patience {
         return value
     }()
 
-    /// `seconds`, the usual limit, as this run waits it.
+    /// `seconds`, the usual limit, as this run waits it: raised no further than
+    /// ``longestTestMinutes``, unless the usual limit is longer.
     public static func seconds(_ seconds: Double) -> Double {
-        seconds * factor
+        max(seconds, min(seconds * factor, Double(longestTestMinutes * 60)))
     }
 
     /// `minutes`, a test's usual time limit, as this run allows it (whole minutes, as
-    /// `.timeLimit(.minutes(_:))` takes them).
+    /// `.timeLimit(.minutes(_:))` takes them), but no more than ``longestTestMinutes`` unless
+    /// the usual limit is longer: a test that hangs must fail by name before the whole run's
+    /// limit (`.ci/tsan-tests.sh`) stops everything.
     public static func minutes(_ minutes: Int) -> Int {
-        Int((Double(minutes) * factor).rounded(.up))
+        max(minutes, min(Int((Double(minutes) * factor).rounded(.up)), longestTestMinutes))
     }
+
+    /// The longest a raised test limit gets: well inside the sanitized run's 30 minutes.
+    public static let longestTestMinutes = 20
 
     /// The instant `seconds` (the usual limit) from now, on this run.
     public static func deadline(after seconds: Double) -> ContinuousClock.Instant {

@@ -55,7 +55,7 @@ private let replyTimeout: Double = 240
 /// Sends a request from a thread of its own, so the main actor is free to answer it and no
 /// cooperative thread waits for the reply.
 private func ask<Body: Decodable & Sendable>(_ connection: ControlConnection, _ line: String, as body: Body.Type) async throws -> Body {
-    let message = try await OwnThread.run { try connection.request(line, timeout: replyTimeout) }
+    let message = try await OwnThread.run { try connection.request(line, timeout: Patience.seconds(replyTimeout)) }
     return try message.decode(body)
 }
 
@@ -300,7 +300,7 @@ struct ControlEndpointTests {
             var jumps: [Jump] = []
             for _ in 0..<Self.jumpCount {
                 let step = Int.random(in: first...known, using: &generator)
-                let moved = try connection.request("jump \(step)", timeout: replyTimeout).decode(ControlMessages.Moved.self)
+                let moved = try connection.request("jump \(step)", timeout: Patience.seconds(replyTimeout)).decode(ControlMessages.Moved.self)
                 if let recorded = moved.recorded { known = max(known, recorded) }
                 jumps.append(Jump(step: step, recorded: moved.recorded))
             }

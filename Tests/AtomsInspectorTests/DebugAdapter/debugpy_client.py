@@ -11,6 +11,7 @@ Prints one JSON object of what the adapter answered, for the Swift test to compa
 what the other commands say. Exits 2 when debugpy is not installed, 1 on a timeout.
 """
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -22,7 +23,12 @@ except ImportError:
     print("debugpy is not installed (pip install debugpy)", file=sys.stderr)
     sys.exit(2)
 
-TIMEOUT_SECONDS = 30
+# The tests' waits are scaled by ATOMS_TEST_PATIENCE (TestSupport's Patience); so is this one.
+try:
+    PATIENCE = max(1.0, float(os.environ.get("ATOMS_TEST_PATIENCE", "1")))
+except ValueError:
+    PATIENCE = 1.0
+TIMEOUT_SECONDS = 30 * PATIENCE
 
 
 def main():
