@@ -43,8 +43,10 @@ package enum ReplayTestCommand {
         var deliveries = 0
         /// How its first recorded value was written: `nil` before one was read.
         var form: Form?
-        /// For a phase: a success was recorded as a dump alone (its value is not `Codable`),
-        /// so a replay has no value to deliver and `drive(….phase)` would not compile.
+        /// For a phase: whether a recorded success was read yet, and whether it was a dump
+        /// alone (its value is not `Codable`): a replay then has no value to deliver, and
+        /// `drive(….phase)` would not compile.
+        var successRead = false
         var successIsDump = false
     }
 
@@ -60,8 +62,8 @@ package enum ReplayTestCommand {
     /// The atoms of the journal and what the file does with each, sorted: driven, checked,
     /// then left out, each by type.
     ///
-    /// - Complexity: Reads every transaction's envelope, and each atom's first value (to tell
-    ///   JSON from dumps and phases).
+    /// - Complexity: Reads every transaction's envelope, each atom's first value (to tell
+    ///   JSON from dumps and phases), and a phase's changes until its first success.
     package static func plan(_ journal: InspectedJournal) throws(InspectorError) -> [Planned] {
         let reader = journal.reader
         var seen: [String: Seen] = [:]
@@ -72,8 +74,12 @@ package enum ReplayTestCommand {
         }
         func noteForms(_ values: [ValueEntry]) {
             for value in values where value.unchanged != true && value.delta == nil && value.patch == nil {
-                guard let key = identities[value.id], seen[key]?.form == nil else { continue }
-                seen[key]?.form = Form(value)
+                guard let key = identities[value.id] else { continue }
+                if seen[key]?.form == nil { seen[key]?.form = Form(value) }
+                if value.phase == "success", seen[key]?.successRead == false {
+                    seen[key]?.successRead = true
+                    seen[key]?.successIsDump = value.v == nil && value.dump != nil
+                }
             }
         }
         /// Dependency edges ever recorded, by identity: watched → watching.
@@ -102,12 +108,6 @@ package enum ReplayTestCommand {
             }
             if cause == "async-result" || cause == "refresh", let origin, values.contains(where: { $0.id == origin && $0.changed }), let key = identities[origin] {
                 seen[key]?.deliveries += 1
-                // A delivered phase is read until one success shows whether its value is JSON.
-                if seen[key]?.form == .phase, seen[key]?.successIsDump == false,
-                   let entry = try journal.transaction(seq, decodingValuesOf: [origin]).values?.first(where: { $0.id == origin }),
-                   entry.phase == "success", entry.v == nil, entry.delta == nil, entry.unchanged != true, entry.dump != nil {
-                    seen[key]?.successIsDump = true
-                }
             }
             let written: [Int] =
                 switch cause {
@@ -116,7 +116,12 @@ package enum ReplayTestCommand {
                 default: []
                 }
             for id in written { if let key = identities[id] { seen[key]?.writes += 1 } }
-            let unread = Set(values.map(\.id).filter { identities[$0].flatMap { seen[$0]?.form } == nil })
+            // Each atom's first value, and a phase's values until one success shows whether the
+            // phase's value is JSON.
+            let unread = Set(values.filter { value in
+                guard let key = identities[value.id], let atom = seen[key] else { return false }
+                return atom.form == nil || (atom.form == .phase && !atom.successRead && value.changed)
+            }.map(\.id))
             if !unread.isEmpty {
                 noteForms(try journal.transaction(seq, decodingValuesOf: unread).values ?? [])
             }

@@ -49,6 +49,9 @@ struct ShrinkCondition {
     /// write by hand.
     private static func watchAdvice(_ declarations: [AtomDeclaration]) -> String {
         guard let declaration = declarations.first else { return "watch it with `replay.watch(_:)`" }
+        if let scope = declaration.scope {
+            return "it is stored in scope \(scope), and a replay reads atoms at the root only: write the condition on an atom of the root"
+        }
         if let expression = SwiftAtomName.expression(type: declaration.type, key: declaration.key) {
             return "add `replay.watch(\(expression))`"
         }
