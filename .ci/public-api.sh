@@ -11,10 +11,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-swift package dump-symbol-graph --skip-synthesized-members > /tmp/atoms-symbol-graph.log 2>&1 || { cat /tmp/atoms-symbol-graph.log; exit 1; }
-folder=$(sed -n 's/^Files written to //p' /tmp/atoms-symbol-graph.log | tail -1)
+log=$(mktemp)
 listed=$(mktemp)
-trap 'rm -f "$listed"' EXIT
+trap 'rm -f "$log" "$listed"' EXIT
+swift package dump-symbol-graph --skip-synthesized-members > "$log" 2>&1 || { cat "$log"; exit 1; }
+folder=$(sed -n 's/^Files written to //p' "$log" | tail -1)
+if [ -z "$folder" ] || [ ! -d "$folder" ]; then
+    cat "$log"
+    echo "public-api: swift package dump-symbol-graph said no folder of symbol graphs" >&2
+    exit 1
+fi
 python3 - "$folder" > "$listed" <<'PY'
 import glob, json, os, sys
 
@@ -22,6 +28,11 @@ products = {"Atoms", "AtomsJournal", "AtomsJournalReader", "AtomsJournalMacros",
 # Modules of this package that are no library product: none of their symbols may be public.
 internal_only = {"AtomsInspector", "AtomsDOT", "AtomsFuzzTargets", "CAtomsStack"}
 rows, leaks = set(), []
+present = {os.path.basename(path)[: -len(".symbols.json")] for path in glob.glob(os.path.join(sys.argv[1], "*.symbols.json"))}
+missing = sorted((products | internal_only) - present)
+if missing:
+    sys.stderr.write("no symbol graph for " + ", ".join(missing) + ": the check would prove nothing of them\n")
+    sys.exit(1)
 for path in glob.glob(os.path.join(sys.argv[1], "*.symbols.json")):
     graph = os.path.basename(path)[: -len(".symbols.json")]
     module = graph.split("@")[0]
