@@ -1,7 +1,15 @@
 """Compares two folders of command outputs (Benchmarks/OutputDifferential/run.sh): each
 command's output, after taking out what marks an equal write, must be the same, or differ only
 in the damaged line named, the new one no later in the file than the old one (or, for a listing
-that read to the end before, the line the old build's other commands named)."""
+that read to the end before, the line the old build's other commands named).
+
+`stats` counted an atom's writes, equal values included, as its changes, and now shows both
+counts: the new "writes" must be the old "changes" (read in either order, since the ranking is
+by changes now). A build from before that still shows one count compares as it is.
+
+`replay-test` left out asynchronous atoms and what derives from them, each with a comment, and
+now drives and checks them: a difference where every line taken out is such a comment, and
+every line put in drives, checks or leaves out an atom, is the replay's own."""
 import difflib
 import json
 import os
@@ -39,8 +47,51 @@ def without_equal_in_text(text):
     return '\n'.join(lines)
 
 
+def writes_as_changes_in_json(value):
+    """A `stats --json` summary with each atom's writes as its changes, in the atoms' order."""
+    if isinstance(value, dict):
+        result = {key: writes_as_changes_in_json(item) for key, item in value.items() if key != 'writes'}
+        if 'writes' in value:
+            result['changes'] = value['writes']
+        return result
+    if isinstance(value, list):
+        items = [writes_as_changes_in_json(item) for item in value]
+        if all(isinstance(item, dict) and 'atom' in item for item in items):
+            items.sort(key=lambda item: (item['atom'], item.get('changes', 0)))
+        return items
+    return value
+
+
+def writes_as_changes_in_text(text):
+    """A `stats` summary's "most changed" list with each atom's writes as its count, in the
+    atoms' order."""
+    lines, block = [], []
+    inside = False
+    for line in text.split('\n') + ['']:
+        if line.startswith('most changed'):
+            lines.append('most changed')
+            inside = True
+            continue
+        match = re.match(r'^\s+(\d+)  (.+?)(?:  \((\d+) writes\))?$', line) if inside else None
+        if match:
+            block.append(f'{int(match.group(3) or match.group(1)):>9}  {match.group(2)}')
+            continue
+        if inside:
+            lines.extend(sorted(block, key=lambda entry: entry.split(None, 1)[1]))
+            block, inside = [], False
+        lines.append(line)
+    return '\n'.join(lines[:-1])
+
+
 def normalized(command, output):
     body, _, status = output.rpartition('exit')
+    if command.startswith('stats'):
+        try:
+            return json.dumps(writes_as_changes_in_json(json.loads(body)), sort_keys=True, indent=1) + 'exit' + status
+        except ValueError:
+            # Entries before an error: each count of writes taken as the changes.
+            body = re.sub(r'"changes" : \d+,\n\s*"writes" : (\d+)', r'"changes" : \1', body)
+            return writes_as_changes_in_text(body) + 'exit' + status
     if '--json' in command:
         try:
             return json.dumps(without_equal_in_json(json.loads(body)), sort_keys=True, indent=1) + 'exit' + status
@@ -97,6 +148,10 @@ def main(old, new):
                 if kept == was[:len(kept)]:
                     verdicts += 1
                     continue
+            # The replay drives and checks what it left out before.
+            if command == 'replay-test' and all(line[1:].strip().startswith('//') for line in removed) \
+                    and all(re.match(r'^\+\s*(replay\.(drive|check)\(|//)', line) for line in added):
+                continue
             # A JSON listing cut short by an error: names moved from "changed" to an "equal" list.
             if '--json' in command and all(re.match(r'^[-+]\s*("[^"]*",?)?$', line) for line in changes):
                 names = lambda lines: {re.sub(r'[",\s]', '', line[1:]) for line in lines} - {''}

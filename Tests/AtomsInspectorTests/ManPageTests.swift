@@ -28,10 +28,20 @@ struct ManPageTests {
         let command: Command
     }
 
-    /// Text as mdoc source carries it: hyphens in options are escaped in `Fl` macros, so the
-    /// comparison looks at words.
+    /// Text as mdoc source carries it: hyphens are escaped (`\-`) and an option's first dash
+    /// is the `Fl` macro's, so the comparison looks at words: letters, digits and the hyphens
+    /// inside a word (`no-node` is one word, never `node`), without the dashes before an
+    /// option's name.
     private func words(_ text: String) -> [String] {
-        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        text.replacingOccurrences(of: "\\-", with: "-")
+            .split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" })
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "-")) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Whether `words` holds `run` as whole words in a row (`node A` is not in `no-node A`).
+    private func holds(_ words: String, _ run: String) -> Bool {
+        " \(words) ".contains(" \(run) ")
     }
 
     @Test func manPageCoversTheCurrentCommandTree() async throws {
@@ -43,7 +53,7 @@ struct ManPageTests {
 
         func expectCovered(_ text: String?, _ what: String) {
             guard let text, !text.isEmpty else { return }
-            #expect(manWords.contains(words(text).joined(separator: " ")), "man page lacks \(what): \(text)")
+            #expect(holds(manWords, words(text).joined(separator: " ")), "man page lacks \(what): \(text)")
         }
         expectCovered(dump.command.abstract, "the abstract")
         // The root's discussion is spread over sections (man/arrange.py): a labelled paragraph
@@ -61,7 +71,7 @@ struct ManPageTests {
             for part in paragraph.dropFirst(label?.count ?? 0).split(separator: #/: |; /#) {
                 let expected = words(String(part)).joined(separator: " ")
                 guard !expected.isEmpty else { continue }
-                #expect(section.contains(expected), "\(label ?? "the page") lacks the discussion's \"\(part)\"")
+                #expect(holds(section, expected), "\(label ?? "the page") lacks the discussion's \"\(part)\"")
             }
         }
         let subcommands = dump.command.subcommands ?? []

@@ -61,4 +61,48 @@ struct JournalFollowerTests {
         #expect(largest < 10, "a few live atoms, not the 200 declared")
         #expect(follower.declarations.count == (try journal.state(at: journal.lastStep).liveAtoms.count))
     }
+
+    /// A journal appended in pieces that end anywhere (inside a line, between lines, several
+    /// lines at once): each poll hands over the lines completed so far, each transaction
+    /// once and in order, the same ones the reader reads from the whole file; a line waits
+    /// for its newline.
+    @Test func linesAppendedInPiecesAreEachReadOnceWhenComplete() throws {
+        let directory = try TemporaryDirectory()
+        let recorded = directory.path("recorded.jsonl")
+        let root = AtomRoot()
+        let recorder = try JournalRecorder(path: recorded, flush: .onClose, keyframeInterval: 8)
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        for id in 0..<60 {
+            context.watch(TransientAtom(id: id))
+            context[TransientAtom(id: id)] += id
+            if id % 3 == 0 { context.unwatch(TransientAtom(id: id)) }
+        }
+        try recorder.close()
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: recorded)))
+        let journal = try JournalReader(path: recorded)
+
+        let path = directory.path("followed.jsonl")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let follower = JournalFollower(path: path)
+        var generator = SeededGenerator(seed: 7)
+        var steps: [Int] = []
+        var written = 0
+        while written < bytes.count {
+            let piece = min(bytes.count - written, Int.random(in: 1...700, using: &generator))
+            try file.write(contentsOf: Data(bytes[written..<(written + piece)]))
+            written += piece
+            for event in try follower.poll() {
+                if case .transaction(let record) = event { steps.append(record.seq) }
+            }
+            // Only lines whose newline was written have been read.
+            let completeLines = bytes[..<written].filter { $0 == 0x0A }.count
+            #expect(steps.count <= completeLines)
+        }
+        try file.close()
+        _ = try follower.poll()
+        #expect(steps == Array((journal.firstStep + 1)...journal.lastStep))
+        #expect(follower.isEnded)
+    }
 }

@@ -1,3 +1,4 @@
+import AtomsJournalReader
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,13 +7,13 @@ import Darwin
 #endif
 
 /// The complete lines appended to a journal file since the tail was made, read with `pread`
-/// on the control thread for the clients that follow.
+/// on the control thread for the clients that follow, through the reader's loop for a file
+/// still being written (``AppendedLines``).
 final class JournalTail {
     private let descriptor: Int32
+    private let path: String
     /// Where the next line starts.
     private(set) var offset: Int
-    /// The start of a line not yet complete.
-    private var partial: [UInt8] = []
     /// Whether the tail began inside a line, whose end is skipped.
     private var skippingToNewline: Bool
 
@@ -20,6 +21,7 @@ final class JournalTail {
     init?(path: String) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
+        self.path = path
         let size = Int(lseek(descriptor, 0, SEEK_END))
         var last: UInt8 = 0x0A
         if size > 0 {
@@ -34,30 +36,23 @@ final class JournalTail {
     }
 
     /// The lines completed since the last call, without their newlines: at most about
-    /// `limit` bytes of them (the rest are returned by the next calls).
+    /// `limit` bytes of them (the rest are returned by the next calls). A file that cannot be
+    /// read, or was cut short, gives what was read before.
     func newLines(limit: Int = 256 << 10) -> [[UInt8]] {
-        var buffer = [UInt8](repeating: 0, count: min(limit, 64 << 10))
         var lines: [[UInt8]] = []
-        var read = 0
-        while read < limit {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-            guard count > 0 else { break }
-            offset += count
-            read += count
-            var start = 0
-            for index in 0..<count where buffer[index] == 0x0A {
-                if skippingToNewline {
-                    skippingToNewline = false
-                } else {
-                    lines.append(partial + buffer[start..<index])
-                }
-                partial.removeAll(keepingCapacity: true)
-                start = index + 1
+        var taken = 0
+        var reached = offset
+        _ = try? AppendedLines.read(descriptor, path: path, from: offset) { raw, range, lineOffset in
+            if skippingToNewline {
+                skippingToNewline = false
+            } else {
+                lines.append(Array(UnsafeRawBufferPointer(rebasing: raw[range])))
             }
-            if !skippingToNewline {
-                partial.append(contentsOf: buffer[start..<count])
-            }
+            taken += range.count + 1
+            reached = lineOffset + range.count + 1
+            return taken < limit
         }
+        offset = reached
         return lines
     }
 }

@@ -80,6 +80,29 @@ final class JournalFile: Sendable {
         self.opening = opening
     }
 
+    /// The regular file open at `descriptor` (a journal being followed as it grows), read no
+    /// further than its size now: a reader of it sees the lines written so far. The
+    /// descriptor is duplicated, so the caller keeps its own.
+    ///
+    /// - Throws: ``JournalError/cannotRead(path:reason:)`` when it cannot be duplicated or
+    ///   its size cannot be read.
+    init(following descriptor: Int32, path: String) throws(JournalError) {
+        self.path = path
+        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard own >= 0 else { throw .cannotRead(path: path, reason: Self.reason(errno)) }
+        var status = stat()
+        guard fstat(own, &status) == 0 else {
+            let code = errno
+            close(own)
+            throw .cannotRead(path: path, reason: Self.reason(code))
+        }
+        self.descriptor = own
+        contents = nil
+        count = Int(status.st_size)
+        // Its follower notices a replaced file itself (by size and identity).
+        opening = []
+    }
+
     deinit {
         if descriptor >= 0 { close(descriptor) }
     }

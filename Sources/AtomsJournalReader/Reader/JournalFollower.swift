@@ -70,7 +70,6 @@ package final class JournalFollower {
         var segment: Int?
         var offset = 0
         var lineNumber = 0
-        var pending: [UInt8] = []
         var identity: (device: UInt, inode: UInt)
     }
 
@@ -117,7 +116,7 @@ package final class JournalFollower {
                 continue
             }
             // A folder: once a newer segment exists, the current one is complete.
-            guard let segment = current.segment, current.pending.isEmpty,
+            guard let segment = current.segment,
                 try newestSegment(after: segment) != nil
             else { break }
             try readAvailable(&current, events: &events)
@@ -201,93 +200,70 @@ package final class JournalFollower {
         return false
     }
 
-    /// Reads to the end of the file and handles each complete line.
+    /// Reads to the end of the file as it is now and handles each complete line
+    /// (``AppendedLines``: the in-order loop every reader uses); a line still being written
+    /// waits for its newline.
     private func readAvailable(_ current: inout OpenFile, events: inout [Event]) throws(JournalError) {
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(current.descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(path: current.path, reason: String(cString: strerror(errno)))
+        // Where reading stands after each line handled: a line that fails is read again by
+        // the next poll, and none before it.
+        var (offset, lineNumber) = (current.offset, current.lineNumber)
+        let path = current.path
+        defer { (current.offset, current.lineNumber) = (offset, lineNumber) }
+        _ = try AppendedLines.read(current.descriptor, path: path, from: offset) { raw, range, lineOffset throws(JournalError) in
+            do {
+                try handle(raw, range, number: lineNumber + 1, path: path, events: &events)
+            } catch {
+                throw JournalError.line(error, path: path, bytes: raw, range: range, number: lineNumber + 1)
             }
-            if count == 0 { break }
-            current.offset += count
-            var start = current.pending.count
-            current.pending.append(contentsOf: chunk[0..<count])
-            var lineStart = 0
-            while let newline = current.pending[start...].firstIndex(of: 0x0A) {
-                current.lineNumber += 1
-                let line = Array(current.pending[lineStart..<newline])
-                try handle(line, in: current, events: &events)
-                lineStart = newline + 1
-                start = lineStart
-                if isEnded { return }
-            }
-            current.pending.removeFirst(lineStart)
+            (offset, lineNumber) = (lineOffset + range.count + 1, lineNumber + 1)
+            return !isEnded
         }
     }
 
     /// One complete line, read by the same scanner and checked by the same sequence rules as
     /// every other reader; a new segment's first keyframe may jump ahead (the segments
-    /// between were deleted by the size limit).
-    private func handle(_ line: [UInt8], in current: OpenFile, events: inout [Event]) throws(JournalError) {
-        let number = current.lineNumber
+    /// between were deleted by the size limit). What it throws, the caller words as the
+    /// line's error.
+    private func handle(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, number: Int, path: String, events: inout [Event]) throws {
         if number == 1 {
-            let outcome: Result<JournalHeader, JournalError> = line.withUnsafeBytes { raw in
-                do throws(JournalError) {
-                    return .success(try LineScanner.header(in: raw, 0..<raw.count, path: current.path))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            header = try outcome.get()
+            header = try LineScanner.header(in: raw, range, path: path)
             return
         }
         let scanner = LineScanner(version: header?.version ?? JournalFormat.majorVersion)
-        let outcome: Result<Void, any Error> = line.withUnsafeBytes { raw in
-            Result {
-                let range = 0..<raw.count
-                let kind = try scanner.kind(of: range, in: raw)
-                if case .keyframe(let seq) = kind, number == 2, let expected = check.expected, seq > expected - 1 {
-                    events.append(.skipped(from: expected, to: seq))
-                    check = SequenceCheck()
-                }
-                do throws(SequenceCheck.Violation) {
-                    try check.take(kind)
-                } catch {
-                    throw error.error(path: current.path, line: number)
-                }
-                switch kind {
-                case .transaction:
-                    let record = try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
-                    if let declared = record.declare, !declared.isEmpty {
-                        for atom in declared { declarations[atom.id] = atom }
-                        declarationsRevision += 1
-                    }
-                    releasedSincePoll.append(contentsOf: record.released ?? [])
-                    events.append(.transaction(record))
-                case .keyframe:
-                    let keyframe = try scanner.keyframe(in: raw, range, decoding: { _ in false }).record
-                    for atom in keyframe.atoms where declarations[atom.id] == nil {
-                        declarations[atom.id] = atom
-                        declarationsRevision += 1
-                    }
-                    for location in keyframe.locs ?? [] { locations[location.id] = location.at }
-                case .location:
-                    let location = try scanner.location(in: raw, range)
-                    locations[location.id] = location.at
-                case .end:
-                    isEnded = true
-                    events.append(.ended)
-                case .timing, .unknown:
-                    break
-                }
-            }
+        let kind = try scanner.kind(of: range, in: raw)
+        if case .keyframe(let seq) = kind, number == 2, let expected = check.expected, seq > expected - 1 {
+            events.append(.skipped(from: expected, to: seq))
+            check = SequenceCheck()
         }
-        if case .failure(let error) = outcome {
-            throw line.withUnsafeBytes { raw in
-                JournalError.line(error, path: current.path, bytes: raw, range: 0..<raw.count, number: number)
+        do throws(SequenceCheck.Violation) {
+            try check.take(kind)
+        } catch {
+            throw error.error(path: path, line: number)
+        }
+        switch kind {
+        case .transaction:
+            let record = try scanner.transaction(in: raw, range, locations: locations, decoding: { _ in false })
+            if let declared = record.declare, !declared.isEmpty {
+                for atom in declared { declarations[atom.id] = atom }
+                declarationsRevision += 1
             }
+            releasedSincePoll.append(contentsOf: record.released ?? [])
+            events.append(.transaction(record))
+        case .keyframe:
+            let keyframe = try scanner.keyframe(in: raw, range, decoding: { _ in false }).record
+            for atom in keyframe.atoms where declarations[atom.id] == nil {
+                declarations[atom.id] = atom
+                declarationsRevision += 1
+            }
+            for location in keyframe.locs ?? [] { locations[location.id] = location.at }
+        case .location:
+            let location = try scanner.location(in: raw, range)
+            locations[location.id] = location.at
+        case .end:
+            isEnded = true
+            events.append(.ended)
+        case .timing, .unknown:
+            break
         }
     }
 }

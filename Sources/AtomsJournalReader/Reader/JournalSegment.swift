@@ -85,6 +85,34 @@ func readLine<Result>(
     }
 }
 
+/// Reads the lines from `offset` before `end` in order through the one in-order loop
+/// (``LineReader/readOn(from:to:_:)``), until `body` stops; what `body` throws becomes the
+/// line's error (its file, number and bytes), as ``readLine(_:at:scanner:_:)`` words it.
+///
+/// - Returns: The offset of the first line not taken (`end` when every line was).
+@discardableResult
+func readLines(
+    _ reader: inout LineReader, from offset: Int, to end: Int, scanner: LineScanner,
+    _ body: (LineScanner, UnsafeRawBufferPointer, LineReader.Line) throws -> LineReader.Reading
+) throws(JournalError) -> Int {
+    let file = reader.file
+    var offset = offset
+    var stopped = false
+    while offset < end, !stopped {
+        offset = try reader.readOn(from: offset, to: end) { raw, line throws(JournalError) -> LineReader.Reading in
+            let reading: LineReader.Reading
+            do {
+                reading = try body(scanner, raw, line)
+            } catch {
+                throw JournalError.line(error, path: file.path, bytes: raw, range: line.range, number: file.lineNumber(at: line.offset))
+            }
+            if reading != .next { stopped = true }
+            return reading
+        }
+    }
+    return offset
+}
+
 /// The first line of a journal file: its header, and the offset of line 2.
 func readHeader(_ reader: inout LineReader) throws(JournalError) -> (header: JournalHeader, next: Int) {
     let file = reader.file

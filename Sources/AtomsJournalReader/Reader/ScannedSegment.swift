@@ -30,43 +30,39 @@ final class ScannedSegment: JournalSegment {
         var keyframes: [(step: Int, offset: Int)] = []
         var locations: [Int: String] = [:]
         var warnings: [JournalWarning] = []
-        var offset = headerEnd
         var reported = 0
-        while offset < file.count {
-            let line = try reader.line(at: offset)
+        let count = file.count
+        let end = try readLines(&reader, from: headerEnd, to: count, scanner: scanner) { scanner, raw, line in
             let kind: LineKind
             do {
-                kind = try readLine(&reader, at: offset, scanner: scanner) { scanner, raw, range in
-                    // The last line is checked whole: a crash may have cut it short.
-                    let kind = try scanner.kind(of: range, in: raw, verify: !line.isTerminated || line.next >= file.count)
-                    if kind == .location {
-                        let location = try scanner.location(in: raw, range)
-                        locations[location.id] = location.at
-                    }
-                    return kind
+                // The last line is checked whole: a crash may have cut it short.
+                kind = try scanner.kind(of: line.range, in: raw, verify: !line.isTerminated || line.next >= count)
+                if kind == .location {
+                    let location = try scanner.location(in: raw, line.range)
+                    locations[location.id] = location.at
                 }
             } catch {
                 if !line.isTerminated {
-                    warnings.append(JournalWarning(path: file.path, line: file.lineNumber(at: offset), message: Self.tornLastLine))
-                    break
+                    warnings.append(JournalWarning(path: file.path, line: file.lineNumber(at: line.offset), message: Self.tornLastLine))
+                    return .stopBefore
                 }
                 throw error
             }
-            do {
+            do throws(SequenceCheck.Violation) {
                 try check.take(kind)
             } catch {
-                throw error.error(path: file.path, line: file.lineNumber(at: offset))
+                throw error.error(path: file.path, line: file.lineNumber(at: line.offset))
             }
             switch kind {
-            case .transaction: transactionOffsets.append(offset)
-            case .keyframe(let step): keyframes.append((step, offset))
+            case .transaction: transactionOffsets.append(line.offset)
+            case .keyframe(let step): keyframes.append((step, line.offset))
             default: break
             }
-            offset = line.next
-            if let progress, offset - reported >= 8 << 20 {
-                reported = offset
-                progress(Double(offset) / Double(file.count))
+            if let progress, line.next - reported >= 8 << 20 {
+                reported = line.next
+                progress(Double(line.next) / Double(count))
             }
+            return .next
         }
         guard let first = keyframes.first else {
             throw .malformedLine(path: file.path, line: 2, reason: "no keyframe follows the header")
@@ -76,7 +72,7 @@ final class ScannedSegment: JournalSegment {
         self.transactionOffsets = transactionOffsets
         self.keyframes = keyframes
         self.locations = locations
-        dataEnd = offset
+        dataEnd = end
         firstStep = first.step
         lastStep = check.lastStep ?? first.step
         lines = LineSource(file: file, scanner: scanner)

@@ -60,6 +60,34 @@ final class SeekableSegment: JournalSegment {
         mutating func forgetCoverage() {
             (coveredFrom, coveredTo) = (.max, .min)
         }
+
+        /// Takes in a location line's declaration.
+        mutating func take(_ location: LocationRecord) {
+            if let known = locations.updateValue(location.at, forKey: location.id), known != location.at {
+                declaredAgain = true
+            }
+        }
+
+        /// Replaces the locations with those a keyframe lists.
+        mutating func takeKeyframeLocations(_ declared: [LocationDeclaration]) {
+            locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
+            declaredAgain = false
+        }
+
+        /// Reads lines in order as ``readLines(_:from:to:scanner:_:)`` does, `body` given the
+        /// cursor itself: its reader is lent to the read meanwhile (taken out, not copied, so
+        /// that its buffer is not copied on the read's first write).
+        mutating func readLines(
+            from offset: Int, to end: Int, scanner: LineScanner,
+            _ body: (LineScanner, UnsafeRawBufferPointer, LineReader.Line, inout Cursor) throws -> LineReader.Reading
+        ) throws(JournalError) {
+            var lent = LineReader(file: reader.file)
+            swap(&lent, &reader)
+            defer { swap(&lent, &reader) }
+            try AtomsJournalReader.readLines(&lent, from: offset, to: end, scanner: scanner) { scanner, raw, line in
+                try body(scanner, raw, line, &self)
+            }
+        }
     }
 
     /// Opens a segment whose header (ending just before `headerEnd`) has been read.
@@ -265,12 +293,11 @@ final class SeekableSegment: JournalSegment {
     func keyframeSteps() throws(JournalError) -> [Int] {
         var reader = LineReader(file: file)
         var steps: [Int] = []
-        var offset = firstKeyframe
-        while offset < validEnd {
-            if case .keyframe(let seq) = try kind(at: offset, reader: &reader) {
+        try readLines(&reader, from: firstKeyframe, to: validEnd, scanner: scanner) { scanner, raw, line in
+            if case .keyframe(let seq) = try scanner.kind(of: line.range, in: raw) {
                 steps.append(seq)
             }
-            offset = try reader.line(at: offset).next
+            return .next
         }
         return steps
     }
@@ -324,48 +351,59 @@ final class SeekableSegment: JournalSegment {
             offset = before
         }
         var check = SequenceCheck(startsAnywhere: true)
-        while offset < validEnd {
-            let kind = try kind(at: offset, reader: &reader)
-            do {
+        var found: Int?
+        try readLines(&reader, from: offset, to: validEnd, scanner: scanner) { scanner, raw, line in
+            let kind = try scanner.kind(of: line.range, in: raw)
+            do throws(SequenceCheck.Violation) {
                 try check.take(kind)
             } catch {
-                throw error.error(path: path, line: lineNumber(at: offset))
+                throw error.error(path: path, line: lineNumber(at: line.offset))
             }
             if case .transaction(let step) = kind {
-                if step == seq { return offset }
+                if step == seq {
+                    found = line.offset
+                    return .stopBefore
+                }
                 if step > seq {
-                    throw .missingSequence(path: path, line: lineNumber(at: offset), expected: seq, found: step)
+                    throw JournalError.missingSequence(path: path, line: lineNumber(at: line.offset), expected: seq, found: step)
                 }
             }
-            offset = try reader.line(at: offset).next
+            return .next
         }
-        throw .malformedLine(path: path, line: lineNumber(at: validEnd), reason: "transaction \(seq) is missing")
+        guard let found else {
+            throw .malformedLine(path: path, line: lineNumber(at: validEnd), reason: "transaction \(seq) is missing")
+        }
+        return found
     }
 
     /// Reads lines from `offset` up to transaction `seq`, taking in location lines and
     /// checking the sequence; returns the transaction's offset.
     private func scanForward(from offset: Int, to seq: Int, cursor: inout Cursor) throws(JournalError) -> Int {
-        var offset = offset
-        while offset < validEnd {
-            let kind = try kind(at: offset, reader: &cursor.reader)
-            do {
+        var found: Int?
+        try cursor.readLines(from: offset, to: validEnd, scanner: scanner) { scanner, raw, line, cursor in
+            let kind = try scanner.kind(of: line.range, in: raw)
+            do throws(SequenceCheck.Violation) {
                 try cursor.check.take(kind)
             } catch {
-                throw error.error(path: path, line: lineNumber(at: offset))
+                throw error.error(path: path, line: lineNumber(at: line.offset))
             }
             switch kind {
             case .transaction:
-                cursor.coveredTo = max(cursor.coveredTo, offset)
-                return offset
+                cursor.coveredTo = max(cursor.coveredTo, line.offset)
+                found = line.offset
+                return .stopBefore
             case .location:
-                try takeLocation(at: offset, into: &cursor)
+                cursor.take(try scanner.location(in: raw, line.range))
             case .end, .keyframe, .timing, .unknown:
                 // After an end line, the next line (if any) breaks the sequence there.
                 break
             }
-            offset = try cursor.reader.line(at: offset).next
+            return .next
         }
-        throw .malformedLine(path: path, line: lineNumber(at: validEnd), reason: "transaction \(seq) is missing")
+        guard let found else {
+            throw .malformedLine(path: path, line: lineNumber(at: validEnd), reason: "transaction \(seq) is missing")
+        }
+        return found
     }
 
     /// Makes sure the cursor knows every location declared before `offset`.
@@ -398,27 +436,25 @@ final class SeekableSegment: JournalSegment {
         let declared = try readLine(&cursor.reader, at: offset, scanner: scanner) { _, raw, range in
             try KeyframeLine.locations(in: raw, range)
         }
-        cursor.locations = Dictionary(declared.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
-        cursor.declaredAgain = false
+        cursor.takeKeyframeLocations(declared)
     }
 
     /// Takes in the location lines from `start` up to `offset`; with `adoptingKeyframes`, a
     /// keyframe on the way replaces the locations with those it lists (the cursor then covers
     /// from it).
     private func takeLocations(from start: Int, to offset: Int, cursor: inout Cursor, adoptingKeyframes: Bool = false) throws(JournalError) {
-        var start = start
-        while start < offset {
-            switch try kind(at: start, reader: &cursor.reader) {
+        try cursor.readLines(from: start, to: offset, scanner: scanner) { scanner, raw, line, cursor in
+            switch try scanner.kind(of: line.range, in: raw) {
             case .location:
-                try takeLocation(at: start, into: &cursor)
+                cursor.take(try scanner.location(in: raw, line.range))
             case .keyframe where adoptingKeyframes:
                 cursor.forgetCoverage()
-                try takeKeyframeLocations(at: start, cursor: &cursor)
-                (cursor.coveredFrom, cursor.coveredTo) = (start, start)
+                cursor.takeKeyframeLocations(try KeyframeLine.locations(in: raw, line.range))
+                (cursor.coveredFrom, cursor.coveredTo) = (line.offset, line.offset)
             default:
                 break
             }
-            start = try cursor.reader.line(at: start).next
+            return .next
         }
     }
 
@@ -443,12 +479,4 @@ final class SeekableSegment: JournalSegment {
         }
     }
 
-    private func takeLocation(at offset: Int, into cursor: inout Cursor) throws(JournalError) {
-        let location = try readLine(&cursor.reader, at: offset, scanner: scanner) { scanner, raw, range in
-            try scanner.location(in: raw, range)
-        }
-        if let known = cursor.locations.updateValue(location.at, forKey: location.id), known != location.at {
-            cursor.declaredAgain = true
-        }
-    }
 }
