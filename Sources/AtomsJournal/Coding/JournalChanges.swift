@@ -13,13 +13,8 @@
 public struct _JournalChanges {
     /// Compares and encodes members that are not `JournalRecordable`, and lends the buffers.
     let differ: ValueDiffer
-    /// The members set whole, patched by a nested delta, and removed: the delta's three parts,
-    /// each in a buffer lent by ``differ`` on first use.
-    private var set: [UInt8] = []
-    private var patches: [UInt8] = []
-    private var removed: [UInt8] = []
-    /// How many members were set whole.
-    private var setCount = 0
+    /// The delta, its buffers lent by ``differ``.
+    private var object: ObjectDeltaWriter
     /// Members the new value writes (`nil` optionals are not written).
     private var memberCount = 0
     /// Set when a member could not be encoded: the value is then written whole.
@@ -29,46 +24,18 @@ public struct _JournalChanges {
 
     init(differ: ValueDiffer) {
         self.differ = differ
+        object = ObjectDeltaWriter(pool: differ)
     }
 
     /// The change found, `["o",{set},{patches},[removed]]` for a delta; gives the buffers back.
     mutating func finish() -> ValueDiffer.Change {
-        defer {
-            differ.recycle(&set)
-            differ.recycle(&patches)
-            differ.recycle(&removed)
+        var change = object.finish(memberCount: memberCount)
+        if result != nil || failed {
+            // Found another way, or a member could not be encoded: the delta is not needed.
+            differ.recycle(&change)
+            return result ?? .replaced
         }
-        if let result {
-            return result
-        }
-        if failed {
-            return .replaced
-        }
-        if set.isEmpty && patches.isEmpty && removed.isEmpty {
-            return .unchanged
-        }
-        // Every member new or changed: the whole value is shorter than its delta.
-        if setCount == memberCount {
-            return .replaced
-        }
-        var delta = differ.takeBuffer()
-        delta.append(contentsOf: DeltaSyntax.objectOpen)
-        delta.append(contentsOf: set)
-        delta.append(UInt8(ascii: "}"))
-        if !patches.isEmpty || !removed.isEmpty {
-            delta.append(UInt8(ascii: ","))
-            delta.append(UInt8(ascii: "{"))
-            delta.append(contentsOf: patches)
-            delta.append(UInt8(ascii: "}"))
-        }
-        if !removed.isEmpty {
-            delta.append(UInt8(ascii: ","))
-            delta.append(UInt8(ascii: "["))
-            delta.append(contentsOf: removed)
-            delta.append(UInt8(ascii: "]"))
-        }
-        delta.append(UInt8(ascii: "]"))
-        return .delta(delta)
+        return change
     }
 
     /// Sets the change found another way (an array's element edits).
@@ -139,45 +106,23 @@ public struct _JournalChanges {
 
     /// Sets a member whole: its key, then the JSON `value` writes.
     private mutating func write(_ key: StaticString, value: (inout _JournalJSONWriter) -> Void) {
-        setCount += 1
-        Self.beginMember(key, in: &set, differ: differ)
-        var writer = _JournalJSONWriter(differ: differ, bytes: set)
-        set = []
-        value(&writer)
-        failed = failed || writer.failed
-        set = writer.takeBytes()
+        let differ = self.differ
+        var memberFailed = false
+        object.set(key) { bytes in
+            var writer = _JournalJSONWriter(differ: differ, bytes: bytes)
+            bytes = []
+            value(&writer)
+            memberFailed = writer.failed
+            bytes = writer.takeBytes()
+        }
+        failed = failed || memberFailed
     }
 
     private mutating func patch(_ key: StaticString, _ delta: [UInt8]) {
-        Self.beginMember(key, in: &patches, differ: differ)
-        patches.append(contentsOf: delta)
+        object.patch(key, delta)
     }
 
     private mutating func remove(_ key: StaticString) {
-        if removed.isEmpty {
-            removed = differ.takeBuffer()
-        } else {
-            removed.append(UInt8(ascii: ","))
-        }
-        removed.appendJSONKey(key)
+        object.remove(key)
     }
-
-    /// Appends `"key":` to one of the delta's parts, after a comma when it has members.
-    private static func beginMember(_ key: StaticString, in bytes: inout [UInt8], differ: ValueDiffer) {
-        if bytes.isEmpty {
-            bytes = differ.takeBuffer()
-        } else {
-            bytes.append(UInt8(ascii: ","))
-        }
-        bytes.appendJSONKey(key)
-        bytes.append(UInt8(ascii: ":"))
-    }
-}
-
-/// The fixed bytes of the delta syntax.
-enum DeltaSyntax {
-    /// `["o",{`: an object delta's start.
-    static let objectOpen: [UInt8] = Array(#"["o",{"#.utf8)
-    /// `["a",[`: an array delta's start.
-    static let arrayOpen: [UInt8] = Array(#"["a",["#.utf8)
 }

@@ -196,14 +196,7 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     /// Writes the entry of a value found unchanged or changed by a delta, and keeps the value;
     /// returns `false` for a value to be written whole.
     private func record(_ change: ValueDiffer.Change, of value: Value, id: Int, to output: inout [UInt8]) -> Bool {
-        switch change {
-        case .unchanged:
-            TransactionLine.appendUnchanged(id: id, to: &output)
-        case .delta(let delta):
-            TransactionLine.appendDelta(id: id, delta: delta, to: &output)
-        case .replaced:
-            return false
-        }
+        guard TransactionLine.appendEntry(for: change, id: id, to: &output) else { return false }
         keep(value)
         return true
     }

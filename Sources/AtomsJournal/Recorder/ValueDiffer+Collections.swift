@@ -224,7 +224,7 @@ extension Dictionary: JournalDiffableCollection where Key: Encodable, Value: Enc
             for key in removed.map(objectKey).sorted(by: CanonicalOrder.precedes) {
                 object.remove(key)
             }
-            return object.change
+            return object.finish(memberCount: count)
         }
         // Keys written as JSON values: sorted by their parsed JSON in the canonical order.
         func keyed<Payload>(_ entries: [(Key, Payload)]) -> [(key: [UInt8], payload: Payload)]? {
@@ -241,26 +241,11 @@ extension Dictionary: JournalDiffableCollection where Key: Encodable, Value: Enc
         else {
             return .replaced
         }
-        func pairs(_ entries: [(key: [UInt8], payload: [UInt8])]) -> [UInt8] {
-            var bytes: [UInt8] = []
-            for (index, entry) in entries.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(UInt8(ascii: "["))
-                bytes.append(contentsOf: entry.key)
-                bytes.append(UInt8(ascii: ","))
-                bytes.append(contentsOf: entry.payload)
-                bytes.append(UInt8(ascii: "]"))
-            }
-            return bytes
-        }
-        var bytes = Array(#"["m",["#.utf8)
-        bytes.append(contentsOf: pairs(setEntries))
-        bytes.append(contentsOf: Array("],[".utf8))
-        bytes.append(contentsOf: pairs(patchedEntries))
-        bytes.append(contentsOf: Array("],[".utf8))
-        bytes.append(contentsOf: removedKeys.map(\.key).joined(separator: [UInt8(ascii: ",")]))
-        bytes.append(contentsOf: Array("]]".utf8))
-        return .delta(bytes)
+        var delta = DictionaryDeltaWriter()
+        for entry in setEntries { delta.set(entry.key, entry.payload) }
+        for entry in patchedEntries { delta.patch(entry.key, entry.payload) }
+        for key in removedKeys { delta.remove(key.key) }
+        return delta.finish(memberCount: count)
     }
 
     /// How a key is written as an object key, for dictionaries `JSONEncoder` writes as objects.

@@ -362,11 +362,7 @@ final class ValueDiffer: @unchecked Sendable {
         for (index, key) in old.keys.enumerated() where !matched[index] {
             object.remove(key)
         }
-        // Every member new or replaced: the whole object is shorter than its delta.
-        if object.setCount == new.keys.count {
-            return .replaced
-        }
-        return object.change
+        return object.finish(memberCount: new.keys.count)
     }
 
     private func unkeyedChange(from old: [ShallowCapture.Part], to new: [ShallowCapture.Part]) -> Change {
@@ -426,113 +422,5 @@ private struct EquatableWitness<E: Equatable>: EqualityChecking {
     func isEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
         // `T` is `E`: the witness is only handed out for that type.
         unsafeBitCast(lhs, to: E.self) == unsafeBitCast(rhs, to: E.self)
-    }
-}
-
-/// Builds an object delta: `["o",{set},{patch},[removed]]`.
-struct ObjectDeltaWriter {
-    private var set: [UInt8] = []
-    private var patches: [UInt8] = []
-    private var removed: [UInt8] = []
-    /// How many members were set whole.
-    private(set) var setCount = 0
-
-    mutating func set(_ key: String, _ json: [UInt8]) {
-        setCount += 1
-        Self.member(key, json, into: &set)
-    }
-
-    mutating func patch(_ key: String, _ delta: [UInt8]) {
-        Self.member(key, delta, into: &patches)
-    }
-
-    mutating func remove(_ key: String) {
-        if !removed.isEmpty { removed.append(UInt8(ascii: ",")) }
-        removed.appendJSONString(key)
-    }
-
-    private static func member(_ key: String, _ json: [UInt8], into bytes: inout [UInt8]) {
-        if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
-        bytes.appendJSONString(key)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: json)
-    }
-
-    /// The delta, or ``ValueDiffer/Change/unchanged`` when nothing was added.
-    var change: ValueDiffer.Change {
-        guard !set.isEmpty || !patches.isEmpty || !removed.isEmpty else { return .unchanged }
-        var bytes = Array(#"["o",{"#.utf8)
-        bytes.append(contentsOf: set)
-        bytes.append(UInt8(ascii: "}"))
-        if !patches.isEmpty || !removed.isEmpty {
-            bytes.append(contentsOf: Array(",{".utf8))
-            bytes.append(contentsOf: patches)
-            bytes.append(UInt8(ascii: "}"))
-        }
-        if !removed.isEmpty {
-            bytes.append(contentsOf: Array(",[".utf8))
-            bytes.append(contentsOf: removed)
-            bytes.append(UInt8(ascii: "]"))
-        }
-        bytes.append(UInt8(ascii: "]"))
-        return .delta(bytes)
-    }
-}
-
-/// Builds an array delta: `["a",[op,…]]`, operations in the order they apply.
-struct ArrayDeltaWriter {
-    private var operations: [UInt8] = []
-    /// Lends the buffers, when there is one.
-    private let pool: ValueDiffer?
-
-    init(pool: ValueDiffer? = nil) {
-        self.pool = pool
-    }
-
-    private mutating func separate() {
-        if !operations.isEmpty {
-            operations.append(UInt8(ascii: ","))
-        } else if let pool {
-            operations = pool.takeBuffer()
-        }
-    }
-
-    /// Changes element `index` by a nested delta.
-    mutating func patch(at index: Int, _ delta: [UInt8]) {
-        separate()
-        operations.append(UInt8(ascii: "["))
-        operations.appendDecimal(index)
-        operations.append(UInt8(ascii: ","))
-        operations.append(contentsOf: delta)
-        operations.append(UInt8(ascii: "]"))
-    }
-
-    /// Removes `count` elements at `index` and inserts `values` there.
-    mutating func splice(at index: Int, removing count: Int, inserting values: [[UInt8]]) {
-        guard count > 0 || !values.isEmpty else { return }
-        separate()
-        operations.append(UInt8(ascii: "["))
-        operations.appendDecimal(index)
-        operations.append(UInt8(ascii: ","))
-        operations.appendDecimal(count)
-        operations.append(contentsOf: Array(",[".utf8))
-        for (position, value) in values.enumerated() {
-            if position > 0 { operations.append(UInt8(ascii: ",")) }
-            operations.append(contentsOf: value)
-        }
-        operations.append(contentsOf: Array("]]".utf8))
-    }
-
-    /// The delta, or ``ValueDiffer/Change/unchanged`` when nothing was added; gives the
-    /// buffer back to the pool.
-    mutating func finish() -> ValueDiffer.Change {
-        guard !operations.isEmpty else { return .unchanged }
-        var bytes = pool?.takeBuffer() ?? []
-        bytes.append(contentsOf: DeltaSyntax.arrayOpen)
-        bytes.append(contentsOf: operations)
-        bytes.append(UInt8(ascii: "]"))
-        bytes.append(UInt8(ascii: "]"))
-        pool?.recycle(&operations)
-        return .delta(bytes)
     }
 }
