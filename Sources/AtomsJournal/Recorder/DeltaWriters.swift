@@ -27,9 +27,14 @@ struct ObjectDeltaWriter {
     /// How many members were set whole.
     private(set) var setCount = 0
     private let pool: ValueDiffer?
+    /// The capacity the delta's buffer starts with, when no pool lends it.
+    private let reserve: Int
 
-    init(pool: ValueDiffer? = nil) {
+    /// A writer whose buffers `pool` lends, or that reserves `reserve` bytes for the delta
+    /// when it has no pool (the size the caller expects: one allocation, not several).
+    init(pool: ValueDiffer? = nil, reservingCapacity reserve: Int = 0) {
         self.pool = pool
+        self.reserve = reserve
     }
 
     /// Sets member `key` to `json`, whole.
@@ -133,6 +138,7 @@ struct ObjectDeltaWriter {
     private mutating func beginSet() {
         if setCount == 0 {
             delta = pool?.takeBuffer() ?? []
+            if pool == nil { delta.reserveCapacity(reserve) }
             delta.append(contentsOf: DeltaSyntax.objectOpen)
         } else {
             delta.append(UInt8(ascii: ","))

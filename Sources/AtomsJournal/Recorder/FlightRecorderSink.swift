@@ -51,14 +51,18 @@ final class FlightRecorderSink: JournalSink {
     /// The size at which a new segment starts.
     private let segmentLength: Int
     private let state = Mutex(State())
+    /// Told what the sink holds after each change, under its lock.
+    private let observer: (@Sendable (Memory) -> Void)?
 
     /// The smallest capacity accepted: a segment must hold a keyframe and some transactions.
     static let minimumCapacity = JournalSizeLimit.minimum
 
-    /// A flight recorder keeping about `capacity` bytes.
+    /// A flight recorder keeping about `capacity` bytes; `observer` (for the tests that watch
+    /// its memory) is told what it holds after each change.
     ///
     /// - Throws: ``JournalError/cannotCreate(path:reason:)`` below ``minimumCapacity``.
-    init(capacity: Int) throws(JournalError) {
+    init(capacity: Int, observer: (@Sendable (Memory) -> Void)? = nil) throws(JournalError) {
+        self.observer = observer
         guard capacity >= Self.minimumCapacity else {
             throw .cannotCreate(path: "flight recorder", reason: "a flight recorder of \(capacity) bytes is below the smallest, \(Self.minimumCapacity) bytes")
         }
@@ -72,14 +76,12 @@ final class FlightRecorderSink: JournalSink {
         capacity
     }
 
-    /// The bytes of journal held now (the segments' lines).
-    var heldBytes: Int {
-        state.withLock { $0.heldBytes }
-    }
-
-    /// The memory the segments' buffers take (their capacities).
-    var allocatedBytes: Int {
-        state.withLock { $0.segments.reduce(0) { $0 + $1.bytes.capacity } }
+    /// What the sink holds after a change (see ``init(capacity:observer:)``).
+    struct Memory: Sendable, Equatable {
+        /// The bytes of journal held (the segments' lines).
+        var held: Int
+        /// The memory the segments' buffers take (their capacities).
+        var allocated: Int
     }
 
     /// Tells the sink what a dump needs once the recorder has started: the recording's header,
@@ -123,6 +125,7 @@ final class FlightRecorderSink: JournalSink {
             let headerLength = (opening.firstIndex(of: 0x0A) ?? opening.count - 1) + 1
             state.segments.append(Segment(bytes: reused, headerLength: headerLength))
             state.heldBytes += opening.count
+            report(state)
         }
     }
 
@@ -133,7 +136,14 @@ final class FlightRecorderSink: JournalSink {
             guard !state.isClosed, !state.segments.isEmpty else { return }
             state.segments[state.segments.count - 1].bytes.append(contentsOf: lines)
             state.heldBytes += lines.count
+            report(state)
         }
+    }
+
+    /// Tells the observer, if any, what `state` holds.
+    private func report(_ state: State) {
+        guard let observer else { return }
+        observer(Memory(held: state.heldBytes, allocated: state.segments.reduce(0) { $0 + $1.bytes.capacity }))
     }
 
     /// Nothing to make durable: the lines stay in memory.

@@ -47,6 +47,10 @@ public final class JournalRecorder {
     /// a timing line of about 40 bytes (docs/PERFORMANCE.md). Set it to `false` to opt out;
     /// the journal then has no timing lines and cannot be profiled.
     public var recordsTiming = true
+    /// Told on the recorder's thread, after each batch of transactions it recorded, what its
+    /// mirror of the store holds (``RecorderObservation``): for the tests and benchmarks that
+    /// watch the recorder's memory. Set it before ``attach(to:)``.
+    package var observer: (@Sendable (RecorderObservation) -> Void)?
     @exclusivity(unchecked) private var isClosed = false
     /// The timings of the transactions finished since the last capture, handed over with the
     /// next transaction (one queue item, one lock for both), or at ``flush()`` or
@@ -183,7 +187,7 @@ public final class JournalRecorder {
         // later leaves a journal that opens (empty of transactions), not an empty file. A
         // failure here is reported by the next flush or close, as any write failure.
         let opening = builder.opening(seq: store.committedTransactions)
-        pipeline = RecordingPipeline(sink: sink, builder: builder, staging: pipelineStaging, opening: opening)
+        pipeline = RecordingPipeline(sink: sink, builder: builder, staging: pipelineStaging, opening: opening, observer: observer)
         flightRecorder?.recordingStarted(header: header, startStep: store.committedTransactions, clockStart: clockStart, pipeline: pipeline)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.
@@ -205,13 +209,6 @@ public final class JournalRecorder {
     public func flush() throws {
         handOverPendingTiming()
         try pipeline?.flush()
-    }
-
-    /// What the recorder's mirror of the store holds, once the transactions committed so far
-    /// are recorded: it holds the live atoms, the graph, and the atoms referred to since the
-    /// last keyframe, never every atom seen. `nil` before ``attach(to:)``.
-    package func mirrorSizes() -> RecorderMirrorSizes? {
-        pipeline?.mirrorSizes()
     }
 
     /// Writes the end line, flushes, syncs the file to disk and closes it. Later transactions

@@ -21,7 +21,7 @@ enum MemberDelta {
                 }
                 // Bytes are handed over as buffers, not slices: a slice's append goes element
                 // by element.
-                var delta = ObjectDeltaWriter()
+                var delta = ObjectDeltaWriter(reservingCapacity: min(new.count, 256) + 8)
                 var matched: UInt64 = 0
                 for (index, member) in newMembers.enumerated() {
                     let oldIndex = index < oldMembers.count && same(oldMembers[index].key, member.key)

@@ -165,8 +165,8 @@ struct RecordedState: Sendable {
     }
 }
 
-/// What the recorder's mirror holds (``JournalRecorder/mirrorSizes()``): every count stays
-/// within the live atoms, the graph, and the atoms referred to since the last keyframe.
+/// What the recorder's mirror holds (``RecorderObservation``): every count stays within the
+/// live atoms, the graph, and the atoms referred to since the last keyframe.
 package struct RecorderMirrorSizes: Sendable, Equatable {
     /// Atoms numbered and declared.
     package var atoms: Int
@@ -184,6 +184,16 @@ package struct RecorderMirrorSizes: Sendable, Equatable {
     package var subscriptions: Int
     /// Atoms an edge or subscription refers to.
     package var referencedAtoms: Int
+}
+
+/// What a recorder's thread reports after each batch of transactions it recorded, to an
+/// observer given before it attaches (``JournalRecorder/observer``): what its mirror holds,
+/// and the last step recorded.
+package struct RecorderObservation: Sendable, Equatable {
+    /// What the mirror holds.
+    package var mirror: RecorderMirrorSizes
+    /// The last step whose lines were built.
+    package var recordedThrough: Int
 }
 
 /// A live atom's value as the recorder keeps it.

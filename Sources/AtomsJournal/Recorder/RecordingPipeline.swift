@@ -21,9 +21,11 @@ final class RecordingPipeline: @unchecked Sendable {
 
     // Unchecked (and unchecked exclusivity, touched per transaction): `staging`, the flags,
     // the flush counters and `failure` are guarded by `condition`; `builder`, `batch` and the
-    // sink are touched only by the pipeline's thread once it started (the builder also under
-    // the lock while the thread is idle, by `mirrorSizes()`).
+    // sink are touched only by the pipeline's thread once it started.
     private let condition = NSCondition()
+    /// Told on the pipeline's thread after each batch what the mirror holds (set by the tests
+    /// that watch the recorder's memory; `nil` otherwise).
+    private let observer: (@Sendable (RecorderObservation) -> Void)?
     private let sink: any JournalSink
     private let policy: FlushPolicy
     @exclusivity(unchecked) private var builder: TransactionLineBuilder
@@ -55,7 +57,11 @@ final class RecordingPipeline: @unchecked Sendable {
     /// Writes the journal's opening lines (`opening`, a header and a keyframe) at once, on
     /// the caller's thread, so a program killed a moment later leaves a journal that opens;
     /// then starts the thread. `builder` already holds the recorded state's starting point.
-    init(sink: any JournalSink, builder: TransactionLineBuilder, staging: CaptureStaging, opening: [UInt8]) {
+    init(
+        sink: any JournalSink, builder: TransactionLineBuilder, staging: CaptureStaging, opening: [UInt8],
+        observer: (@Sendable (RecorderObservation) -> Void)? = nil
+    ) {
+        self.observer = observer
         self.sink = sink
         self.policy = sink.flushPolicy
         self.builder = builder
@@ -135,17 +141,6 @@ final class RecordingPipeline: @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// What the line builder's mirror holds, once every queued transaction has been built
-    /// (the thread leaves the builder alone while the lock is held and nothing is queued).
-    func mirrorSizes() -> RecorderMirrorSizes {
-        condition.lock()
-        defer { condition.unlock() }
-        while (!staging.isEmpty || isProcessing) && !isFinished {
-            condition.wait()
-        }
-        return builder.mirrorSizes
-    }
-
     /// Processes what is queued, ends the journal with its end line, syncs and closes the
     /// sink, and stops the thread.
     ///
@@ -201,6 +196,9 @@ final class RecordingPipeline: @unchecked Sendable {
                 waitingSince = Date()
             }
             let retired = hasItems ? builder.takeRetired() : []
+            if hasItems, let observer {
+                observer(RecorderObservation(mirror: builder.mirrorSizes, recordedThrough: builder.recordedThrough))
+            }
             condition.lock()
             if let failed, failure == nil {
                 failure = failed

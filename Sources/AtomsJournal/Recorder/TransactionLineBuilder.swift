@@ -105,6 +105,11 @@ struct TransactionLineBuilder: Sendable {
         state.sizes
     }
 
+    /// The last step recorded (a transaction, or the step recording started at).
+    var recordedThrough: Int {
+        lastStep
+    }
+
     /// The values the mirror let go of since the last call (``ValueTable/takeRetired()``).
     mutating func takeRetired() -> [Any] {
         state.values.takeRetired()

@@ -1,5 +1,6 @@
 import Atoms
 import Foundation
+import TestSupport
 @testable import AtomsJournal
 @testable import AtomsJournalReader
 
@@ -28,6 +29,10 @@ struct ChurnSession {
     init(rows: Int, path: String, limit: Int? = nil, keyframeInterval: Int) throws {
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, limit: limit, keyframeInterval: keyframeInterval, program: "churn-test")
+        // What the recorder's thread reports after each batch: once a flush returns, the
+        // report of the last transaction committed.
+        let observed = Locked<RecorderObservation?>(nil)
+        recorder.observer = { observation in observed.withLock { $0 = observation } }
         recorder.attach(to: root.store)
         let context = root.viewContext()
         var live: Set<String> = []
@@ -65,8 +70,9 @@ struct ChurnSession {
             }
             context[CountAtom()] += 1
             note()
-            if let sizes = recorder.mirrorSizes() {
-                mirror.append((sizes, live.count))
+            try recorder.flush()
+            if let observation = observed.withLock({ $0 }), observation.recordedThrough == root.store.committedTransactions {
+                mirror.append((observation.mirror, live.count))
             }
         }
         try recorder.close()

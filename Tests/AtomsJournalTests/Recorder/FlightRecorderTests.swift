@@ -150,15 +150,21 @@ struct FlightRecorderTests {
     @Test func memoryStaysWithinTheCapacityPlusASegment() throws {
         let capacity = 16 << 10
         let segment = SegmentWriter.segmentSize(forLimit: capacity)
-        let session = try Session(capacity: capacity)
-        let recorder = session.recorder
-        let sink = recorder.sink as! FlightRecorderSink
+        // What the sink holds after each change, as it tells its observer.
+        let memory = Locked(FlightRecorderSink.Memory(held: 0, allocated: 0))
+        let sink = try FlightRecorderSink(capacity: capacity) { now in memory.withLock { $0 = now } }
+        let root = AtomRoot()
+        let recorder = JournalRecorder(sink: sink, file: nil, flightRecorder: sink, keyframeInterval: 64, redacting: [], program: "flight-test")
+        recorder.attach(to: root.store)
+        let context = root.viewContext()
+        context.watch(CountAtom())
         var allocated: [Int] = []
         for round in 0..<40 {
-            session.increment(1_000)
+            for _ in 0..<1_000 { context[CountAtom()] += 1 }
             try recorder.flush()
-            #expect(sink.heldBytes <= capacity + segment + 256, "round \(round): \(sink.heldBytes) bytes held")
-            allocated.append(sink.allocatedBytes)
+            let now = memory.withLock { $0 }
+            #expect(now.held > 0 && now.held <= capacity + segment + 256, "round \(round): \(now.held) bytes held")
+            allocated.append(now.allocated)
         }
         try recorder.close()
         #expect(allocated.max()! <= capacity + 2 * segment, "buffers: \(allocated.max()!) bytes")

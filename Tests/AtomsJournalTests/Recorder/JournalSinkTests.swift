@@ -85,6 +85,8 @@ struct JournalSinkTests {
         let path = directory.path("policy.jsonl")
         let root = AtomRoot()
         let recorder = try JournalRecorder(path: path, flush: policy)
+        let recorded = Locked(0)
+        recorder.observer = { observation in recorded.withLock { $0 = observation.recordedThrough } }
         recorder.attach(to: root.store)
         let opening = try String(contentsOfFile: path, encoding: .utf8)
         #expect(opening.split(separator: "\n").count == 2, "the header and the keyframe are written at attach")
@@ -92,7 +94,9 @@ struct JournalSinkTests {
         context.watch(CountAtom())
         for _ in 0..<10 { context[CountAtom()] += 1 }
         if policy == .onClose {
-            _ = recorder.mirrorSizes()  // returns once the thread built every line
+            // Once the thread built every line, which it reports.
+            let committed = root.store.committedTransactions
+            #expect(await Poll.until(timeout: 60) { recorded.withLock { $0 } == committed }, "the thread built the lines")
             #expect(try String(contentsOfFile: path, encoding: .utf8) == opening, "held until flush")
         } else {
             let text = try await waitForFile(path) { transactionLines($0) == 11 }
