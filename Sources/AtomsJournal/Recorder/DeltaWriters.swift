@@ -1,10 +1,11 @@
 // The journal's value deltas, written by one writer per shape: an object's
 // (``ObjectDeltaWriter``: values compared through `Codable`, values kept as their encoding,
 // dictionaries written as objects, and `@JournalRecordable` values alike), an array's
-// (``ArrayDeltaWriter``) and a dictionary's with keys that are not strings
-// (``DictionaryDeltaWriter``). The rule for a keyed value, that one whose every member was
+// (``ArrayDeltaWriter``), a set's (``SetDeltaWriter``) and a dictionary's with keys that are not
+// strings (``DictionaryDeltaWriter``). The rule for a keyed value, that one whose every member was
 // set whole is written whole instead (shorter than its delta), is ``ObjectDeltaWriter``'s and
-// ``DictionaryDeltaWriter``'s `finish(memberCount:)`, nowhere else.
+// ``DictionaryDeltaWriter``'s `finish(memberCount:)`, nowhere else; a set's own rule is
+// ``SetDeltaWriter/isWrittenWhole(added:removed:count:)``.
 
 /// The fixed bytes of the delta syntax.
 enum DeltaSyntax {
@@ -204,6 +205,25 @@ struct DictionaryDeltaWriter {
         bytes.append(contentsOf: patches)
         bytes.append(contentsOf: Array("],[".utf8))
         bytes.append(contentsOf: removed)
+        bytes.append(contentsOf: Array("]]".utf8))
+        return .delta(bytes)
+    }
+}
+
+/// Writes a set's delta: `["s",[added,…],[removed,…]]`, each list in the canonical order.
+enum SetDeltaWriter {
+    /// Whether a set is written whole instead: when its delta would name as many elements as
+    /// the new set holds (a set's elements are not members, so the keyed rule does not apply).
+    static func isWrittenWhole(added: Int, removed: Int, count: Int) -> Bool {
+        added + removed >= count
+    }
+
+    /// The delta adding `added` and removing `removed` (each element's JSON, sorted).
+    static func delta(added: [[UInt8]], removed: [[UInt8]]) -> ValueDiffer.Change {
+        var bytes = Array(#"["s",["#.utf8)
+        bytes.append(contentsOf: added.joined(separator: [UInt8(ascii: ",")]))
+        bytes.append(contentsOf: Array("],[".utf8))
+        bytes.append(contentsOf: removed.joined(separator: [UInt8(ascii: ",")]))
         bytes.append(contentsOf: Array("]]".utf8))
         return .delta(bytes)
     }
