@@ -32,9 +32,9 @@ enum ClientSourcePath {
     /// not UTF-8.
     ///
     /// Written here because neither library decodes what editors send: FoundationEssentials has
-    /// no `removingPercentEncoding`, and its `URL` re-encodes a whole path that holds a raw
-    /// character (a space, an `é`), escapes included, so `file:///My%20Dir/café.swift` would
-    /// come back as `/My%20Dir/café.swift`.
+    /// no `removingPercentEncoding`, and its `URL` and `URLComponents` re-encode a whole path
+    /// that holds a raw character (a space, an `é`), escapes included, so
+    /// `file:///My%20Dir/café.swift` would come back as `/My%20Dir/café.swift`.
     private static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         var utf8 = text.utf8[...]
