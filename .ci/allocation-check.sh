@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The recorder's threads allocate nothing per transaction in steady state, for values recorded
-# through `@JournalRecordable` (issue 31): counted by malloc-interposer on a release build of
+# through `@JournalRecordable`: counted by malloc-interposer on a release build of
 # journal-allocations (a debug build allocates for its own reasons), keyframes held off (a
 # keyframe writes the whole state and allocates; they come every few hundred transactions).
 set -euo pipefail

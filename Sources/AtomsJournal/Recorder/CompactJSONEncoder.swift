@@ -46,6 +46,13 @@ struct CompactJSONEncoder: @unchecked Sendable {
         try writer.encodeTopLevel(value)
         return Output(bytes: writer.bytes, members: writer.topLevelMembers)
     }
+
+    /// Keeps an encoding's storage, which nothing else refers to any more, for the next
+    /// encoding: a value written at every transaction then encodes into the storage of the
+    /// one it replaced, with no allocation and no free.
+    func recycle(bytes: consuming [UInt8], members: consuming [Member]?) {
+        writer.keepSpare(bytes: bytes, members: members)
+    }
 }
 
 /// The state of one encoding: the bytes so far and the stack of open containers.
@@ -75,13 +82,36 @@ private final class JSONStreamWriter {
     @exclusivity(unchecked) private var lastKind: (type: ObjectIdentifier, kind: Kind)?
     let userInfo: [CodingUserInfoKey: Any] = [:]
 
+    /// The storage of an encoding given back (``CompactJSONEncoder/recycle(bytes:members:)``),
+    /// for the next one.
+    @exclusivity(unchecked) private var spareBytes: [UInt8] = []
+    @exclusivity(unchecked) private var spareMembers: [CompactJSONEncoder.Member] = []
+
     /// Starts a new encoding.
     func reset() {
         bytes = []
-        bytes.reserveCapacity(64)
+        if spareBytes.capacity > 0 {
+            swap(&bytes, &spareBytes)
+        } else {
+            bytes.reserveCapacity(64)
+        }
         frames.removeAll(keepingCapacity: true)
         topLevelMembers = nil
         openMemberStart = nil
+    }
+
+    /// Keeps storage for the next encoding, when none is kept yet. (Storage something else
+    /// still refers to is copied on emptying, as it would have been allocated anyway.)
+    func keepSpare(bytes: consuming [UInt8], members: consuming [CompactJSONEncoder.Member]?) {
+        var bytes = bytes
+        if spareBytes.capacity == 0, bytes.capacity > 0 {
+            bytes.removeAll(keepingCapacity: true)
+            spareBytes = bytes
+        }
+        if var members, spareMembers.capacity == 0, members.capacity > 0 {
+            members.removeAll(keepingCapacity: true)
+            spareMembers = members
+        }
     }
 
     func encodeTopLevel<T: Encodable>(_ value: T) throws {
@@ -96,8 +126,13 @@ private final class JSONStreamWriter {
         serials += 1
         if frames.isEmpty && object && bytes.isEmpty {
             // Room for a small struct's members: growing from empty allocates three times.
-            topLevelMembers = []
-            topLevelMembers!.reserveCapacity(8)
+            if spareMembers.capacity > 0 {
+                topLevelMembers = spareMembers
+                spareMembers = []
+            } else {
+                topLevelMembers = []
+                topLevelMembers!.reserveCapacity(8)
+            }
         }
         bytes.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         frames.append(Frame(isObject: object, serial: serials))

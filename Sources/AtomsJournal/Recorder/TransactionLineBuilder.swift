@@ -316,17 +316,26 @@ struct TransactionLineBuilder: Sendable {
             case .encoded(.json(let oldBytes, let oldMembers?))? = state.values[id],
             TransactionLine.appendEntry(for: MemberDelta.change(old: oldBytes, oldMembers: oldMembers, new: bytes, newMembers: members), id: id, to: &output)
         {
-            state.values[id] = .encoded(value)
+            keep(value, of: id)
             return
         }
         // Any other value (an array, a dump, a phase, a redacted value) equal to the previous
         // one is an equal write, as it is for objects: every reader then counts no change.
         if !isNew, case .encoded(let old)? = state.values[id], old.isSameEncoding(as: value) {
             TransactionLine.appendUnchanged(id: id, to: &output)
+            encoder.recycle(value)
             return
         }
-        state.values[id] = .encoded(value)
         appendWhole(id: id, value: value, to: &output)
+        keep(value, of: id)
+    }
+
+    /// Makes `value` the mirror's value of atom `id`; the encoding it replaces lends its
+    /// storage to the next one.
+    private mutating func keep(_ value: EncodedValue, of id: Int) {
+        if let old = state.values.replace(id, with: .encoded(value)) {
+            encoder.recycle(old)
+        }
     }
 
     /// Appends a whole value: `[id,"v",json]`, or a keyed entry for values that are not JSON.

@@ -120,6 +120,15 @@ struct ValueEncoder: @unchecked Sendable {
         return json(typed: value as! T)
     }
 
+    /// Keeps a recorded value's storage for the next encoding (see
+    /// ``CompactJSONEncoder/recycle(bytes:members:)``): for a value that nothing refers to any
+    /// more, replaced in the recorder's mirror.
+    func recycle(_ value: consuming EncodedValue) {
+        if case .json(let bytes, let members) = consume value {
+            compact.recycle(bytes: bytes, members: members)
+        }
+    }
+
     /// The recorded form of an `Encodable` value of a known type that is not a phase, as
     /// ``encode(_:redacted:)`` gives it, without boxing it.
     func encode<T: Encodable>(encodable value: T) -> EncodedValue {

@@ -55,6 +55,30 @@ struct ValueTable: @unchecked Sendable {
         }
     }
 
+    /// Sets the value of atom `id` (live) as the subscript does, and returns the value it
+    /// replaces when that was encoded already (moved out, not copied), so that the caller
+    /// can reuse its storage.
+    mutating func replace(_ id: Int, with newValue: RecordedValue) -> EncodedValue? {
+        guard let index = bucket(of: id) else {
+            insert(id, newValue)
+            return nil
+        }
+        if keyframeTexts[index] != nil {
+            keyframeTexts[index] = nil
+        }
+        switch slots[index].take() {
+        case .encoded(let old)?:
+            slots[index] = newValue
+            return old
+        case .swift(let old)?:
+            retired.append(old)
+        case .slot?, nil:
+            break
+        }
+        slots[index] = newValue
+        return nil
+    }
+
     /// Whether atom `id` is live (has a value), without copying the value.
     func contains(_ id: Int) -> Bool {
         bucket(of: id) != nil
