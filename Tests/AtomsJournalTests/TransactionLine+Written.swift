@@ -7,13 +7,13 @@ extension TransactionLine {
     /// from): what the recorder writes for the same transaction.
     func written(from raw: UnsafeRawBufferPointer) throws -> [UInt8] {
         var line: [UInt8] = []
-        Self.appendEnvelope(seq: seq, time: raw[timeText], cause: cause, origin: origin, at: at, to: &line)
+        Self.appendEnvelope(seq: seq, time: Array(raw[timeText]), cause: cause, origin: origin, at: at, to: &line)
         for (index, value) in values.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
             let payload = raw[value.range]
             switch value.kind {
-            case .whole: Self.appendWhole(id: value.id, json: payload, to: &line)
-            case .delta: Self.appendDelta(id: value.id, delta: payload, to: &line)
+            case .whole: Self.appendWhole(id: value.id, json: Array(payload), to: &line)
+            case .delta: Self.appendDelta(id: value.id, delta: Array(payload), to: &line)
             case .unchanged: Self.appendUnchanged(id: value.id, to: &line)
             case .keyed:
                 // The fields after the leading `"id":N,`.

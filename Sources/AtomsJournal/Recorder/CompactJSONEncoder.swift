@@ -50,8 +50,8 @@ struct CompactJSONEncoder: @unchecked Sendable {
     /// Keeps an encoding's storage, which nothing else refers to any more, for the next
     /// encoding: a value written at every transaction then encodes into the storage of the
     /// one it replaced, with no allocation and no free.
-    func recycle(bytes: consuming [UInt8], members: consuming [Member]?) {
-        writer.keepSpare(bytes: bytes, members: members)
+    func recycle(bytes: inout [UInt8], members: inout [Member]?) {
+        writer.keepSpare(bytes: &bytes, members: &members)
     }
 }
 
@@ -102,15 +102,16 @@ private final class JSONStreamWriter {
 
     /// Keeps storage for the next encoding, when none is kept yet. (Storage something else
     /// still refers to is copied on emptying, as it would have been allocated anyway.)
-    func keepSpare(bytes: consuming [UInt8], members: consuming [CompactJSONEncoder.Member]?) {
-        var bytes = bytes
+    /// Emptied in place and swapped in, never bound to a second variable: a copy would make
+    /// the storage shared, and emptying shared storage allocates.
+    func keepSpare(bytes: inout [UInt8], members: inout [CompactJSONEncoder.Member]?) {
         if spareBytes.capacity == 0, bytes.capacity > 0 {
             bytes.removeAll(keepingCapacity: true)
-            spareBytes = bytes
+            swap(&spareBytes, &bytes)
         }
-        if var members, spareMembers.capacity == 0, members.capacity > 0 {
-            members.removeAll(keepingCapacity: true)
-            spareMembers = members
+        if spareMembers.capacity == 0, (members?.capacity ?? 0) > 0 {
+            members!.removeAll(keepingCapacity: true)
+            swap(&spareMembers, &members!)
         }
     }
 

@@ -8,10 +8,12 @@ enum MemberDelta {
     /// quadratic, and matched members are noted in one 64-bit mask.
     static let memberLimit = 64
 
-    /// What changed from the old encoding to the new one.
+    /// What changed from the old encoding to the new one; a delta's buffer is lent by `pool`
+    /// when there is one (the caller gives it back).
     static func change(
         old: [UInt8], oldMembers: [CompactJSONEncoder.Member],
-        new: [UInt8], newMembers: [CompactJSONEncoder.Member]
+        new: [UInt8], newMembers: [CompactJSONEncoder.Member],
+        pool: ValueDiffer? = nil
     ) -> ValueDiffer.Change {
         guard oldMembers.count <= memberLimit, newMembers.count <= memberLimit else { return .replaced }
         return old.withUnsafeBufferPointer { old in
@@ -21,7 +23,7 @@ enum MemberDelta {
                 }
                 // Bytes are handed over as buffers, not slices: a slice's append goes element
                 // by element.
-                var delta = ObjectDeltaWriter(reservingCapacity: min(new.count, 256) + 8)
+                var delta = ObjectDeltaWriter(pool: pool, reservingCapacity: min(new.count, 256) + 8)
                 var matched: UInt64 = 0
                 for (index, member) in newMembers.enumerated() {
                     let oldIndex = index < oldMembers.count && same(oldMembers[index].key, member.key)

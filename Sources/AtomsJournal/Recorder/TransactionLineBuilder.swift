@@ -312,10 +312,7 @@ struct TransactionLineBuilder: Sendable {
             }
         }
         // Values kept as JSON: objects are compared member by member with the previous one.
-        if !isNew, case .json(let bytes, let members?) = value,
-            case .encoded(.json(let oldBytes, let oldMembers?))? = state.values[id],
-            TransactionLine.appendEntry(for: MemberDelta.change(old: oldBytes, oldMembers: oldMembers, new: bytes, newMembers: members), id: id, to: &output)
-        {
+        if !isNew, case .json(let bytes, let members?) = value, appendMemberChange(id: id, bytes: bytes, members: members, to: &output) {
             keep(value, of: id)
             return
         }
@@ -328,6 +325,17 @@ struct TransactionLineBuilder: Sendable {
         }
         appendWhole(id: id, value: value, to: &output)
         keep(value, of: id)
+    }
+
+    /// Appends the entry of an object kept as JSON, compared member by member with the
+    /// previous encoding; `false` (appending nothing) when there is none, or the value is to
+    /// be written whole. (Its own function, so that its copy of the previous encoding is let
+    /// go before that encoding's storage is reused.)
+    private func appendMemberChange(id: Int, bytes: [UInt8], members: [CompactJSONEncoder.Member], to output: inout [UInt8]) -> Bool {
+        guard case .encoded(.json(let oldBytes, let oldMembers?))? = state.values[id] else { return false }
+        var change = MemberDelta.change(old: oldBytes, oldMembers: oldMembers, new: bytes, newMembers: members, pool: differ)
+        defer { differ.recycle(&change) }
+        return TransactionLine.appendEntry(for: change, id: id, to: &output)
     }
 
     /// Makes `value` the mirror's value of atom `id`; the encoding it replaces lends its

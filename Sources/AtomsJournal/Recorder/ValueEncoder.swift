@@ -124,8 +124,11 @@ struct ValueEncoder: @unchecked Sendable {
     /// ``CompactJSONEncoder/recycle(bytes:members:)``): for a value that nothing refers to any
     /// more, replaced in the recorder's mirror.
     func recycle(_ value: consuming EncodedValue) {
-        if case .json(let bytes, let members) = consume value {
-            compact.recycle(bytes: bytes, members: members)
+        switch consume value {
+        case .json(var bytes, var members):
+            compact.recycle(bytes: &bytes, members: &members)
+        case .fields:
+            break
         }
     }
 

@@ -66,11 +66,15 @@ extension KeyframeLine {
 extension TransactionLine {
     /// The start of a transaction line, `[seq,t,"cause",origin,at,[`; `time` is the time's
     /// JSON number.
-    package static func appendEnvelope(seq: Int, time: some Sequence<UInt8>, cause: String, origin: Int, at location: Int, to line: inout [UInt8]) {
+    ///
+    /// These writers take arrays, not any sequence of bytes: the recorder calls them on every
+    /// transaction from another module, where a generic parameter goes through protocol
+    /// witnesses that cost more than the line itself.
+    package static func appendEnvelope(seq: Int, time: [UInt8], cause: String, origin: Int, at location: Int, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "["))
         line.appendDecimal(seq)
         line.append(UInt8(ascii: ","))
-        appendBytes(time, to: &line)
+        line.append(contentsOf: time)
         line.append(UInt8(ascii: ","))
         line.appendJSONString(cause)
         line.append(UInt8(ascii: ","))
@@ -92,7 +96,7 @@ extension TransactionLine {
     }
 
     /// `[id,"v",json]`: a whole value.
-    package static func appendWhole(id: Int, json: some Sequence<UInt8>, to output: inout [UInt8]) {
+    package static func appendWhole(id: Int, json: [UInt8], to output: inout [UInt8]) {
         appendEntry(id: id, kind: UInt8(ascii: "v"), payload: json, to: &output)
     }
 
@@ -106,12 +110,12 @@ extension TransactionLine {
     }
 
     /// `[id,"d",delta]`: a change to the previous value.
-    package static func appendDelta(id: Int, delta: some Sequence<UInt8>, to output: inout [UInt8]) {
+    package static func appendDelta(id: Int, delta: [UInt8], to output: inout [UInt8]) {
         appendEntry(id: id, kind: UInt8(ascii: "d"), payload: delta, to: &output)
     }
 
     /// `[id,"kind",payload]`.
-    private static func appendEntry(id: Int, kind: UInt8, payload: some Sequence<UInt8>, to output: inout [UInt8]) {
+    private static func appendEntry(id: Int, kind: UInt8, payload: [UInt8], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "["))
         output.appendDecimal(id)
         output.append(UInt8(ascii: ","))
@@ -119,7 +123,7 @@ extension TransactionLine {
         output.append(kind)
         output.append(UInt8(ascii: "\""))
         output.append(UInt8(ascii: ","))
-        appendBytes(payload, to: &output)
+        output.append(contentsOf: payload)
         output.append(UInt8(ascii: "]"))
     }
 
