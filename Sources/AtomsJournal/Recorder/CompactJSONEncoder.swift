@@ -44,7 +44,12 @@ struct CompactJSONEncoder: @unchecked Sendable {
     func encode<T: Encodable>(_ value: T) throws -> Output {
         writer.reset()
         try writer.encodeTopLevel(value)
-        return Output(bytes: writer.bytes, members: writer.topLevelMembers)
+        // Taken out of the writer, not shared with it: the output's storage is then its own,
+        // to be recycled without a copy.
+        var output = Output(bytes: [], members: nil)
+        swap(&output.bytes, &writer.bytes)
+        swap(&output.members, &writer.topLevelMembers)
+        return output
     }
 
     /// Keeps an encoding's storage, which nothing else refers to any more, for the next
@@ -103,17 +108,23 @@ private final class JSONStreamWriter {
     /// Keeps storage for the next encoding, when none is kept yet. (Storage something else
     /// still refers to is copied on emptying, as it would have been allocated anyway.)
     /// Emptied in place and swapped in, never bound to a second variable: a copy would make
-    /// the storage shared, and emptying shared storage allocates.
+    /// the storage shared, and emptying shared storage allocates. Only small storage is kept:
+    /// the next encoding may be of any value, and a small value kept in a large buffer would
+    /// hold it for as long as its atom lives.
     func keepSpare(bytes: inout [UInt8], members: inout [CompactJSONEncoder.Member]?) {
-        if spareBytes.capacity == 0, bytes.capacity > 0 {
+        if spareBytes.capacity == 0, bytes.capacity > 0, bytes.capacity <= Self.largestSpareBytes {
             bytes.removeAll(keepingCapacity: true)
             swap(&spareBytes, &bytes)
         }
-        if spareMembers.capacity == 0, (members?.capacity ?? 0) > 0 {
+        if spareMembers.capacity == 0, let capacity = members?.capacity, capacity > 0, capacity <= Self.largestSpareMembers {
             members!.removeAll(keepingCapacity: true)
             swap(&spareMembers, &members!)
         }
     }
+
+    /// The largest storage kept for the next encoding: what a small struct's encoding takes.
+    private static let largestSpareBytes = 4 << 10
+    private static let largestSpareMembers = 64
 
     func encodeTopLevel<T: Encodable>(_ value: T) throws {
         try encodeValue(value)

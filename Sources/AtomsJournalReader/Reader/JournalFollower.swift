@@ -209,7 +209,17 @@ package final class JournalFollower {
         var (offset, lineNumber) = (current.offset, current.lineNumber)
         let path = current.path
         defer { (current.offset, current.lineNumber) = (offset, lineNumber) }
-        _ = try AppendedLines.read(current.descriptor, path: path, from: offset) { raw, range, lineOffset throws(JournalError) in
+        do {
+            try readLines(current.descriptor, path: path, offset: &offset, lineNumber: &lineNumber, events: &events)
+        } catch .changedWhileReading {
+            // Cut short between its size and its bytes being read: a new recording, which
+            // `wasReplaced` finds next; what was read before stands.
+        }
+    }
+
+    /// Handles the complete lines from `offset`, moving `offset` and `lineNumber` past each.
+    private func readLines(_ descriptor: Int32, path: String, offset: inout Int, lineNumber: inout Int, events: inout [Event]) throws(JournalError) {
+        _ = try AppendedLines.read(descriptor, path: path, from: offset) { raw, range, lineOffset throws(JournalError) in
             do {
                 try handle(raw, range, number: lineNumber + 1, path: path, events: &events)
             } catch {

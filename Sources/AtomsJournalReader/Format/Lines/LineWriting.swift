@@ -67,9 +67,10 @@ extension TransactionLine {
     /// The start of a transaction line, `[seq,t,"cause",origin,at,[`; `time` is the time's
     /// JSON number.
     ///
-    /// These writers take arrays, not any sequence of bytes: the recorder calls them on every
-    /// transaction from another module, where a generic parameter goes through protocol
-    /// witnesses that cost more than the line itself.
+    /// This writer, ``appendWhole(id:json:to:)`` and ``appendDelta(id:delta:to:)`` take arrays,
+    /// not any sequence of bytes: the recorder calls them on every transaction from another
+    /// module, where a generic parameter goes through protocol witnesses that cost more than
+    /// the line itself.
     package static func appendEnvelope(seq: Int, time: [UInt8], cause: String, origin: Int, at location: Int, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "["))
         line.appendDecimal(seq)
