@@ -22,23 +22,10 @@ package enum AppendedLines {
     ) throws(JournalError) -> Int {
         let file = try JournalFile(following: descriptor, path: path)
         var reader = LineReader(file: file)
-        var offset = offset
-        var stopped = false
-        while offset < file.count, !stopped {
-            let before = offset
-            offset = try reader.readOn(from: offset, to: file.count) { raw, line throws(JournalError) -> LineReader.Reading in
-                guard line.isTerminated else {
-                    stopped = true
-                    return .stopBefore
-                }
-                guard try body(raw, line.range, line.offset) else {
-                    stopped = true
-                    return .stopAfter
-                }
-                return .next
-            }
-            if offset == before { break }
+        // The scanner is not used: `body` reads the line as it needs.
+        return try readLines(&reader, from: offset, to: file.count, scanner: LineScanner(version: JournalFormat.majorVersion)) { _, raw, line in
+            guard line.isTerminated else { return .stopBefore }
+            return try body(raw, line.range, line.offset) ? .next : .stopAfter
         }
-        return offset
     }
 }
