@@ -87,15 +87,18 @@ let package = Package(
         ),
 
         // What the test targets share: temporary files, running built executables, gates.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CAtomsSpawn"], path: "Tests/TestSupport"),
         // Headless Chromium over the DevTools pipe, for the report's browser tests and benchmark.
         .target(name: "BrowserSupport", dependencies: ["TestSupport"], path: "Tests/BrowserSupport"),
 
+        // Starting a program that inherits no descriptor but those it is given (glibc's
+        // close-from file action, which Swift's Glibc module does not declare).
+        .target(name: "CAtomsSpawn"),
         // The inspector: everything atoms-inspect does, as plain functions over the reader; not
         // a product (its declarations are `package`).
         .target(
             name: "AtomsInspector",
-            dependencies: ["AtomsJournalReader"],
+            dependencies: ["AtomsJournalReader", "CAtomsSpawn"],
             // The report page's JavaScript and CSS, embedded by Report/Web/embed.sh.
             exclude: ["Report/Web"]
         ),

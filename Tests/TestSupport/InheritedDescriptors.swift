@@ -1,3 +1,4 @@
+import CAtomsSpawn
 import Foundation
 
 /// What a program started with `posix_spawn` must not inherit.
@@ -7,12 +8,9 @@ import Foundation
 /// pipe would keep that pipe's write end open for as long as it lives, and the program at the
 /// other end would never see the end of its input.
 public enum InheritedDescriptors {
-    /// Adds to `actions` a close of every descriptor open now above `highest` (glibc ignores a
-    /// close of one that is closed by the time the child starts).
+    /// Adds to `actions` a close of every descriptor above `highest`, taken when the child
+    /// starts (so a pipe another test opens meanwhile is closed too).
     public static func close(above highest: Int32, in actions: inout posix_spawn_file_actions_t) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for descriptor in names.compactMap(Int32.init) where descriptor > highest {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
+        _ = atoms_spawn_close_from(&actions, highest + 1)
     }
 }

@@ -8,9 +8,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CAtomsSpawn
 
 /// Runs a program directly (`posix_spawn`, never a shell): feeds its standard input, collects
-/// its standard output and error, and waits for it; what Graphviz and DuckDB are run with.
+/// its standard output and error, and waits for it; what Graphviz and DuckDB are run with. The
+/// program inherits no descriptor but those three.
 ///
 /// Input, output and errors are served together by one `poll` loop, so a large input or output
 /// cannot fill a pipe and deadlock. Standard input is a socket written with `MSG_NOSIGNAL`
@@ -81,6 +83,12 @@ package enum ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        // Nothing else of the inspector's (a journal, a socket to a program it is attached to)
+        // goes to Graphviz or DuckDB.
+        let closing = atoms_spawn_close_from(&actions, 3)
+        guard closing == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: closing) ?? .EIO)
+        }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
