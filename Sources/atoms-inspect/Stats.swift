@@ -3,7 +3,7 @@ import AtomsInspector
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Summarize a journal: transactions, keyframes, atoms, time span, file size, the atoms changed most (with their writes, equal values included)."
+        abstract: "Summarize a journal: transactions, keyframes, atoms, time span, file size, the atoms changed most (with their writes, equal values included), and how often the program waited for its recorder."
     )
 
     @Argument(help: "The journal file.")

@@ -67,13 +67,6 @@ package struct WordBuffer: ~Copyable, @unchecked Sendable {
         count = 0
     }
 
-    /// Exchanges the contents of two buffers (their storage, not their words).
-    package mutating func exchange(with other: inout WordBuffer) {
-        swap(&base, &other.base)
-        swap(&count, &other.count)
-        swap(&capacity, &other.capacity)
-    }
-
     private mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }

@@ -27,6 +27,9 @@ package enum StatsCommand {
         package let droppedTransactions: Int
         /// Whether the recorder closed the journal (it ends with an end line).
         package let ended: Bool
+        /// How many times the program waited for its recorder, which had fallen a whole
+        /// hand-over behind (`nil` when it never did).
+        package let recorderWaits: Int?
 
         /// An atom, its number of value changes and its number of writes.
         package struct Changed: Encodable, Equatable, Sendable {
@@ -92,7 +95,8 @@ package enum StatsCommand {
             mostChanged: Array(mostChanged),
             segments: reader.segmentCount,
             droppedTransactions: reader.droppedTransactions,
-            ended: reader.isEnded
+            ended: reader.isEnded,
+            recorderWaits: reader.recorderWaits > 0 ? reader.recorderWaits : nil
         )
     }
 
@@ -112,8 +116,11 @@ package enum StatsCommand {
             "\(style.bold("time span"))     \(LogCommand.seconds(milliseconds: stats.timeSpanMilliseconds)) s",
             "\(style.bold("file size"))     \(stats.fileBytes) bytes" + (journal.reader.isBounded ? " in \(stats.segments) segments (limit \(journal.reader.header.limit ?? 0) bytes)" : ""),
             "\(style.bold("causes"))        " + stats.causes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
-            style.bold("most changed") + "  (changes; writes, when some wrote an equal value)",
         ]
+        if let waits = stats.recorderWaits {
+            lines.append("\(style.bold("recorder"))      the program waited \(waits) \(waits == 1 ? "time" : "times") for it to catch up")
+        }
+        lines.append(style.bold("most changed") + "  (changes; writes, when some wrote an equal value)")
         lines += stats.mostChanged.map { changed in
             "  \(String(changed.changes).leftPadded(to: 7))  \(changed.atom)" + (changed.writes != changed.changes ? "  (\(changed.writes) writes)" : "")
         }

@@ -8,14 +8,16 @@ protocol RecordedSlot: AnyObject {
     /// The atom's number in the journal as the recorder's thread last found it, valid while
     /// the mirror has forgotten nothing since (``RecordedState/id(of:)-slot``).
     var journalNumber: (id: Int, epoch: Int) { get set }
-    /// Whether the slot is in the staged list (``CaptureStaging/slots``), which keeps it alive
-    /// until its staged changes are recorded (main actor, the pipeline's lock held).
-    var isStaged: Bool { get set }
-    /// Takes the values captured since the last hand-over (the pipeline's lock held).
-    func handOver()
-    /// Gives the values handed over, and those the slot let go of, back to the main actor,
-    /// which destroys them at its next capture (the pipeline's lock held).
-    func finishBatch()
+    /// Marks the slot as in the staged list of the staging side `side` (its parity), which
+    /// keeps it alive until its staged changes are recorded; returns `false` when it was
+    /// already (main actor, capturing into that side).
+    func markStaged(on side: Int) -> Bool
+    /// Starts recording the values captured into the staging side `side` (recorder's thread,
+    /// the side taken).
+    func beginBatch(side: Int)
+    /// Gives the values of side `side`, and those the slot let go of, back to the main actor,
+    /// which destroys them at its next capture into that side (recorder's thread).
+    func finishBatch(side: Int)
     /// Records the next value handed over as the atom's entry: appends `[id,"="]`,
     /// `[id,"d",delta]` or `[id,"v",json]` and returns ``SlotEntry/written`` (the slot then
     /// holds the value as the atom's current one), or returns the value encoded for the line
@@ -41,8 +43,9 @@ enum SlotEntry {
 /// (``OffThreadEncodingCheck``), decided once for the type when its verdict holds for every
 /// value, per value otherwise.
 final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendable {
-    // Unchecked: `mode` and `incoming` are touched on the main actor under the pipeline's
-    // lock; `outgoing`, `cursor`, `current` and `journalNumber` on the recorder's thread.
+    // Unchecked: `mode` is touched on the main actor only; each staging side's buffers and
+    // flag by the thread that holds that side (``CaptureHandOver``); `cursor`, `dropped`,
+    // `current` and `journalNumber` on the recorder's thread only.
 
     private enum Mode {
         case undecided, later, atCapture, perValue
@@ -54,24 +57,33 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     /// ``JournalRecordable``; `nil` compares and encodes them through `Codable`.
     private let coding: RecordableCoding<Value>?
 
-    // The main actor's side.
     @exclusivity(unchecked) private var mode = Mode.undecided
-    @exclusivity(unchecked) private var incoming = SlotBuffer<Value>()
-    @exclusivity(unchecked) var isStaged = false
-    /// Keeps the recorder's side on other cache lines than the main actor's, which each
-    /// thread writes on every transaction.
-    private let separation: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 
-    // The recorder's side.
-    @exclusivity(unchecked) private var outgoing = SlotBuffer<Value>()
+    // Each staging side's values (even and odd parity): captured on the main actor, recorded
+    // on the recorder's thread, whichever holds the side. Written whole, not as an array of
+    // two: this code is not specialized for `Value`, and indexing would look up the
+    // buffer's metadata. `retired` holds the values the recorder's thread is done with,
+    // destroyed on the main actor at the slot's next capture into the side: the main actor
+    // allocated their storage, and freeing it there, as it would without a journal, spares
+    // both threads contention on the allocator and on the elements' reference counts (a
+    // 500-element array's strings).
+    @exclusivity(unchecked) private var incomingEven = SlotBuffer<Value>()
+    @exclusivity(unchecked) private var retiredEven = SlotBuffer<Value>()
+    @exclusivity(unchecked) private var stagedEven = false
+    /// Keeps each side's fields on other cache lines than the other side's: the two threads
+    /// hold one side each.
+    private let separation: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    @exclusivity(unchecked) private var incomingOdd = SlotBuffer<Value>()
+    @exclusivity(unchecked) private var retiredOdd = SlotBuffer<Value>()
+    @exclusivity(unchecked) private var stagedOdd = false
+    private let separationFromRecorder: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    // The recorder's thread's alone.
+    /// The side being recorded, and the next of its values.
+    @exclusivity(unchecked) private var recordedSide = 0
     @exclusivity(unchecked) private var cursor = 0
-    /// Values the recorder's thread let go of in this batch (its side).
+    /// Values the recorder's thread let go of in this batch.
     @exclusivity(unchecked) private var dropped = SlotBuffer<Value>()
-    /// Values the recorder's thread is done with, destroyed on the main actor at the slot's
-    /// next capture: the main actor allocated their storage, and freeing it there, as it would
-    /// without a journal, spares both threads contention on the allocator and on the
-    /// elements' reference counts (a 500-element array's strings).
-    @exclusivity(unchecked) private var retired = SlotBuffer<Value>()
     /// The atom's current value as recorded (initialized while `hasCurrent`): behind a pointer,
     /// as `Value?` would look its metadata up on every use in this unspecialized code.
     private let current = UnsafeMutablePointer<Value>.allocate(capacity: 1)
@@ -91,10 +103,11 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
             current.deinitialize(count: 1)
         }
         current.deallocate()
-        incoming.deallocate()
-        outgoing.deallocate()
+        incomingEven.deallocate()
+        incomingOdd.deallocate()
+        retiredEven.deallocate()
+        retiredOdd.deallocate()
         dropped.deallocate()
-        retired.deallocate()
     }
 
     func capture(_ value: UnsafePointer<Value>) {
@@ -127,32 +140,61 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     }
 
     private func stage(_ value: UnsafePointer<Value>) {
-        if !retired.isEmpty {
-            retired.removeAll()
-        }
-        incoming.append(copyOf: value)
-        // As `CaptureSlotMaker.stage`, without going through the protocol for `isStaged`.
+        // As `CaptureSlotMaker.stage`, without going through the protocol for the flag.
         let staging = maker.staging
-        if !isStaged {
-            isStaged = true
+        let isNew: Bool
+        if staging.parity == 0 {
+            if !retiredEven.isEmpty {
+                retiredEven.removeAll()
+            }
+            incomingEven.append(copyOf: value)
+            isNew = !stagedEven
+            stagedEven = true
+        } else {
+            if !retiredOdd.isEmpty {
+                retiredOdd.removeAll()
+            }
+            incomingOdd.append(copyOf: value)
+            isNew = !stagedOdd
+            stagedOdd = true
+        }
+        if isNew {
             staging.slots.append(self)
         }
         staging.changes.append(CapturedChange(slot: self, encoded: nil))
     }
 
-    func handOver() {
-        SlotBuffer.exchange(&incoming, &outgoing)
-        cursor = 0
-        isStaged = false
+    func markStaged(on side: Int) -> Bool {
+        if side == 0 {
+            defer { stagedEven = true }
+            return !stagedEven
+        }
+        defer { stagedOdd = true }
+        return !stagedOdd
     }
 
-    func finishBatch() {
-        retired.takeAll(from: &outgoing)
-        retired.takeAll(from: &dropped)
+    func beginBatch(side: Int) {
+        recordedSide = side
+        cursor = 0
+        if side == 0 {
+            stagedEven = false
+        } else {
+            stagedOdd = false
+        }
+    }
+
+    func finishBatch(side: Int) {
+        if side == 0 {
+            retiredEven.takeAll(from: &incomingEven)
+            retiredEven.takeAll(from: &dropped)
+        } else {
+            retiredOdd.takeAll(from: &incomingOdd)
+            retiredOdd.takeAll(from: &dropped)
+        }
     }
 
     func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
-        let value = outgoing[cursor]
+        let value = recordedSide == 0 ? incomingEven[cursor] : incomingOdd[cursor]
         cursor += 1
         if let coding {
             return recordNext(value, id: id, previous: previous, coding: coding, differ: differ, encoder: encoder, to: &output)
@@ -251,7 +293,9 @@ final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
     unowned(unsafe) private let maker: CaptureSlotMaker
     private let isRedacted: Bool
     var journalNumber = (id: 0, epoch: -1)
-    var isStaged = false
+    /// Whether the slot is in each staging side's list (each touched by the side's holder).
+    private var stagedEven = false
+    private var stagedOdd = false
 
     init(identity: AtomIdentity, maker: CaptureSlotMaker, redacted: Bool) {
         self.identity = identity
@@ -263,12 +307,25 @@ final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
         maker.stageEncoded(value.pointee, redacted: isRedacted, slot: self)
     }
 
+    func markStaged(on side: Int) -> Bool {
+        if side == 0 {
+            defer { stagedEven = true }
+            return !stagedEven
+        }
+        defer { stagedOdd = true }
+        return !stagedOdd
+    }
+
     // Its changes arrive encoded: the recorder's thread takes no value from it, and the
     // mirror never holds it.
-    func handOver() {
-        isStaged = false
+    func beginBatch(side: Int) {
+        if side == 0 {
+            stagedEven = false
+        } else {
+            stagedOdd = false
+        }
     }
-    func finishBatch() {}
+    func finishBatch(side: Int) {}
 
     func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
         preconditionFailure("an encoding slot's changes arrive encoded")
@@ -285,7 +342,9 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
     // Unchecked: used on the main actor only (slots capture as transactions commit there).
 
     let slotMakerID = CommitSlotMakerID.next()
-    let staging: CaptureStaging
+    /// The staging side captures go to now, set at the start of each capture. Not retained:
+    /// the hand-over holds both sides, and a reference count changed per capture costs.
+    unowned(unsafe) var staging: CaptureStaging
     let encoder = ValueEncoder()
     var check = OffThreadEncodingCheck()
     private let redactedTypes: [ObjectIdentifier]
@@ -354,8 +413,7 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
     /// Stages a change, and its slot once per hand-over: the staged list keeps the slot alive
     /// (an atom released meanwhile lets go of it) for the change, which does not.
     func stage(_ change: CapturedChange) {
-        if !change.slot.isStaged {
-            change.slot.isStaged = true
+        if change.slot.markStaged(on: staging.parity) {
             staging.slots.append(change.slot)
         }
         staging.changes.append(change)

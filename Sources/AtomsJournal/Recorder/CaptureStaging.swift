@@ -1,14 +1,18 @@
 import Atoms
 
-/// What the main actor captured and the recorder's thread has not taken yet: the queued items,
-/// their value changes in one flat list (a transaction refers to its range), and the slots
-/// holding values for them. Touched only under the pipeline's lock.
+/// One side of the hand-over (``CaptureHandOver``): what the main actor captured in one epoch
+/// for the recorder's thread: the queued items, their value changes in one flat list (a
+/// transaction refers to its range), and the slots holding values for them. Touched only by
+/// the thread that holds the side.
 ///
-/// The recorder's thread takes it all at once by swapping these arrays with empty ones of its
-/// own, so in steady state neither side allocates per transaction: each keeps its capacity.
+/// Each thread keeps the side's arrays when it gives the side back, emptied but with their
+/// capacity, so in steady state neither side allocates per transaction.
 final class CaptureStaging: @unchecked Sendable {
-    // Unchecked: guarded by `RecordingPipeline`'s lock.
+    // Unchecked: touched by one thread at a time, handed over by `CaptureHandOver`.
 
+    /// Which side this is (0 or 1): the parity of the epochs the main actor stages into it,
+    /// and of the slots' buffers that hold its values.
+    let parity: Int
     /// Transactions and timings, in order.
     @exclusivity(unchecked) var items: [RecordingPipeline.Item] = []
     /// The changed values of the queued transactions, in order.
@@ -22,31 +26,29 @@ final class CaptureStaging: @unchecked Sendable {
     @exclusivity(unchecked) var timingAtoms: [AtomIdentity] = []
     @exclusivity(unchecked) var timingLocations: [SourceLocation] = []
     /// Values the line builder let go of, to be released on the app's thread at its next
-    /// capture.
+    /// capture into this side.
     @exclusivity(unchecked) var graveyard: [Any] = []
 
-    /// Whether nothing waits for the recorder's thread.
+    init(parity: Int) {
+        self.parity = parity
+    }
+
+    /// Whether nothing was staged.
     var isEmpty: Bool { items.isEmpty }
 
-    /// Moves what is staged into `batch` (empty, keeping its capacity) and hands each slot's
-    /// values over to the recorder's side.
-    func handOver(to batch: CaptureStaging) {
-        swap(&items, &batch.items)
-        swap(&changes, &batch.changes)
-        swap(&slots, &batch.slots)
-        timingWords.exchange(with: &batch.timingWords)
-        if !timingAtoms.isEmpty || !batch.timingAtoms.isEmpty { swap(&timingAtoms, &batch.timingAtoms) }
-        if !timingLocations.isEmpty || !batch.timingLocations.isEmpty { swap(&timingLocations, &batch.timingLocations) }
-        for slot in batch.slots {
-            slot.handOver()
+    /// Tells each slot its values in this side are being recorded (the recorder's thread,
+    /// once it took the side).
+    func beginBatch() {
+        for slot in slots {
+            slot.beginBatch(side: parity)
         }
     }
 
     /// Empties the lists after a batch, keeping their capacity, and lets each slot give the
-    /// values it recorded back (the pipeline's lock held).
+    /// values it recorded back (the recorder's thread, before it gives the side back).
     func finishBatch() {
         for slot in slots {
-            slot.finishBatch()
+            slot.finishBatch(side: parity)
         }
         items.removeAll(keepingCapacity: true)
         changes.removeAll(keepingCapacity: true)
@@ -60,7 +62,7 @@ final class CaptureStaging: @unchecked Sendable {
 /// One atom's changed value in a captured transaction: its slot, and the value already
 /// encoded when it was encoded on the main actor (otherwise it waits in the slot, typed).
 struct CapturedChange: @unchecked Sendable {
-    // Unchecked: the slot's typed values are handed over under the pipeline's lock.
+    // Unchecked: the slot's typed values are handed over with their staging side.
     /// Not retained: the staged slots (``CaptureStaging/slots``) keep it alive, and a
     /// reference count changed by both threads on every transaction costs more than the
     /// rest of the hand-over.

@@ -51,9 +51,13 @@ public final class JournalRecorder {
     /// mirror of the store holds (``RecorderObservation``): for the tests and benchmarks that
     /// watch the recorder's memory. Set it before ``attach(to:)``.
     package var observer: (@Sendable (RecorderObservation) -> Void)?
+    /// The most transactions the app's thread hands over before it waits for the recorder's
+    /// thread to take them (``RecordingPipeline``); smaller in the tests of that wait. Set it
+    /// before ``attach(to:)``.
+    package var handOverLimit = RecordingPipeline.defaultSideLimit
     @exclusivity(unchecked) private var isClosed = false
     /// The timings of the transactions finished since the last capture, handed over with the
-    /// next transaction (one queue item, one lock for both), or at ``flush()`` or
+    /// next transaction (one queue item for both), or at ``flush()`` or
     /// ``close()``: a timing line is written after its transaction's line, before the next
     /// transaction's.
     @exclusivity(unchecked) private var pendingTimings = CapturedTimings()
@@ -165,8 +169,8 @@ public final class JournalRecorder {
         let clockStart = MonotonicClock.now()
         var builder = TransactionLineBuilder(keyframeInterval: keyframeInterval, clockStart: clockStart, header: header, segmentSize: sink.sizeLimit.map(SegmentWriter.segmentSize(forLimit:)))
         let snapshot = store.snapshot()
-        let pipelineStaging = CaptureStaging()
-        let slots = CaptureSlotMaker(staging: pipelineStaging, redactedTypes: redactedTypes)
+        let handOver = CaptureHandOver()
+        let slots = CaptureSlotMaker(staging: handOver.even, redactedTypes: redactedTypes)
         self.slots = slots
         builder.seed(
             values: snapshot.atoms.map { atom in
@@ -187,7 +191,7 @@ public final class JournalRecorder {
         // later leaves a journal that opens (empty of transactions), not an empty file. A
         // failure here is reported by the next flush or close, as any write failure.
         let opening = builder.opening(seq: store.committedTransactions)
-        pipeline = RecordingPipeline(sink: sink, builder: builder, staging: pipelineStaging, opening: opening, observer: observer)
+        pipeline = RecordingPipeline(sink: sink, builder: builder, handOver: handOver, opening: opening, sideLimit: handOverLimit, observer: observer)
         flightRecorder?.recordingStarted(header: header, startStep: store.committedTransactions, clockStart: clockStart, pipeline: pipeline)
         // The store keeps the recorder alive: recording lasts until `close()`, even when the
         // caller keeps no reference.
@@ -251,9 +255,10 @@ public final class JournalRecorder {
                 subscriptionsRemoved: transaction.subscriptionsRemoved
             )
             : nil
-        // The slots stage the changed values while the pipeline's lock is held: the values
+        // The slots stage the changed values into the hand-over's current side: the values
         // wait in their atoms' slots, typed, and the transaction refers to its range of changes.
         let staging = pipeline.beginCapture()
+        slots.staging = staging
         let timings = pendingTimings.isEmpty ? nil : pendingTimings.stage(into: staging)
         let first = staging.changes.count
         // The origin's identity only when its value is not among the changes: retained here
@@ -279,6 +284,6 @@ public final class JournalRecorder {
                 graph: graph
             ),
             timingBefore: timings
-        ))
+        ), into: staging)
     }
 }

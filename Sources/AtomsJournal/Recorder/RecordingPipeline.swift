@@ -2,14 +2,18 @@ import Atoms
 import Foundation
 
 /// The recorder's one thread: takes what the main actor captured, turns it into lines and
-/// hands them to the sink itself, synchronously, in order. The only lock is the one the main
-/// actor takes to stage a transaction; the sink is a plain synchronous thing this thread calls.
+/// hands them to the sink itself, synchronously, in order. The sink is a plain synchronous
+/// thing this thread calls.
 ///
-/// The main actor only appends under the lock; the thread is woken only when it sleeps, and
-/// pauses briefly after each batch, so a busy session neither wakes it per transaction nor
-/// waits for it. When lines reach the sink is the sink's ``JournalSink/flushPolicy``: after
-/// each batch, when the oldest line built has waited an interval (the thread's wait times
-/// out then), or at `flush()` and `close()`.
+/// The main actor stages each transaction into a side of the ``CaptureHandOver``, with no
+/// lock: it takes the pipeline's lock only to wake the thread when it sleeps, and to wait
+/// when a side is full (``defaultSideLimit`` transactions the thread has not taken: a file
+/// journal's program then waits for the recorder, and so does a flight recorder's, which
+/// keeps its memory bounded; the waits are counted in the journal's end line). The thread takes a side whenever it finds one
+/// with transactions, so a busy session hands over in batches of what accumulated while the
+/// last one was recorded. When lines reach the sink is the sink's ``JournalSink/flushPolicy``:
+/// after each batch, when the oldest line built has waited an interval (the thread's wait
+/// times out then), or at `flush()` and `close()`.
 final class RecordingPipeline: @unchecked Sendable {
     /// What the main actor hands over, in the order it arrives: a transaction (with the
     /// timings of earlier ones, whose lines come first, when it carries any), or timings
@@ -19,9 +23,9 @@ final class RecordingPipeline: @unchecked Sendable {
         case timing(StagedTimings)
     }
 
-    // Unchecked (and unchecked exclusivity, touched per transaction): `staging`, the flags,
-    // the flush counters and `failure` are guarded by `condition`; `builder`, `batch` and the
-    // sink are touched only by the pipeline's thread once it started.
+    // Unchecked (and unchecked exclusivity): the flags, the counters and `failure` are
+    // guarded by `condition`, but for `waitsForRecorder`, the main actor's; `builder` and the sink are touched only by the pipeline's thread once it
+    // started; the hand-over's sides as ``CaptureHandOver`` says.
     private let condition = NSCondition()
     /// Told on the pipeline's thread after each batch what the mirror holds (set by the tests
     /// that watch the recorder's memory; `nil` otherwise).
@@ -29,27 +33,28 @@ final class RecordingPipeline: @unchecked Sendable {
     private let sink: any JournalSink
     private let policy: FlushPolicy
     @exclusivity(unchecked) private var builder: TransactionLineBuilder
-    /// What the main actor captured, waiting for the thread (the capture slots stage into it).
-    private let staging: CaptureStaging
-    /// What the thread took from `staging` and is turning into lines.
-    private let batch = CaptureStaging()
-    @exclusivity(unchecked) private var isWaiting = false
-    @exclusivity(unchecked) private var isProcessing = false
+    private let handOver: CaptureHandOver
     @exclusivity(unchecked) private var isClosing = false
+    /// The main actor's waits for the thread, told at closing (for the end line).
+    @exclusivity(unchecked) private var closingWaits = 0
     @exclusivity(unchecked) private var isFinished = false
     /// Flushes asked for, and the last one done: a flush waits until the thread handed the
     /// sink every line queued before it asked.
     @exclusivity(unchecked) private var flushesRequested = 0
     @exclusivity(unchecked) private var flushesDone = 0
-    /// Batches the thread has taken from the staging and finished: a drain waits for the batch
-    /// that holds what was queued when it was called, not for what is queued after.
-    @exclusivity(unchecked) private var batchesTaken = 0
-    @exclusivity(unchecked) private var batchesDone = 0
+    /// Captures the thread turned into lines: a drain waits until they reach those ended
+    /// when it was called, not for what is queued after.
+    @exclusivity(unchecked) private var capturesRecorded = 0
     /// The first failure of the sink, reported by the next `flush()` or `close()`.
     @exclusivity(unchecked) private var failure: JournalError?
+    /// How many times the main actor waited for the thread to take a full side.
+    @exclusivity(unchecked) private(set) var waitsForRecorder = 0
 
-    /// How long the thread lets transactions accumulate after a batch, in microseconds.
-    private static let batchPause: UInt32 = 200
+    /// The most transactions a side holds before the main actor waits for the thread: a
+    /// recorder that falls this far behind holds the program back rather than letting its
+    /// memory grow without bound.
+    static let defaultSideLimit = 1 << 16
+    private let sideLimit: Int
     /// A long batch reaches the sink in pieces of about this size, not all at its end (unless
     /// the policy keeps lines until the recorder closes).
     private static let handOverBytes = 64 << 10
@@ -58,14 +63,15 @@ final class RecordingPipeline: @unchecked Sendable {
     /// the caller's thread, so a program killed a moment later leaves a journal that opens;
     /// then starts the thread. `builder` already holds the recorded state's starting point.
     init(
-        sink: any JournalSink, builder: TransactionLineBuilder, staging: CaptureStaging, opening: [UInt8],
-        observer: (@Sendable (RecorderObservation) -> Void)? = nil
+        sink: any JournalSink, builder: TransactionLineBuilder, handOver: CaptureHandOver, opening: [UInt8],
+        sideLimit: Int = defaultSideLimit, observer: (@Sendable (RecorderObservation) -> Void)? = nil
     ) {
+        self.sideLimit = max(1, sideLimit)
         self.observer = observer
         self.sink = sink
         self.policy = sink.flushPolicy
         self.builder = builder
-        self.staging = staging
+        self.handOver = handOver
         do {
             try sink.startSegment(opening: opening)
         } catch {
@@ -79,44 +85,45 @@ final class RecordingPipeline: @unchecked Sendable {
         thread.start()
     }
 
-    /// Takes the lock for a capture and returns where the capture slots stage a
-    /// transaction's changed values, until ``endCapture(_:)`` queues its item.
+    /// Starts a capture: returns the side the capture slots stage a transaction's changed
+    /// values into, until ``endCapture(_:into:)`` queues its item.
+    @inline(__always)
     func beginCapture() -> CaptureStaging {
-        condition.lock()
-        return staging
+        handOver.beginCapture()
     }
 
-    /// Queues the item of the capture begun with ``beginCapture()`` and releases the lock,
-    /// then the values the recorder's thread is done with.
-    func endCapture(_ item: consuming Item) {
-        var released: [Any] = []
-        staging.items.append(item)
-        if isWaiting {
+    /// Queues the item of the capture begun with ``beginCapture()``, releases the values the
+    /// recorder's thread left on the side, and wakes the thread if it sleeps.
+    func endCapture(_ item: consuming Item, into side: CaptureStaging) {
+        side.items.append(item)
+        if !side.graveyard.isEmpty {
+            side.graveyard.removeAll()
+        }
+        let isFull = side.items.count >= sideLimit
+        if handOver.endCapture() || isFull {
+            condition.lock()
             condition.signal()
+            condition.unlock()
         }
-        if !staging.graveyard.isEmpty {
-            swap(&released, &staging.graveyard)
+        if isFull {
+            waitsForRecorder += 1
+            drain()
         }
-        condition.unlock()
-        // `released` goes out of scope here, outside the lock.
-        _ = released
     }
 
     /// Queues the timings waiting, alone.
     func append(_ timings: inout CapturedTimings) {
-        let staging = beginCapture()
-        endCapture(.timing(timings.stage(into: staging)))
+        let side = beginCapture()
+        endCapture(.timing(timings.stage(into: side)), into: side)
     }
 
     /// Returns once every transaction queued before the call has been built into lines (and,
     /// unless the policy holds them back, handed to the sink); what a busy program queues
-    /// meanwhile is not waited for.
+    /// meanwhile is not waited for. Called on any thread (a flight recorder's dump).
     func drain() {
+        let ticket = handOver.capturesEnded
         condition.lock()
-        // What is staged goes whole into the next batch the thread takes; with nothing staged,
-        // the batch being built (if any) is the last one to wait for.
-        let ticket = staging.isEmpty ? batchesTaken : batchesTaken + 1
-        while batchesDone < ticket && !isFinished {
+        while capturesRecorded < ticket && !isFinished {
             condition.wait()
         }
         condition.unlock()
@@ -130,9 +137,7 @@ final class RecordingPipeline: @unchecked Sendable {
         condition.lock()
         flushesRequested += 1
         let flush = flushesRequested
-        if isWaiting {
-            condition.signal()
-        }
+        condition.signal()
         while flushesDone < flush && !isFinished {
             condition.wait()
         }
@@ -148,6 +153,7 @@ final class RecordingPipeline: @unchecked Sendable {
     func finish() throws(JournalError) {
         condition.lock()
         isClosing = true
+        closingWaits = waitsForRecorder
         condition.broadcast()
         while !isFinished {
             condition.wait()
@@ -161,32 +167,33 @@ final class RecordingPipeline: @unchecked Sendable {
         // The lines built and not handed to the sink yet, and since when they wait.
         var lines: [UInt8] = []
         var waitingSince: Date?
-        condition.lock()
         while true {
-            while staging.isEmpty && !isClosing && flushesDone == flushesRequested {
-                isWaiting = true
+            condition.lock()
+            while !handOver.hasCaptures && !isClosing && flushesDone == flushesRequested {
+                guard handOver.prepareToSleep() else { break }
                 if case .interval(let milliseconds) = policy, let waitingSince {
                     let due = waitingSince.addingTimeInterval(Double(max(1, milliseconds)) / 1000)
                     let woken = condition.wait(until: due)
-                    isWaiting = false
+                    handOver.wake()
                     if !woken { break }
                 } else {
                     condition.wait()
-                    isWaiting = false
+                    handOver.wake()
                 }
             }
             let closing = isClosing
             let flush = flushesRequested
-            let hasItems = !staging.isEmpty
-            if hasItems {
-                staging.handOver(to: batch)
-                isProcessing = true
-                batchesTaken += 1
-            }
             condition.unlock()
+
             var failed: JournalError?
-            if hasItems {
-                failed = processBatch(lines: &lines)
+            var recorded = 0
+            var side: CaptureStaging?
+            if handOver.hasCaptures {
+                let taken = handOver.take()
+                taken.beginBatch()
+                failed = processBatch(taken, lines: &lines)
+                recorded = taken.items.count
+                side = taken
             }
             if !lines.isEmpty, closing || flush > flushesDone || isDue(since: waitingSince, bytes: lines.count) {
                 failed = failed ?? hand(lines)
@@ -195,39 +202,38 @@ final class RecordingPipeline: @unchecked Sendable {
             } else if !lines.isEmpty, waitingSince == nil {
                 waitingSince = Date()
             }
-            let retired = hasItems ? builder.takeRetired() : []
-            if hasItems, let observer {
-                observer(RecorderObservation(mirror: builder.mirrorSizes, recordedThrough: builder.recordedThrough))
+            if let side {
+                // What the builder let go of is released by the main actor, which allocated
+                // it, at its next capture into this side.
+                side.graveyard.append(contentsOf: builder.takeRetired())
+                side.finishBatch()
+                if let observer {
+                    observer(RecorderObservation(mirror: builder.mirrorSizes, recordedThrough: builder.recordedThrough))
+                }
             }
+
             condition.lock()
             if let failed, failure == nil {
                 failure = failed
             }
-            if hasItems {
-                batch.finishBatch()
-                if !retired.isEmpty {
-                    staging.graveyard.append(contentsOf: retired)
-                }
-                isProcessing = false
-                batchesDone += 1
-            }
+            capturesRecorded += recorded
             if lines.isEmpty, flush > flushesDone {
                 flushesDone = flush
             }
             condition.broadcast()
-            if closing && staging.isEmpty {
+            // Closing comes after the main actor's last capture.
+            let done = closing && !handOver.hasCaptures
+            condition.unlock()
+            if done {
                 break
             }
-            if hasItems && staging.isEmpty && !isClosing {
-                condition.unlock()
-                usleep(Self.batchPause)
-                condition.lock()
-            }
         }
-        condition.unlock()
         // Closing: the end line, then durable, then closed.
+        condition.lock()
+        let waits = closingWaits
+        condition.unlock()
         var ending = lines
-        ending.append(contentsOf: builder.endLine())
+        ending.append(contentsOf: builder.endLine(waitsForRecorder: waits))
         var failed = hand(ending)
         do {
             try sink.sync()
@@ -260,10 +266,10 @@ final class RecordingPipeline: @unchecked Sendable {
 
     /// Turns the batch into lines, starting segments where the builder says (the lines before
     /// a new segment reach the old one first). Leaves the lines in `lines`; the caller empties
-    /// the batch (``CaptureStaging/finishBatch()``) with the lock held.
+    /// the batch (``CaptureStaging/finishBatch()``).
     ///
     /// - Returns: The sink's first failure, if any.
-    private func processBatch(lines: inout [UInt8]) -> JournalError? {
+    private func processBatch(_ batch: CaptureStaging, lines: inout [UInt8]) -> JournalError? {
         var failed: JournalError?
         for item in batch.items {
             builder.appendLines(for: item, in: batch, to: &lines)

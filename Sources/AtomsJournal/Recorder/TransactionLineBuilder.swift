@@ -71,10 +71,10 @@ struct TransactionLineBuilder: Sendable {
     }
 
     /// The end line, written when the recorder closes the journal, with its newline.
-    func endLine() -> [UInt8] {
+    func endLine(waitsForRecorder waits: Int) -> [UInt8] {
         var time: [UInt8] = []
         JournalTime.appendMilliseconds(since: clockStart, at: max(lastTimestamp, MonotonicClock.now()), to: &time)
-        var bytes = Array(EndRecord.line(seq: lastStep, time: time).utf8)
+        var bytes = Array(EndRecord.line(seq: lastStep, time: time, waits: waits).utf8)
         bytes.append(0x0A)
         return bytes
     }

@@ -250,6 +250,9 @@ package struct EndRecord: Codable, Sendable, Equatable {
     package var seq: Int
     /// Milliseconds since recording started, when the journal was closed.
     package var t: Double
+    /// How many times the program waited for its recorder to take what it handed over (absent
+    /// when it never did, and in journals recorded before recorders counted).
+    package var waits: Int?
 }
 
 /// A source location's number (format 2): transactions refer to locations by number.

@@ -44,6 +44,9 @@ public final class JournalReader: Sendable {
     /// journal still being recorded (or cut short by a crash, or of format 3 or earlier)
     /// does not.
     public let isEnded: Bool
+    /// How many times the recording program waited for its recorder to take the transactions
+    /// it handed over, as the end line says (0 when it never did or the journal has none).
+    package let recorderWaits: Int
     /// Whether the journal is a folder of segments kept within a size limit.
     public let isBounded: Bool
     /// For a bounded journal: the number of its oldest segment (from 1); the segments before
@@ -113,6 +116,7 @@ public final class JournalReader: Sendable {
         lastStep = segments[segments.count - 1].lastStep
         fileSize = segments.reduce(0) { $0 + $1.fileSize }
         isEnded = segments[segments.count - 1].isEnded
+        recorderWaits = segments[segments.count - 1].recorderWaits
         droppedTransactions = max(0, firstStep - (header.startStep ?? firstStep))
     }
 

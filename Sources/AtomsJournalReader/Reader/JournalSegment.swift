@@ -20,6 +20,8 @@ protocol JournalSegment: AnyObject, Sendable {
     var lastStep: Int { get }
     /// Whether it ends with the end line its recorder writes on closing.
     var isEnded: Bool { get }
+    /// How many times the program waited for its recorder, as its end line says (0 without).
+    var recorderWaits: Int { get }
     /// The offset just past the last line read: the file's size, or the start of a last line
     /// cut short by a crash (which every reader leaves out).
     var dataEnd: Int { get }

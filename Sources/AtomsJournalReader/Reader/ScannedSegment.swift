@@ -14,6 +14,7 @@ final class ScannedSegment: JournalSegment {
     let firstStep: Int
     let lastStep: Int
     var isEnded: Bool { false }
+    var recorderWaits: Int { 0 }
     private let transactionOffsets: [Int]
     private let keyframes: [(step: Int, offset: Int)]
     private let locations: [Int: String]

@@ -26,6 +26,7 @@ final class SeekableSegment: JournalSegment {
     let firstStep: Int
     let lastStep: Int
     let isEnded: Bool
+    let recorderWaits: Int
     /// The offset of the first keyframe (line 2).
     private let firstKeyframe: Int
     /// The offset just past the last line read (a torn last line is left out).
@@ -134,6 +135,7 @@ final class SeekableSegment: JournalSegment {
         // (they are the lines a crash may have damaged).
         var lastStep = first.step
         var endSeq: Int?
+        var waits = 0
         var position = validEnd
         while let start = try reader.previousLineStart(before: position), start >= first.next {
             let kind = try readLine(&reader, at: start, scanner: scanner) { scanner, raw, range in
@@ -145,6 +147,11 @@ final class SeekableSegment: JournalSegment {
                     throw SequenceCheck.Violation.afterEnd.error(path: path, line: file.lineNumber(at: start))
                 }
                 endSeq = seq
+                // What the line says beyond its step is for `stats`: an end line that says
+                // it otherwise than a recorder writes is read as one without waits.
+                waits = try readLine(&reader, at: start, scanner: scanner) { scanner, raw, range in
+                    (try? scanner.end(in: raw, range))?.waits ?? 0
+                }
                 continue
             }
             guard let step = kind.step else { continue }
@@ -159,6 +166,7 @@ final class SeekableSegment: JournalSegment {
         }
         self.lastStep = lastStep
         isEnded = endSeq != nil
+        recorderWaits = waits
         cursor = Mutex(Cursor(reader: reader))
         lines = LineSource(file: file, scanner: scanner)
         if lastStep == firstStep {

@@ -222,18 +222,19 @@ package struct LineScanner {
     /// An end line.
     func end(in raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> EndRecord {
         var scanner = JSONScanner(raw, range: range)
-        var type: String?, seq: Int?, t: Double?
+        var type: String?, seq: Int?, t: Double?, waits: Int?
         try scanner.forEachMember { key, scanner throws(JSONScanner.SyntaxError) in
             switch key {
             case "type": type = try scanner.string()
             case "seq": seq = try scanner.integer()
             case "t": t = try scanner.double()
+            case "waits": waits = try scanner.integer()
             default: try scanner.skipValue()
             }
         }
         try scanner.expectEnd()
         let what = "the end line"
-        return EndRecord(type: try scanner.required(type, "type", in: what), seq: try scanner.required(seq, "seq", in: what), t: try scanner.required(t, "t", in: what))
+        return EndRecord(type: try scanner.required(type, "type", in: what), seq: try scanner.required(seq, "seq", in: what), t: try scanner.required(t, "t", in: what), waits: waits)
     }
 
     /// The longest header line read: a real one is about 200 bytes; a longer first line is

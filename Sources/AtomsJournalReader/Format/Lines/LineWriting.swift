@@ -37,12 +37,16 @@ extension LocationRecord {
 }
 
 extension EndRecord {
-    /// The end line `{"type":"end","seq":…,"t":…}`; `time` is the time's JSON number.
-    package static func line(seq: Int, time: some Sequence<UInt8>) -> String {
+    /// The end line `{"type":"end","seq":…,"t":…}`, with `"waits":…` when the program waited
+    /// for its recorder; `time` is the time's JSON number.
+    package static func line(seq: Int, time: some Sequence<UInt8>, waits: Int = 0) -> String {
         var line = JSONLine()
         line.field("type", "end")
         line.field("seq", seq)
         line.raw("t", String(decoding: Array(time), as: UTF8.self))
+        if waits > 0 {
+            line.field("waits", waits)
+        }
         return line.finished()
     }
 }
