@@ -37,6 +37,37 @@ enum SlotEntry {
     case encoded(EncodedValue)
 }
 
+/// Whether a slot is in each staging side's list of slots (``CaptureStaging/slots``), which
+/// keeps it alive until its changes there are recorded: marked by the main actor as it
+/// stages into a side, cleared by the recorder's thread when it takes the side. Two stored
+/// flags, not a pair: each thread writes only its side's, and a pair would be written whole.
+final class StagingMarks: @unchecked Sendable {
+    // Unchecked: each flag is touched only by the thread that holds its side.
+    @exclusivity(unchecked) private var even = false
+    @exclusivity(unchecked) private var odd = false
+
+    /// Marks the slot as in side `side`'s list; returns `false` when it was already.
+    @inline(__always)
+    func mark(on side: Int) -> Bool {
+        if side == 0 {
+            defer { even = true }
+            return !even
+        }
+        defer { odd = true }
+        return !odd
+    }
+
+    /// Clears the mark of side `side`, taken by the recorder's thread.
+    @inline(__always)
+    func clear(side: Int) {
+        if side == 0 {
+            even = false
+        } else {
+            odd = false
+        }
+    }
+}
+
 /// The slot of an atom whose values are `Encodable`: on the main actor it copies each value
 /// into a typed buffer (no box, no lookup), and the recorder's thread compares it with the
 /// previous one typed. Values with a class instance inside are encoded at capture instead
@@ -69,13 +100,12 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     // 500-element array's strings).
     @exclusivity(unchecked) private var incomingEven = SlotBuffer<Value>()
     @exclusivity(unchecked) private var retiredEven = SlotBuffer<Value>()
-    @exclusivity(unchecked) private var stagedEven = false
     /// Keeps each side's fields on other cache lines than the other side's: the two threads
     /// hold one side each.
     private let separation: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
     @exclusivity(unchecked) private var incomingOdd = SlotBuffer<Value>()
     @exclusivity(unchecked) private var retiredOdd = SlotBuffer<Value>()
-    @exclusivity(unchecked) private var stagedOdd = false
+    private let marks = StagingMarks()
     private let separationFromRecorder: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 
     // The recorder's thread's alone.
@@ -142,45 +172,31 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     private func stage(_ value: UnsafePointer<Value>) {
         // As `CaptureSlotMaker.stage`, without going through the protocol for the flag.
         let staging = maker.staging
-        let isNew: Bool
         if staging.parity == 0 {
             if !retiredEven.isEmpty {
                 retiredEven.removeAll()
             }
             incomingEven.append(copyOf: value)
-            isNew = !stagedEven
-            stagedEven = true
         } else {
             if !retiredOdd.isEmpty {
                 retiredOdd.removeAll()
             }
             incomingOdd.append(copyOf: value)
-            isNew = !stagedOdd
-            stagedOdd = true
         }
-        if isNew {
+        if marks.mark(on: staging.parity) {
             staging.slots.append(self)
         }
         staging.changes.append(CapturedChange(slot: self, encoded: nil))
     }
 
     func markStaged(on side: Int) -> Bool {
-        if side == 0 {
-            defer { stagedEven = true }
-            return !stagedEven
-        }
-        defer { stagedOdd = true }
-        return !stagedOdd
+        marks.mark(on: side)
     }
 
     func beginBatch(side: Int) {
         recordedSide = side
         cursor = 0
-        if side == 0 {
-            stagedEven = false
-        } else {
-            stagedOdd = false
-        }
+        marks.clear(side: side)
     }
 
     func finishBatch(side: Int) {
@@ -293,9 +309,7 @@ final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
     unowned(unsafe) private let maker: CaptureSlotMaker
     private let isRedacted: Bool
     var journalNumber = (id: 0, epoch: -1)
-    /// Whether the slot is in each staging side's list (each touched by the side's holder).
-    private var stagedEven = false
-    private var stagedOdd = false
+    private let marks = StagingMarks()
 
     init(identity: AtomIdentity, maker: CaptureSlotMaker, redacted: Bool) {
         self.identity = identity
@@ -308,22 +322,13 @@ final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
     }
 
     func markStaged(on side: Int) -> Bool {
-        if side == 0 {
-            defer { stagedEven = true }
-            return !stagedEven
-        }
-        defer { stagedOdd = true }
-        return !stagedOdd
+        marks.mark(on: side)
     }
 
     // Its changes arrive encoded: the recorder's thread takes no value from it, and the
     // mirror never holds it.
     func beginBatch(side: Int) {
-        if side == 0 {
-            stagedEven = false
-        } else {
-            stagedOdd = false
-        }
+        marks.clear(side: side)
     }
     func finishBatch(side: Int) {}
 
