@@ -33,9 +33,6 @@ final class CaptureStaging: @unchecked Sendable {
         self.parity = parity
     }
 
-    /// Whether nothing was staged.
-    var isEmpty: Bool { items.isEmpty }
-
     /// Tells each slot its values in this side are being recorded (the recorder's thread,
     /// once it took the side).
     func beginBatch() {

@@ -9,9 +9,9 @@ import Foundation
 /// lock: it takes the pipeline's lock only to wake the thread when it sleeps, and to wait
 /// when a side is full (``defaultSideLimit`` transactions the thread has not taken: a file
 /// journal's program then waits for the recorder, and so does a flight recorder's, which
-/// keeps its memory bounded; the waits are counted in the journal's end line). The thread takes a side whenever it finds one
-/// with transactions, so a busy session hands over in batches of what accumulated while the
-/// last one was recorded. When lines reach the sink is the sink's ``JournalSink/flushPolicy``:
+/// keeps its memory bounded; the waits are counted in the journal's end line). The thread
+/// takes a side whenever it finds one with transactions, so a busy session hands over in
+/// batches of what accumulated while the last one was recorded. When lines reach the sink is the sink's ``JournalSink/flushPolicy``:
 /// after each batch, when the oldest line built has waited an interval (the thread's wait
 /// times out then), or at `flush()` and `close()`.
 final class RecordingPipeline: @unchecked Sendable {
@@ -24,8 +24,9 @@ final class RecordingPipeline: @unchecked Sendable {
     }
 
     // Unchecked (and unchecked exclusivity): the flags, the counters and `failure` are
-    // guarded by `condition`, but for `waitsForRecorder`, the main actor's; `builder` and the sink are touched only by the pipeline's thread once it
-    // started; the hand-over's sides as ``CaptureHandOver`` says.
+    // guarded by `condition`, but for `waitsForRecorder`, the main actor's; `builder` and
+    // the sink are touched only by the pipeline's thread once it started; the hand-over's
+    // sides as ``CaptureHandOver`` says.
     private let condition = NSCondition()
     /// Told on the pipeline's thread after each batch what the mirror holds (set by the tests
     /// that watch the recorder's memory; `nil` otherwise).
@@ -48,7 +49,7 @@ final class RecordingPipeline: @unchecked Sendable {
     /// The first failure of the sink, reported by the next `flush()` or `close()`.
     @exclusivity(unchecked) private var failure: JournalError?
     /// How many times the main actor waited for the thread to take a full side.
-    @exclusivity(unchecked) private(set) var waitsForRecorder = 0
+    @exclusivity(unchecked) private var waitsForRecorder = 0
 
     /// The most transactions a side holds before the main actor waits for the thread: a
     /// recorder that falls this far behind holds the program back rather than letting its
@@ -101,8 +102,10 @@ final class RecordingPipeline: @unchecked Sendable {
         }
         let isFull = side.items.count >= sideLimit
         if handOver.endCapture() || isFull {
+            // All waiters: a drain on another thread (a flight recorder's dump) waits on the
+            // same condition, and must not take the thread's wake-up.
             condition.lock()
-            condition.signal()
+            condition.broadcast()
             condition.unlock()
         }
         if isFull {
@@ -137,7 +140,7 @@ final class RecordingPipeline: @unchecked Sendable {
         condition.lock()
         flushesRequested += 1
         let flush = flushesRequested
-        condition.signal()
+        condition.broadcast()
         while flushesDone < flush && !isFinished {
             condition.wait()
         }
