@@ -1,7 +1,7 @@
 import Foundation
 
 // atoms-bench: release-built benchmarks, never part of `swift test`.
-// `swift run -c release atoms-bench [runtime|recording|flight|allocations|counter|large|inspector|live|churn|report|export|replay|shrink|dap …] [--json] [--quick]`
+// `swift run -c release atoms-bench [runtime|recording|paced|flight|allocations|counter|large|inspector|live|churn|report|export|replay|shrink|dap …] [--json] [--quick]`
 // `atoms-bench --recording-once timed|untimed|off N`: one session of R2, for callgrind;
 // `atoms-bench --large-once untimed|off TOGGLES [recordable]`: one session of R2b, for callgrind;
 // `atoms-bench --flight-once file|flight N`: one session of R2f, for callgrind.
@@ -91,6 +91,14 @@ func runBenchmarks() async {
         let size = r.bytesPerTransaction / r.valueBytes
         report("R3", "bytes-per-transaction-over-value", size, "ratio", target: "≤ 1.5", meets: size <= 1.5,
                text: "R3 journal size: \(String(format: "%.1f", r.bytesPerTransaction)) bytes per transaction / \(Int(r.valueBytes)) bytes of value = \(String(format: "%.2f", size)) (target ≤ 1.5)")
+    }
+    if selected("paced") {
+        if !json { print("R2p the small write at a pace: \(PacedRecordingSuite.commits) commits each gap apart, journal (untimed) off/on interleaved; the app thread's CPU in the commits alone") }
+        for (gap, off, on) in PacedRecordingSuite.run(repetitions: quick ? 1 : 5) {
+            let added = on.median - off.median
+            report("R2p", "paced-\(gap)us-added", added, "ns/commit",
+                   text: "  every \(String(format: "%3d", gap)) µs  off \(formatted(nanoseconds: off.median)), on \(formatted(nanoseconds: on.median)) per commit: recording adds \(formatted(nanoseconds: added)) (\(String(format: "%.2f", on.median / off.median))×)")
+        }
     }
     if selected("recording") || selected("flight") {
         let f = FlightRecorderSuite.run(repetitions: quick ? 1 : 9)

@@ -11,7 +11,9 @@ import Foundation
 /// journal's program then waits for the recorder, and so does a flight recorder's, which
 /// keeps its memory bounded; the waits are counted in the journal's end line). The thread
 /// takes a side whenever it finds one with transactions, so a busy session hands over in
-/// batches of what accumulated while the last one was recorded. When lines reach the sink is the sink's ``JournalSink/flushPolicy``:
+/// batches of what accumulated while the last one was recorded; when it finds none after a
+/// batch, it pauses briefly before it sleeps, so that a program committing at a steady pace
+/// does not wake it at every commit. When lines reach the sink is the sink's ``JournalSink/flushPolicy``:
 /// after each batch, when the oldest line built has waited an interval (the thread's wait
 /// times out then), or at `flush()` and `close()`.
 final class RecordingPipeline: @unchecked Sendable {
@@ -56,6 +58,10 @@ final class RecordingPipeline: @unchecked Sendable {
     /// memory grow without bound.
     static let defaultSideLimit = 1 << 16
     private let sideLimit: Int
+    /// How long the thread pauses after a batch before it sleeps, in seconds: a program that
+    /// commits every few dozen microseconds then wakes it once a pause, not once a commit
+    /// (a wake-up costs the committing thread several microseconds: docs/PERFORMANCE.md).
+    private static let batchPause = 0.000_2
     /// A long batch reaches the sink in pieces of about this size, not all at its end (unless
     /// the policy keeps lines until the recorder closes).
     private static let handOverBytes = 64 << 10
@@ -170,8 +176,15 @@ final class RecordingPipeline: @unchecked Sendable {
         // The lines built and not handed to the sink yet, and since when they wait.
         var lines: [UInt8] = []
         var waitingSince: Date?
+        var recordedABatch = false
         while true {
             condition.lock()
+            if recordedABatch && !handOver.hasCaptures && !isClosing && flushesDone == flushesRequested {
+                // A pause before sleeping, not marked as sleep: the commits that come
+                // meanwhile wait for the next batch instead of each waking the thread (a
+                // flush, a close or a full side cuts it short).
+                _ = condition.wait(until: Date().addingTimeInterval(Self.batchPause))
+            }
             while !handOver.hasCaptures && !isClosing && flushesDone == flushesRequested {
                 guard handOver.prepareToSleep() else { break }
                 if case .interval(let milliseconds) = policy, let waitingSince {
@@ -198,6 +211,7 @@ final class RecordingPipeline: @unchecked Sendable {
                 recorded = taken.items.count
                 side = taken
             }
+            recordedABatch = side != nil
             if !lines.isEmpty, closing || flush > flushesDone || isDue(since: waitingSince, bytes: lines.count) {
                 failed = failed ?? hand(lines)
                 lines.removeAll(keepingCapacity: true)
