@@ -64,11 +64,7 @@ enum RecordingSuite {
     /// Nanoseconds per transaction for one session, recording to `journal` when given: in
     /// all, and before the closing flush (what the app's own thread spent).
     private static func session(journal: String?, timing: Bool = false, transactions: Int = transactions) -> (total: Double, beforeFlush: Double, cpu: Double) {
-        let root = AtomRoot()
-        let recorder = journal.map { try! JournalRecorder(path: $0) }
-        recorder?.recordsTiming = timing
-        recorder?.attach(to: root.store)
-        let context = root.viewContext()
+        let (context, recorder) = recordedContext(journal: journal, timing: timing)
         context.watch(BenchSettingsAtom())
         var beforeFlush = 0.0
         var cpu = 0.0
@@ -85,6 +81,16 @@ enum RecordingSuite {
             try? recorder?.close()
         }
         return (elapsed / Double(transactions), beforeFlush / Double(transactions), cpu / Double(transactions))
+    }
+
+    /// A fresh root's context, recorded to `journal` when given (with timing lines when
+    /// `timing`), and its recorder.
+    static func recordedContext(journal: String?, timing: Bool) -> (AtomViewContext, JournalRecorder?) {
+        let root = AtomRoot()
+        let recorder = journal.map { try! JournalRecorder(path: $0) }
+        recorder?.recordsTiming = timing
+        recorder?.attach(to: root.store)
+        return (root.viewContext(), recorder)
     }
 
     /// One recorded session of `transactions`, timed or not, for counting its instructions

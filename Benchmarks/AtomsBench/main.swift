@@ -93,11 +93,11 @@ func runBenchmarks() async {
                text: "R3 journal size: \(String(format: "%.1f", r.bytesPerTransaction)) bytes per transaction / \(Int(r.valueBytes)) bytes of value = \(String(format: "%.2f", size)) (target ≤ 1.5)")
     }
     if selected("paced") {
-        if !json { print("R2p the small write at a pace: \(PacedRecordingSuite.commits) commits each gap apart, journal (untimed) off/on interleaved; the app thread's CPU in the commits alone") }
-        for (gap, off, on) in PacedRecordingSuite.run(repetitions: quick ? 1 : 5) {
+        if !json { print("R2p commits at a pace, each gap apart, journal (untimed) off/on interleaved; the app thread's CPU in the commits alone") }
+        for (workload, gap, off, on) in PacedRecordingSuite.run(repetitions: quick ? 1 : 5) {
             let added = on.median - off.median
-            report("R2p", "paced-\(gap)us-added", added, "ns/commit",
-                   text: "  every \(String(format: "%3d", gap)) µs  off \(formatted(nanoseconds: off.median)), on \(formatted(nanoseconds: on.median)) per commit: recording adds \(formatted(nanoseconds: added)) (\(String(format: "%.2f", on.median / off.median))×)")
+            report("R2p", "paced-\(workload.replacingOccurrences(of: " ", with: "-"))-\(gap)us-added", added, "ns/commit",
+                   text: "  \(workload.padding(toLength: 20, withPad: " ", startingAt: 0)) every \(String(format: "%3d", gap)) µs  off \(formatted(nanoseconds: off.median)), on \(formatted(nanoseconds: on.median)) per commit: recording adds \(formatted(nanoseconds: added)) (\(String(format: "%.2f", on.median / off.median))×)")
         }
     }
     if selected("recording") || selected("flight") {
