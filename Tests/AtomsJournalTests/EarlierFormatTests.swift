@@ -40,22 +40,26 @@ struct EarlierFormatTests {
     }
 
     /// The same transactions, subscriptions included, from a 4.1 journal (subscribers'
-    /// locations spelled out) and a 4.2 one, as shipped (by location number).
+    /// locations spelled out), a 4.2 one (by location number, in graph objects) and the one
+    /// shipped (4.4: positional lists, declared types by location number).
     @Test func aFormat41JournalReadsTheSameTransactionsAsTheCurrentFormat() throws {
         let fixture = try #require(Bundle.module.path(forResource: "format4.1-todo", ofType: "jsonl", inDirectory: "Journals"))
         let old = try JournalReader(path: fixture)
+        let format42 = try #require(Bundle.module.path(forResource: "format4.2-todo", ofType: "jsonl", inDirectory: "Journals"))
+        let between = try JournalReader(path: format42)
         let current = try JournalReader(path: Self.repository.appendingPathComponent("samples/journals/todo.jsonl").path)
-        #expect(old.header.minor == 1 && current.header.minor == 2)
+        #expect(old.header.minor == 1 && between.header.minor == 2 && current.header.minor == 4)
         let oldText = try String(contentsOfFile: fixture, encoding: .utf8)
+        let betweenText = try String(contentsOfFile: format42, encoding: .utf8)
         let currentText = try String(contentsOfFile: current.path, encoding: .utf8)
         #expect(oldText.contains(#""subsAdded":[{"atom":1,"at":"#) && !oldText.contains(#","loc":"#))
-        #expect(currentText.contains(#""subsAdded":[{"atom":1,"loc":"#))
+        #expect(betweenText.contains(#""subsAdded":[{"atom":1,"loc":"#))
+        #expect(!currentText.contains(#""subsAdded""#) && !currentText.contains(#""declare""#) && currentText.contains(#"{"type":"loc","id":3,"at":"SampleTodo.FilteredTodosAtom"}"#))
         var subscriptions = 0
         for step in (old.firstStep + 1)...old.lastStep {
-            var read = try old.transaction(step)
-            var expected = try current.transaction(step)
-            (read.t, expected.t) = (0, 0)
-            #expect(read == expected, "transaction \(step)")
+            var (read, between, expected) = (try old.transaction(step), try between.transaction(step), try current.transaction(step))
+            (read.t, between.t, expected.t) = (0, 0, 0)
+            #expect(read == expected && between == expected, "transaction \(step)")
             subscriptions += (read.subsAdded ?? []).count + (read.subsRemoved ?? []).count
         }
         #expect(subscriptions > 0)

@@ -49,7 +49,7 @@ struct GraphRecordScanningTests {
              "edgesRemoved":[{"to":3,"from":1}],"subsAdded":[{"atom":2,"at":"A.swift:3"}],"subsRemoved":[],"future":[{"x":1}]}
             """#
         let changes = try scan(json) { scanner throws(JSONScanner.SyntaxError) in try TransactionLine.GraphChanges(scanning: &scanner) }
-        #expect(changes.declare == [AtomDeclaration(id: 2, label: "B", type: "m.B")])
+        #expect(changes.declare == [TransactionLine.Declaration(id: 2, type: .spelled("m.B"), label: "B", key: nil, scope: nil)])
         #expect(changes.created == [2])
         #expect(changes.released == nil)
         #expect(changes.edgesAdded == [EdgeEntry(from: 1, to: 2)])

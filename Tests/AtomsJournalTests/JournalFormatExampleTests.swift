@@ -77,8 +77,19 @@ struct JournalFormatExampleTests {
                 return line.line(segment: header.segment)
             }
             if example.hasPrefix("[") {
-                if example.dropFirst().first?.isNumber == true, try elements(raw, whole).count >= 6 {
+                let parts = try elements(raw, whole)
+                if example.dropFirst().first?.isNumber == true, parts.count >= 6 {
                     return String(decoding: try TransactionLine(bytes: raw, range: whole, version: scanner.version).written(from: raw), as: UTF8.self)
+                }
+                if parts.count >= 2, raw[parts[1].lowerBound] != UInt8(ascii: "\"") {
+                    // A positional declaration (4.4): its type by number.
+                    var scanner = JSONScanner(raw)
+                    let declaration = try scanner.positionalDeclaration()
+                    guard case .number(let type) = declaration.type else { return "" }
+                    var written: [UInt8] = []
+                    PositionalGraph.Declaration(id: declaration.id, type: type, key: declaration.key, label: declaration.label, scope: declaration.scope)
+                        .append(to: &written)
+                    return String(decoding: written, as: UTF8.self)
                 }
                 // A value entry: written again inside a transaction line.
                 let line = Array(#"[1,0,"set",0,0,["#.utf8) + bytes + Array("]]".utf8)
@@ -172,6 +183,23 @@ struct JournalFormatExampleTests {
             try LineScanner(version: 4).transaction(in: raw, 0..<raw.count, locations: [1: "App/Main.swift:9"], decoding: { _ in true })
         }
         #expect(old == new)
+    }
+
+    /// The positional graph changes (4.4) read to the record the object form of earlier
+    /// versions gives: the declared type named by its location line, the label its name gives.
+    @Test func thePositionalGraphReadsAsTheObjectForm() throws {
+        let blocks = try Self.examples().flatMap { $0.split(separator: "\n").map(String.init) }
+        let transactions = blocks.filter { $0.hasPrefix("[5,20.01,") }
+        try #require(transactions.count == 2)
+        let locations = [1: "App/Main.swift:9", 3: "App.TodosAtom"]
+        let records = try transactions.map { line in
+            try Array(line.utf8).withUnsafeBytes { raw in
+                try LineScanner(version: 4).transaction(in: raw, 0..<raw.count, locations: locations, decoding: { _ in true })
+            }
+        }
+        #expect(records[0] == records[1])
+        #expect(records[0].declare == [AtomDeclaration(id: 6, label: "TodosAtom", type: "App.TodosAtom")])
+        #expect(records[0].subsAdded == [SubscriptionEntry(atom: 6, at: "App/Main.swift:9")])
     }
 
     @Test func everyCauseTheRuntimeRecordsIsSpecified() throws {

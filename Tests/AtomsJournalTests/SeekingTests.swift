@@ -39,7 +39,8 @@ struct SeekingTests {
         let journal = try JournalReader(path: path)
         #expect(journal.header.version == 4 && journal.isEnded)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.split(separator: "\n").filter { $0.hasPrefix(#"{"type":"loc""#) }.count == 51)
+        // 51 write sites and subscribers' locations, and the two atom types' names.
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix(#"{"type":"loc""#) }.count == 53)
 
         // From the start, in order: the reference.
         var states: [JournalState] = []

@@ -30,14 +30,11 @@ extension TransactionLine {
         }
         line.append(UInt8(ascii: "]"))
         if let changes = graph {
-            let object = Self.graphChanges(
-                declare: (changes.declare ?? []).map(\.json), created: changes.created ?? [], released: changes.released ?? [],
-                edgesAdded: (changes.edgesAdded ?? []).map(\.json), edgesRemoved: (changes.edgesRemoved ?? []).map(\.json),
-                subsAdded: (changes.subsAdded ?? []).map(\.json), subsRemoved: (changes.subsRemoved ?? []).map(\.json)
-            )
-            if let object {
-                line.append(UInt8(ascii: ","))
-                line.append(contentsOf: object.utf8)
+            line.append(UInt8(ascii: ","))
+            if changes.isPositional {
+                try changes.positional().append(to: &line)
+            } else {
+                line.append(contentsOf: changes.object.utf8)
             }
         }
         line.append(UInt8(ascii: "]"))
@@ -45,11 +42,55 @@ extension TransactionLine {
     }
 }
 
+extension TransactionLine.GraphChanges {
+    /// The object form, as recorders before format 4.4 wrote it.
+    var object: String {
+        var graph = JSONLine()
+        graph.array("declare", (declare ?? []).map(\.json))
+        graph.array("created", (created ?? []).map(String.init))
+        graph.array("released", (released ?? []).map(String.init))
+        graph.array("edgesAdded", (edgesAdded ?? []).map(\.json))
+        graph.array("edgesRemoved", (edgesRemoved ?? []).map(\.json))
+        graph.array("subsAdded", (subsAdded ?? []).map(\.json))
+        graph.array("subsRemoved", (subsRemoved ?? []).map(\.json))
+        return graph.finished()
+    }
+
+    /// The positional form (format 4.4), for a line read from it.
+    func positional() throws -> PositionalGraph {
+        func number(_ reference: TransactionLine.Reference) throws -> Int {
+            guard case .number(let number) = reference else {
+                throw JSONScanner.SyntaxError(offset: 0, message: "a positional line names everything by number")
+            }
+            return number
+        }
+        var graph = PositionalGraph()
+        graph.declare = try (declare ?? []).map { declaration in
+            PositionalGraph.Declaration(
+                id: declaration.id, type: try number(declaration.type), key: declaration.key, label: declaration.label, scope: declaration.scope
+            )
+        }
+        (graph.created, graph.released) = (created ?? [], released ?? [])
+        (graph.edgesAdded, graph.edgesRemoved) = (edgesAdded ?? [], edgesRemoved ?? [])
+        graph.subsAdded = try (subsAdded ?? []).map { ($0.atom, try number($0.location)) }
+        graph.subsRemoved = try (subsRemoved ?? []).map { ($0.atom, try number($0.location)) }
+        return graph
+    }
+}
+
+extension TransactionLine.Declaration {
+    /// The declaration object, as recorders before format 4.4 wrote it.
+    var json: String {
+        guard case .spelled(let type) = type, let label else { return "a positional declaration" }
+        return AtomDeclaration(id: id, label: label, type: type, key: key, scope: scope).json
+    }
+}
+
 extension TransactionLine.Subscription {
     /// The subscription as it was written: by location number or spelled out.
     var json: String {
         switch location {
-        case .number(let number): SubscriptionEntry.json(atom: atom, location: number)
+        case .number(let number): "{\"atom\":\(atom),\"loc\":\(number)}"
         case .spelled(let at): SubscriptionEntry(atom: atom, at: at).json
         }
     }

@@ -34,7 +34,7 @@ struct RecordedState: Sendable {
 
     /// The number of a capture slot's atom, and its declaration when it is new (or was
     /// forgotten): the slot remembers it, so the common case looks nothing up.
-    mutating func id(of slot: any RecordedSlot) -> (Int, declaration: String?) {
+    mutating func id(of slot: any RecordedSlot) -> (Int, declaration: AtomDeclaration?) {
         let cached = slot.journalNumber
         if cached.epoch == forgetEpoch {
             return (cached.id, nil)
@@ -45,7 +45,7 @@ struct RecordedState: Sendable {
     }
 
     /// The atom's number, and its declaration when it is new (or was forgotten).
-    mutating func id(of atom: AtomIdentity) -> (Int, declaration: String?) {
+    mutating func id(of atom: AtomIdentity) -> (Int, declaration: AtomDeclaration?) {
         // Consecutive transactions often change the same atom: skip the lookup then.
         if let last = lastInstance, last.instance == atom.instance {
             return (last.id, nil)
@@ -61,8 +61,8 @@ struct RecordedState: Sendable {
         let id = nextID
         nextID += 1
         ids[atom] = id
-        let declaration = AtomDeclaration(id: id, label: atom.label, type: atom.typeName, key: atom.keyDescription, scope: atom.scope?.id).json
-        atoms[id] = (atom, declaration)
+        let declaration = AtomDeclaration(id: id, label: atom.label, type: atom.typeName, key: atom.keyDescription, scope: atom.scope?.id)
+        atoms[id] = (atom, declaration.json)
         idsByInstance[atom.instance] = (atom, id)
         return (id, declaration)
     }
@@ -131,16 +131,16 @@ struct RecordedState: Sendable {
     /// The keyframe line of the current state, after transaction `seq`; values set since the
     /// last keyframe are encoded now, the others written as it wrote them. It declares the live atoms and those the graph refers to, having
     /// forgotten the others.
-    mutating func keyframe(seq: Int, encoder: ValueEncoder, differ: ValueDiffer, locations: [SourceLocation: Int]) -> String {
+    mutating func keyframe(seq: Int, encoder: ValueEncoder, differ: ValueDiffer, locations: [LocationDeclaration]) -> String {
         forgetUnneeded()
-        // Every location numbered so far: a reader starting at this keyframe knows the
-        // locations of the transactions after it without reading what came before.
+        // Every location (and type name) numbered so far: a reader starting at this keyframe
+        // knows the numbers of the transactions after it without reading what came before.
         return KeyframeLine.line(
             seq: seq, atoms: atoms.sorted { $0.key < $1.key }.map(\.value.declaration),
             values: values.keyframeEntries { id, value in value.encoded(by: encoder, differ: differ).keyedEntry(id: id) },
             edges: edges.keys.sorted(by: EdgeEntry.precedes).map(\.json),
             subs: subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json),
-            locs: locations.sorted { $0.value < $1.value }.map { LocationDeclaration(id: $0.value, at: $0.key.description).json }
+            locs: locations.map(\.json)
         )
     }
 

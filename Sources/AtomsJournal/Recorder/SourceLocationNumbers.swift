@@ -1,11 +1,17 @@
 import Atoms
 
-/// The journal's numbers for source locations: a write site or a subscriber's location is
+/// The journal's numbers for source locations and, from format 4.4, for the type names atom
+/// declarations refer to: a write site, a subscriber's location or a declared atom's type is
 /// numbered the first time a line names it, and its `loc` line is appended then, before the
-/// line that uses it. Keyframes list every location numbered so far.
+/// line that uses it. Keyframes list every number given so far (``declarations``).
 struct SourceLocationNumbers: Sendable {
     /// Every location numbered, with its number.
-    private(set) var ids: [SourceLocation: Int] = [:]
+    private var ids: [SourceLocation: Int] = [:]
+    /// Every other text numbered (declared atoms' type names), with its number: one
+    /// numbering with the locations'.
+    private var texts: [String: Int] = [:]
+    /// The text numbered last, with its number: a family's members come in runs.
+    private var lastText: (text: String, id: Int)?
     /// The write site numbered last, with its number.
     private var lastWriteSite: (location: SourceLocation, id: Int)?
 
@@ -31,14 +37,43 @@ struct SourceLocationNumbers: Sendable {
         return number(of: location, lines: &lines)
     }
 
+    /// The number of a text other than a source location (a declared atom's type name),
+    /// appending its `loc` line the first time.
+    mutating func text(_ text: String, lines: inout [UInt8]) -> Int {
+        if let last = lastText, last.text == text {
+            return last.id
+        }
+        let id: Int
+        if let known = texts[text] {
+            id = known
+        } else {
+            id = declare(text, lines: &lines)
+            texts[text] = id
+        }
+        lastText = (text, id)
+        return id
+    }
+
+    /// Every number given so far, in order, as a keyframe's `locs` lists them.
+    var declarations: [LocationDeclaration] {
+        (ids.map { LocationDeclaration(id: $0.value, at: $0.key.description) } + texts.map { LocationDeclaration(id: $0.value, at: $0.key) })
+            .sorted { $0.id < $1.id }
+    }
+
     /// The location's number, numbering it and appending its `loc` line when it is new.
     private mutating func number(of location: SourceLocation, lines: inout [UInt8]) -> Int {
         if let known = ids[location] {
             return known
         }
-        let id = ids.count + 1
+        let id = declare(location.description, lines: &lines)
         ids[location] = id
-        lines.append(contentsOf: LocationRecord.line(id: id, at: location.description).utf8)
+        return id
+    }
+
+    /// The next number, for `text`, with its `loc` line appended.
+    private func declare(_ text: String, lines: inout [UInt8]) -> Int {
+        let id = ids.count + texts.count + 1
+        lines.append(contentsOf: LocationRecord.line(id: id, at: text).utf8)
         lines.append(0x0A)
         return id
     }

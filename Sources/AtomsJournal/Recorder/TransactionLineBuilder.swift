@@ -118,7 +118,7 @@ struct TransactionLineBuilder: Sendable {
     /// The keyframe of the current state, after transaction `seq`; the next one is weighed
     /// against it.
     mutating func keyframe(seq: Int) -> String {
-        let keyframe = state.keyframe(seq: seq, encoder: encoder, differ: differ, locations: locations.ids)
+        let keyframe = state.keyframe(seq: seq, encoder: encoder, differ: differ, locations: locations.declarations)
         keyframes.wroteKeyframe(bytes: keyframe.utf8.count)
         return keyframe
     }
@@ -158,7 +158,7 @@ struct TransactionLineBuilder: Sendable {
                 pendingSegment = openingLines(seq: transaction.sequence)
             }
         }
-        var declarations: [String] = []
+        var declarations: [AtomDeclaration] = []
         func id(_ atom: AtomIdentity) -> Int {
             let (id, declaration) = state.id(of: atom)
             if let declaration { declarations.append(declaration) }
@@ -205,14 +205,17 @@ struct TransactionLineBuilder: Sendable {
         // A new location's `loc` line comes before the transaction that first uses it: the
         // write site's first, then the subscribers' (named by number, as write sites are).
         let location = locations.writeSite(transaction.location, lines: &output)
-        func subscriptionJSON(_ subscription: SubscriptionEntry) -> String {
-            // Every entry the mirror returns came from this transaction's lists; spelled out
-            // otherwise, which every reader reads too.
-            guard let known = subscriberLocations[subscription.at] else { return subscription.json }
-            return SubscriptionEntry.json(atom: subscription.atom, location: locations.subscriber(known, lines: &output))
+        func numbered(_ subscription: SubscriptionEntry) -> (atom: Int, location: Int) {
+            // Every entry the mirror returns came from this transaction's lists, so its
+            // location is known; by its text otherwise.
+            guard let known = subscriberLocations[subscription.at] else {
+                return (subscription.atom, locations.text(subscription.at, lines: &output))
+            }
+            return (subscription.atom, locations.subscriber(known, lines: &output))
         }
-        let subscriptionsAdded = subscriptions.added.map(subscriptionJSON)
-        let subscriptionsRemoved = subscriptions.removed.map(subscriptionJSON)
+        var graphChanges = PositionalGraph()
+        graphChanges.subsAdded = subscriptions.added.map(numbered)
+        graphChanges.subsRemoved = subscriptions.removed.map(numbered)
         let origin: Int
         switch transaction.origin {
         case .change(let index)?:
@@ -269,13 +272,20 @@ struct TransactionLineBuilder: Sendable {
             }
         }
 
-        if let graph = TransactionLine.graphChanges(
-            declare: declarations, created: created, released: released,
-            edgesAdded: edges.added.map(\.json), edgesRemoved: edges.removed.map(\.json),
-            subsAdded: subscriptionsAdded, subsRemoved: subscriptionsRemoved
-        ) {
+        // A declaration's type by number (its `loc` line goes before this line), and its
+        // label only when the type's name does not give it.
+        graphChanges.declare = declarations.map { declaration in
+            let derived = AtomDeclaration.label(ofType: declaration.type, scope: declaration.scope)
+            return PositionalGraph.Declaration(
+                id: declaration.id, type: locations.text(declaration.type, lines: &output), key: declaration.key,
+                label: declaration.label == derived ? nil : declaration.label, scope: declaration.scope
+            )
+        }
+        (graphChanges.created, graphChanges.released) = (created, released)
+        (graphChanges.edgesAdded, graphChanges.edgesRemoved) = (edges.added, edges.removed)
+        if !graphChanges.isEmpty {
             line.append(UInt8(ascii: ","))
-            line.append(contentsOf: graph.utf8)
+            graphChanges.append(to: &line)
         }
         line.append(contentsOf: [UInt8(ascii: "]"), 0x0A])
         output.append(contentsOf: line)

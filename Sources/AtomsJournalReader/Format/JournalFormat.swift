@@ -20,8 +20,10 @@ public enum JournalFormat {
     /// sites are (which a 4.1 reader rejects), and says `"timed":false` in the header of a
     /// journal without timing lines. 4.3 packs a timing line into a string of digits, names
     /// subscribers by their `loc` numbers and leaves out what repeats the line before (a 4.2
-    /// reader rejects it).
-    public static let minorVersion = 3
+    /// reader rejects it). 4.4 writes a transaction's graph changes as positional lists and
+    /// a declared atom's type by the number of a location line, so a family's type is written
+    /// once and each member by its key (a 4.3 reader rejects such a line).
+    public static let minorVersion = 4
     /// The first minor version of format 4 whose recorders write timing lines.
     package static let timedMinorVersion = 1
     /// The first minor version of format 4 whose header says whether it has timing lines

@@ -224,15 +224,17 @@ public struct KeyframeRecord: Codable, Sendable, Equatable {
     public var edges: [EdgeEntry]
     /// Every subscription.
     public var subs: [SubscriptionEntry]
-    /// Format 4: every source location numbered so far, so reading can start here.
+    /// Format 4: every source location numbered so far (and, from 4.4, every declared atom's
+    /// type name, numbered with them), so reading can start here.
     public var locs: [LocationDeclaration]?
 }
 
-/// A source location's number, as a format 4 keyframe lists it.
+/// A source location's number, as a format 4 keyframe lists it; from 4.4, also the number of
+/// a declared atom's type name, which transactions' declarations refer to.
 public struct LocationDeclaration: Codable, Sendable, Equatable {
     /// The location's number in this journal.
     public var id: Int
-    /// `fileID:line`.
+    /// `fileID:line`, or a module-qualified type name.
     public var at: String
 
     /// A location's number, as the recorder declares it.

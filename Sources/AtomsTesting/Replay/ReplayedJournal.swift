@@ -93,6 +93,9 @@ enum ReplayedJournal {
                 for subscription in (record.subsAdded ?? []) + (record.subsRemoved ?? []) {
                     _ = number(subscription.at)
                 }
+                for declaration in record.declare ?? [] {
+                    _ = number(declaration.type)
+                }
                 time = String(record.t)
                 var line = transactionLine(record, state: state, today: seq == step ? today : [:], location: location, locations: locations)
                 line.append(UInt8(ascii: "\n"))
@@ -120,24 +123,25 @@ enum ReplayedJournal {
             }
         }
         line.append(UInt8(ascii: "]"))
-        let graph = TransactionLine.graphChanges(
-            declare: (record.declare ?? []).map(\.json), created: record.created ?? [], released: record.released ?? [],
-            edgesAdded: (record.edgesAdded ?? []).map(\.json), edgesRemoved: (record.edgesRemoved ?? []).map(\.json),
-            subsAdded: (record.subsAdded ?? []).map { subscription($0, locations) },
-            subsRemoved: (record.subsRemoved ?? []).map { subscription($0, locations) }
-        )
-        if let graph {
+        // Every location and type name has its number: `locations` numbers them before the line.
+        var graph = PositionalGraph()
+        graph.declare = (record.declare ?? []).map { declaration in
+            let derived = AtomDeclaration.label(ofType: declaration.type, scope: declaration.scope)
+            return PositionalGraph.Declaration(
+                id: declaration.id, type: locations[declaration.type] ?? 0, key: declaration.key,
+                label: declaration.label == derived ? nil : declaration.label, scope: declaration.scope
+            )
+        }
+        (graph.created, graph.released) = (record.created ?? [], record.released ?? [])
+        (graph.edgesAdded, graph.edgesRemoved) = (record.edgesAdded ?? [], record.edgesRemoved ?? [])
+        graph.subsAdded = (record.subsAdded ?? []).map { ($0.atom, locations[$0.at] ?? 0) }
+        graph.subsRemoved = (record.subsRemoved ?? []).map { ($0.atom, locations[$0.at] ?? 0) }
+        if !graph.isEmpty {
             line.append(UInt8(ascii: ","))
-            line.append(contentsOf: graph.utf8)
+            graph.append(to: &line)
         }
         line.append(UInt8(ascii: "]"))
         return line
-    }
-
-    /// `{"atom":…,"loc":…}`; spelled out for a location without a number (never: `lines`
-    /// numbers every subscriber's location before the line).
-    private static func subscription(_ entry: SubscriptionEntry, _ locations: [String: Int]) -> String {
-        locations[entry.at].map { SubscriptionEntry.json(atom: entry.atom, location: $0) } ?? entry.json
     }
 
     /// `[id,"v",json]` for a plain JSON value, a keyed entry for anything else.

@@ -10,15 +10,19 @@ struct TimingLinesSkippedTests {
     static let todo = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("samples/journals/todo.jsonl").path
+    /// The todo sample's session as recorded in format 4.2 (its timing lines objects).
+    static let format42Todo = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("AtomsJournalTests/Journals/format4.2-todo.jsonl").path
 
     @Test func aTimingLineDamagedAfterItsPrefixIsReadOnlyByTheReadersOfTiming() throws {
         let directory = try TemporaryDirectory()
-        var lines = try String(contentsOfFile: Self.todo, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = try String(contentsOfFile: Self.format42Todo, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // A 4.2 timing line in the middle of the journal: its first number made not JSON.
         let timingLines = lines.indices.filter { lines[$0].hasPrefix(#"{"type":"t","#) && lines[$0].contains(#""p":["#) }
         let index = try #require(timingLines.dropFirst(timingLines.count / 2).first)
         lines[index] = lines[index].replacingOccurrences(of: #""p":["#, with: #""p":[x"#)
-        try expectOnlyTheReadersOfTimingSee(lines, damagedAt: index, original: Self.todo, in: directory)
+        try expectOnlyTheReadersOfTimingSee(lines, damagedAt: index, original: Self.format42Todo, in: directory)
     }
 
     /// The same with the packed timing lines of 4.3, recorded now: a byte that is not a digit

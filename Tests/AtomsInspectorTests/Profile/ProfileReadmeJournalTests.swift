@@ -61,7 +61,7 @@ struct ProfileFormat41Tests {
     @Test func aFormat41JournalProfilesAsTheSameSessionRecordedNow() throws {
         let old = try InspectedJournal(path: Self.format41)
         let new = try InspectedJournal(path: Self.shipped)
-        #expect(old.reader.header.minor == 1 && new.reader.header.minor == 2)
+        #expect(old.reader.header.minor == 1 && new.reader.header.minor == JournalFormat.minorVersion)
         let oldProfile = try ProfileCommand.profile(old, options: .init())
         let newProfile = try ProfileCommand.profile(new, options: .init())
         #expect(oldProfile.totals.transactions == newProfile.totals.transactions)

@@ -109,11 +109,11 @@ struct TimedStepsOnePassTests {
     }
 
     /// A timing line may come after later transactions' lines (`back` counts them): every
-    /// transaction still gets its own, in step order. Made from the shipped todo journal
-    /// (format 4.2) by moving timing lines after the next transaction and its timing line.
+    /// transaction still gets its own, in step order. Made from the todo sample's journal as
+    /// recorded in format 4.2 by moving timing lines after the next transaction and its timing line.
     @Test func timingLinesAfterLaterTransactionsReadTheSame() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("samples/journals/todo.jsonl").path
+            .appendingPathComponent("AtomsJournalTests/Journals/format4.2-todo.jsonl").path
         var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
         func isTransaction(_ index: Int) -> Bool { lines[index].hasPrefix("[") }
         func isTiming(_ index: Int) -> Bool { lines[index].hasPrefix(#"{"type":"t","#) && !lines[index].contains(#""l":"#) && !lines[index].contains(#""d":"#) }

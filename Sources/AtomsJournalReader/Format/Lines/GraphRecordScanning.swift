@@ -129,7 +129,13 @@ extension TransactionLine.GraphChanges {
         var changes = Self()
         try scanner.forEachMember { name, scanner throws(JSONScanner.SyntaxError) in
             switch name {
-            case "declare": changes.declare = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.atomDeclaration() }
+            case "declare":
+                changes.declare = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in
+                    let declaration = try scanner.atomDeclaration()
+                    return TransactionLine.Declaration(
+                        id: declaration.id, type: .spelled(declaration.type), label: declaration.label, key: declaration.key, scope: declaration.scope
+                    )
+                }
             case "created": changes.created = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.integer() }
             case "released": changes.released = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.integer() }
             case "edgesAdded": changes.edgesAdded = try scanner.optionalArray { scanner throws(JSONScanner.SyntaxError) in try scanner.edgeEntry() }

@@ -138,25 +138,6 @@ extension TransactionLine {
         output.appendDecimal(id)
         output.append(contentsOf: #","="]"#.utf8)
     }
-
-    /// The graph changes object, from its parts as JSON texts; `nil` when nothing changed.
-    package static func graphChanges(
-        declare: [String], created: [Int], released: [Int], edgesAdded: [String], edgesRemoved: [String],
-        subsAdded: [String], subsRemoved: [String]
-    ) -> String? {
-        guard !declare.isEmpty || !created.isEmpty || !released.isEmpty || !edgesAdded.isEmpty || !edgesRemoved.isEmpty
-            || !subsAdded.isEmpty || !subsRemoved.isEmpty
-        else { return nil }
-        var graph = JSONLine()
-        graph.array("declare", declare)
-        graph.array("created", created.map(String.init))
-        graph.array("released", released.map(String.init))
-        graph.array("edgesAdded", edgesAdded)
-        graph.array("edgesRemoved", edgesRemoved)
-        graph.array("subsAdded", subsAdded)
-        graph.array("subsRemoved", subsRemoved)
-        return graph.finished()
-    }
 }
 
 extension EdgeEntry {
@@ -175,12 +156,6 @@ extension SubscriptionEntry {
     /// The subscription as a keyframe lists it: `{"atom":…,"at":…}`.
     package var json: String {
         "{\"atom\":\(atom),\"at\":\(JSONLine.quoted(at))}"
-    }
-
-    /// A subscription as a transaction's graph changes name it (format 4.2 on):
-    /// `{"atom":…,"loc":…}`, the subscriber's location by the number of its location line.
-    package static func json(atom: Int, location: Int) -> String {
-        "{\"atom\":\(atom),\"loc\":\(location)}"
     }
 
     /// The order a keyframe lists subscriptions in: by atom, then location.

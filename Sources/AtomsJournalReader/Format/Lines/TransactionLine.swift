@@ -46,37 +46,59 @@ package struct TransactionLine {
 
     /// The graph changes of a compact transaction, named as in format 1.
     struct GraphChanges {
-        var declare: [AtomDeclaration]?
+        var declare: [Declaration]?
         var created: [Int]?
         var released: [Int]?
         var edgesAdded: [EdgeEntry]?
         var edgesRemoved: [EdgeEntry]?
         var subsAdded: [Subscription]?
         var subsRemoved: [Subscription]?
+        /// Read from format 4.4's positional lists rather than an object.
+        var isPositional = false
+    }
+
+    /// A name a line refers to: by the number of a location line (format 4.2 on for
+    /// subscribers' locations, 4.4 for declarations' types) or spelled out.
+    enum Reference: Equatable {
+        /// `"loc":N`, or a number in a positional list.
+        case number(Int)
+        /// The text itself (`"at":"fileID:line"`, `"type":"App.UserAtom"`).
+        case spelled(String)
+    }
+
+    /// An atom declaration as a line writes it: whole (an object, before 4.4) or positional
+    /// (4.4 on: its type by number, its label left out when the type's name gives it).
+    /// ``record(bytes:locations:decoding:)`` resolves it to an ``AtomDeclaration``.
+    struct Declaration: Equatable {
+        var id: Int
+        var type: Reference
+        /// `nil`: the label ``AtomDeclaration/label(ofType:scope:)`` gives.
+        var label: String?
+        var key: String?
+        var scope: Int?
     }
 
     /// A subscription as a transaction's graph changes name it: the subscriber's location by
     /// number (format 4.2 on, declared by a location line as write sites are) or spelled out
     /// (earlier formats). ``record(bytes:locations:decoding:)`` resolves the number.
     struct Subscription: Equatable {
-        enum Location: Equatable {
-            /// `"loc":N`.
-            case number(Int)
-            /// `"at":"fileID:line"`.
-            case spelled(String)
-        }
+        typealias Location = Reference
 
         var atom: Int
         var location: Location
     }
 
     /// The location numbers the line refers to, in the order they are checked: its write
-    /// site, then each added and each removed subscription's. Every reader resolves them in
-    /// this order, so the first one undeclared is the one an error names.
+    /// site, then each added and each removed subscription's, then each declared type's.
+    /// Every reader resolves them in this order, so the first one undeclared is the one an
+    /// error names.
     var locationReferences: [Int] {
         var numbers = at == 0 ? [] : [at]
         for subscription in (graph?.subsAdded ?? []) + (graph?.subsRemoved ?? []) {
             if case .number(let number) = subscription.location { numbers.append(number) }
+        }
+        for declaration in graph?.declare ?? [] {
+            if case .number(let number) = declaration.type { numbers.append(number) }
         }
         return numbers
     }
@@ -107,8 +129,12 @@ package struct TransactionLine {
                     values.append(try Self.value(&scanner, version: version))
                 }
             case 6:
-                guard scanner.peek() == UInt8(ascii: "{") else { throw scanner.error("the graph changes must be an object") }
-                graph = try GraphChanges(scanning: &scanner)
+                switch scanner.peek() {
+                case UInt8(ascii: "{"): graph = try GraphChanges(scanning: &scanner)
+                // Format 4.4's positional form; read in any version, as it cannot be mistaken.
+                case UInt8(ascii: "[") where version >= 4: graph = try GraphChanges(scanningPositional: &scanner)
+                default: throw scanner.error("the graph changes must be an object or an array")
+                }
             default:
                 // Later minor versions may add trailing elements.
                 try scanner.skipValue()
@@ -210,6 +236,16 @@ package struct TransactionLine {
         }
         let subsAdded = try resolved(graph?.subsAdded)
         let subsRemoved = try resolved(graph?.subsRemoved)
+        let declare = try graph?.declare?.map { declaration in
+            let type = switch declaration.type {
+            case .number(let number): try resolve(number)
+            case .spelled(let type): type
+            }
+            return AtomDeclaration(
+                id: declaration.id, label: declaration.label ?? AtomDeclaration.label(ofType: type, scope: declaration.scope), type: type,
+                key: declaration.key, scope: declaration.scope
+            )
+        }
         var entries: [ValueEntry] = []
         entries.reserveCapacity(values.count)
         for value in values {
@@ -228,7 +264,7 @@ package struct TransactionLine {
         }
         return TransactionRecord(
             type: "tx", seq: seq, t: t, cause: cause, origin: origin == 0 ? nil : origin, at: location,
-            declare: graph?.declare, values: entries.isEmpty ? nil : entries, created: graph?.created,
+            declare: declare, values: entries.isEmpty ? nil : entries, created: graph?.created,
             released: graph?.released, edgesAdded: graph?.edgesAdded, edgesRemoved: graph?.edgesRemoved,
             subsAdded: subsAdded, subsRemoved: subsRemoved
         )

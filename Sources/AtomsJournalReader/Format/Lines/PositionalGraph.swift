@@ -1,0 +1,248 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A transaction's graph changes as format 4.4 writes them: an array of up to four lists,
+/// `[declare, lifecycle, edges, subscriptions]`, the empty ones at the end left out.
+///
+/// - `declare`: `[id, type]`, `[id, type, key]`, `[id, type, key, label]` or
+///   `[id, type, key, label, scope]` (`null` for a key or label left out before a later
+///   element); `type` is the number of a location line that spells the type's name, so a
+///   family's type is written once and each member only by its key; the label is left out
+///   when it is the one the type's name gives (``AtomDeclaration/label(ofType:scope:)``).
+/// - `lifecycle`: atoms created, as their numbers, and atoms released, as their numbers
+///   negated.
+/// - `edges`: pairs `from, to` in one list; a removed edge has its `to` negated.
+/// - `subscriptions`: pairs `atom, location` in one list; a removed subscription has its
+///   location negated.
+///
+/// The lists keep the order of the object form's (created before released, added before
+/// removed), so a line reads to the same record in either form.
+package struct PositionalGraph: Equatable {
+    /// One declaration: its type by number, its label only where the type's name does not
+    /// give it.
+    package struct Declaration: Equatable {
+        package var id: Int
+        package var type: Int
+        package var key: String?
+        package var label: String?
+        package var scope: Int?
+
+        package init(id: Int, type: Int, key: String?, label: String?, scope: Int?) {
+            self.id = id
+            self.type = type
+            self.key = key
+            self.label = label
+            self.scope = scope
+        }
+    }
+
+    package var declare: [Declaration] = []
+    package var created: [Int] = []
+    package var released: [Int] = []
+    package var edgesAdded: [EdgeEntry] = []
+    package var edgesRemoved: [EdgeEntry] = []
+    /// Subscriptions added: atoms and their subscribers' location numbers.
+    package var subsAdded: [(atom: Int, location: Int)] = []
+    /// Subscriptions removed, as `subsAdded`.
+    package var subsRemoved: [(atom: Int, location: Int)] = []
+
+    package init() {}
+
+    /// Whether the graph did not change.
+    package var isEmpty: Bool {
+        declare.isEmpty && created.isEmpty && released.isEmpty && edgesAdded.isEmpty && edgesRemoved.isEmpty
+            && subsAdded.isEmpty && subsRemoved.isEmpty
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.declare == rhs.declare && lhs.created == rhs.created && lhs.released == rhs.released
+            && lhs.edgesAdded == rhs.edgesAdded && lhs.edgesRemoved == rhs.edgesRemoved
+            && lhs.subsAdded.elementsEqual(rhs.subsAdded, by: ==) && lhs.subsRemoved.elementsEqual(rhs.subsRemoved, by: ==)
+    }
+
+    // MARK: Writing
+
+    /// Appends the array, without a leading comma. Lists before the last non-empty one are
+    /// written even when empty (`[]`): they are placed by position.
+    package func append(to output: inout [UInt8]) {
+        let present = [
+            !declare.isEmpty, !created.isEmpty || !released.isEmpty, !edgesAdded.isEmpty || !edgesRemoved.isEmpty,
+            !subsAdded.isEmpty || !subsRemoved.isEmpty,
+        ]
+        let count = (present.lastIndex(of: true) ?? -1) + 1
+        output.append(UInt8(ascii: "["))
+        for position in 0..<count {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            switch position {
+            case 0:
+                Self.appendList(declare, to: &output) { declaration, output in declaration.append(to: &output) }
+            case 1:
+                Self.appendList(created + released.map { -$0 }, to: &output) { number, output in output.appendDecimal(number) }
+            case 2:
+                Self.appendPairs(edgesAdded.map { ($0.from, $0.to) } + edgesRemoved.map { ($0.from, -$0.to) }, to: &output)
+            default:
+                Self.appendPairs(subsAdded.map { ($0.atom, $0.location) } + subsRemoved.map { ($0.atom, -$0.location) }, to: &output)
+            }
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private static func appendList<Element>(_ elements: [Element], to output: inout [UInt8], _ append: (Element, inout [UInt8]) -> Void) {
+        output.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            append(element, &output)
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private static func appendPairs(_ pairs: [(Int, Int)], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "["))
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.appendDecimal(pair.0)
+            output.append(UInt8(ascii: ","))
+            output.appendDecimal(pair.1)
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+}
+
+extension PositionalGraph.Declaration {
+    /// `[id,type]`, then the key, label and scope as far as the last one present.
+    func append(to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "["))
+        output.appendDecimal(id)
+        output.append(UInt8(ascii: ","))
+        output.appendDecimal(type)
+        let count = scope != nil ? 3 : label != nil ? 2 : key != nil ? 1 : 0
+        if count >= 1 { appendOptional(key, to: &output) }
+        if count >= 2 { appendOptional(label, to: &output) }
+        if count >= 3, let scope {
+            output.append(UInt8(ascii: ","))
+            output.appendDecimal(scope)
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private func appendOptional(_ text: String?, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: ","))
+        if let text {
+            output.appendJSONString(text)
+        } else {
+            output.append(contentsOf: "null".utf8)
+        }
+    }
+}
+
+// MARK: Reading
+
+extension TransactionLine.GraphChanges {
+    /// Reads the graph changes array of a format 4.4 transaction; the declarations' types
+    /// stay numbers until ``TransactionLine/record(bytes:locations:decoding:)`` resolves them.
+    init(scanningPositional scanner: inout JSONScanner) throws(JSONScanner.SyntaxError) {
+        var changes = Self()
+        changes.isPositional = true
+        var position = 0
+        try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+            defer { position += 1 }
+            switch position {
+            case 0:
+                let declared = try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.positionalDeclaration() }
+                if !declared.isEmpty { changes.declare = declared }
+            case 1:
+                for number in try scanner.array({ scanner throws(JSONScanner.SyntaxError) in try scanner.integer() }) {
+                    guard number != 0 else { throw scanner.error("atom 0 is created or released") }
+                    if number > 0 {
+                        changes.created = (changes.created ?? []) + [number]
+                    } else {
+                        changes.released = (changes.released ?? []) + [-number]
+                    }
+                }
+            case 2:
+                for (from, to) in try scanner.pairs(what: "edges") {
+                    guard from > 0, to != 0 else { throw scanner.error("an edge refers to atom 0 or a negative one") }
+                    if to > 0 {
+                        changes.edgesAdded = (changes.edgesAdded ?? []) + [EdgeEntry(from: from, to: to)]
+                    } else {
+                        changes.edgesRemoved = (changes.edgesRemoved ?? []) + [EdgeEntry(from: from, to: -to)]
+                    }
+                }
+            case 3:
+                for (atom, location) in try scanner.pairs(what: "subscriptions") {
+                    guard atom > 0, location != 0 else { throw scanner.error("a subscription refers to atom 0, a negative atom or location 0") }
+                    let subscription = TransactionLine.Subscription(atom: atom, location: .number(abs(location)))
+                    if location > 0 {
+                        changes.subsAdded = (changes.subsAdded ?? []) + [subscription]
+                    } else {
+                        changes.subsRemoved = (changes.subsRemoved ?? []) + [subscription]
+                    }
+                }
+            default:
+                // Later minor versions may add lists.
+                try scanner.skipValue()
+            }
+        }
+        self = changes
+    }
+}
+
+extension JSONScanner {
+    /// Reads a positional declaration (format 4.4).
+    mutating func positionalDeclaration() throws(SyntaxError) -> TransactionLine.Declaration {
+        var id = 0, type = 0, key: String?, label: String?, scope: Int?
+        var index = 0
+        try forEachElement { scanner throws(SyntaxError) in
+            defer { index += 1 }
+            switch index {
+            case 0: id = try scanner.integer()
+            case 1: type = try scanner.integer()
+            case 2: key = try scanner.optional { scanner throws(SyntaxError) in try scanner.string() }
+            case 3: label = try scanner.optional { scanner throws(SyntaxError) in try scanner.string() }
+            case 4: scope = try scanner.optional { scanner throws(SyntaxError) in try scanner.integer() }
+            default: throw scanner.error("a declaration has more than five elements")
+            }
+        }
+        guard index >= 2 else { throw error("a declaration has no type") }
+        return TransactionLine.Declaration(id: id, type: .number(type), label: label, key: key, scope: scope)
+    }
+
+    /// Reads a list of integers taken two at a time.
+    mutating func pairs(what: String) throws(SyntaxError) -> [(Int, Int)] {
+        let numbers = try array { scanner throws(SyntaxError) in try scanner.integer() }
+        guard numbers.count.isMultiple(of: 2) else { throw error("the \(what) list has an odd number of elements") }
+        return stride(from: 0, to: numbers.count, by: 2).map { (numbers[$0], numbers[$0 + 1]) }
+    }
+}
+
+extension AtomDeclaration {
+    /// The label a type's module-qualified name gives, as `String(describing:)` prints the
+    /// type: every dotted name shortened to its last part (`Atoms.ModifiedAtom<App.QueryAtom,
+    /// Swift.Int>` gives `ModifiedAtom<QueryAtom, Int>`), then ` scope:<scope>` for a scoped
+    /// atom. The recorder leaves a declaration's label out only when it is this one.
+    package static func label(ofType type: String, scope: Int?) -> String {
+        var label = ""
+        var name = Substring()
+        func flush() {
+            label += name.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
+            name = ""
+        }
+        var start = type.startIndex
+        for index in type.indices {
+            let character = type[index]
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                continue
+            }
+            name = type[start..<index]
+            flush()
+            label.append(character)
+            start = type.index(after: index)
+        }
+        name = type[start...]
+        flush()
+        return scope.map { "\(label) scope:\($0)" } ?? label
+    }
+}
