@@ -4,15 +4,16 @@ import Testing
 @testable import AtomsJournalReader
 
 /// Journals recorded by earlier versions of the recorder still read, with the values they
-/// recorded: the todo sample's scripted session as formats 2, 3 and 4.1 recorded it, against
-/// the same session recorded in the current format (`samples/journals/todo.jsonl`).
+/// recorded: the todo sample's scripted session as formats 2, 3, 4.1 and 4.2 recorded it, and
+/// the movies sample's as 4.3 did, against the same sessions recorded in the current format
+/// (`samples/journals/`).
 struct EarlierFormatTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Format 2 (patches) and format 3 (deltas, no locations in keyframes) open by reading
-    /// every line's start; format 4.1 spells subscribers' locations out in graph changes. Each
-    /// reads the states the current format records.
-    @Test(arguments: [("format2-todo", 2), ("format3-todo", 3), ("format4.1-todo", 4)])
+    /// every line's start; format 4.1 spells subscribers' locations out in graph changes, 4.2
+    /// names them by number in a graph object. Each reads the states the current format records.
+    @Test(arguments: [("format2-todo", 2), ("format3-todo", 3), ("format4.1-todo", 4), ("format4.2-todo", 4)])
     func anEarlierJournalReadsTheSameStatesAsTheCurrentFormat(fixture name: String, version: Int) throws {
         let fixture = try #require(Bundle.module.path(forResource: name, ofType: "jsonl", inDirectory: "Journals"))
         let old = try JournalReader(path: fixture)
@@ -37,6 +38,23 @@ struct EarlierFormatTests {
         }
         #expect(!items.isEmpty)
         #expect(items.allSatisfy { if case .object(let members) = $0 { members["text"] != nil } else { false } })
+    }
+
+    /// A 4.3 journal (graph changes as objects, declarations whole, timing lines packed) reads
+    /// the states of the movies session recorded now, at every step.
+    @Test func aFormat43JournalReadsTheSameStatesAsTheCurrentFormat() throws {
+        let fixture = try #require(Bundle.module.path(forResource: "format4.3-movies", ofType: "jsonl", inDirectory: "Journals"))
+        let old = try JournalReader(path: fixture)
+        let current = try JournalReader(path: Self.repository.appendingPathComponent("samples/journals/movies.jsonl").path)
+        #expect(old.header.minor == 3 && current.header.minor == JournalFormat.minorVersion)
+        #expect(try String(contentsOfFile: fixture, encoding: .utf8).contains(#""declare":[{"id":1,"#))
+        #expect(old.firstStep == current.firstStep && old.lastStep == current.lastStep)
+        var (oldState, currentState) = (try old.state(at: old.firstStep), try current.state(at: current.firstStep))
+        for step in old.firstStep...old.lastStep {
+            oldState = try old.advance(oldState, to: step)
+            currentState = try current.advance(currentState, to: step)
+            #expect(oldState == currentState, "step \(step)")
+        }
     }
 
     /// The same transactions, subscriptions included, from a 4.1 journal (subscribers'
