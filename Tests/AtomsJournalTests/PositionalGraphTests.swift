@@ -44,11 +44,13 @@ struct PositionalGraphTests {
     @Test(arguments: [
         ("[[[1]]]", "a declaration has no type"),
         ("[[[1,2,null,null,null,9]]]", "more than five elements"),
-        ("[[],[0]]", "atom 0 is created or released"),
+        ("[[0]]", "atom 0 is created or released"),
+        ("[[],[1,2,3]]", "the subscriptions list has an odd number of elements"),
         ("[[],[],[1,2,3]]", "the edges list has an odd number of elements"),
         ("[[],[],[0,2]]", "an edge refers to atom 0"),
-        ("[[],[],[],[2,0]]", "a subscription refers to atom 0"),
-        ("[[],[],[],[-2,1]]", "a subscription refers to atom 0"),
+        ("[[],[2,0]]", "a subscription refers to atom 0"),
+        ("[[],[-2,1]]", "a subscription refers to atom 0"),
+        ("[[],[],[],[3]]", "expected '['"),
         ("[[[1,\"2\"]]]", "integer"),
     ])
     func malformedPositionalChangesAreErrors(json: String, reason: String) {
@@ -63,28 +65,31 @@ struct PositionalGraphTests {
         }
     }
 
+    /// A created atom declared here is written in the lifecycle list; one only declared
+    /// (an edge's atom after a keyframe left it out) in the last list; signs say what was
+    /// removed.
     @Test func signsSplitEachListIntoWhatWasAddedAndWhatWasRemoved() throws {
-        let bytes = Array(#"[[[7,2,"k"],[8,2,null,"Other",4]],[7,8,-5],[1,7,1,-6],[7,3,5,-3],["later"]]"#.utf8)
+        let bytes = Array(#"[[[7,2,"k"],8,-5],[7,3,5,-3],[1,7,1,-6],[[9,2,null,"Other",4]],["later"]]"#.utf8)
         let changes = try bytes.withUnsafeBytes { raw in
             var scanner = JSONScanner(raw)
             return try TransactionLine.GraphChanges(scanningPositional: &scanner)
         }
         #expect(changes.declare == [
             TransactionLine.Declaration(id: 7, type: .number(2), label: nil, key: "k", scope: nil),
-            TransactionLine.Declaration(id: 8, type: .number(2), label: "Other", key: nil, scope: 4),
+            TransactionLine.Declaration(id: 9, type: .number(2), label: "Other", key: nil, scope: 4),
         ])
         #expect(changes.created == [7, 8] && changes.released == [5])
         #expect(changes.edgesAdded == [EdgeEntry(from: 1, to: 7)] && changes.edgesRemoved == [EdgeEntry(from: 1, to: 6)])
         #expect(changes.subsAdded == [.init(atom: 7, location: .number(3))] && changes.subsRemoved == [.init(atom: 5, location: .number(3))])
         // Written back byte for byte, but for the list a later version added.
         var graph = PositionalGraph()
-        graph.declare = [.init(id: 7, type: 2, key: "k", label: nil, scope: nil), .init(id: 8, type: 2, key: nil, label: "Other", scope: 4)]
+        graph.declare = [.init(id: 7, type: 2, key: "k", label: nil, scope: nil), .init(id: 9, type: 2, key: nil, label: "Other", scope: 4)]
         (graph.created, graph.released) = ([7, 8], [5])
         (graph.edgesAdded, graph.edgesRemoved) = ([EdgeEntry(from: 1, to: 7)], [EdgeEntry(from: 1, to: 6)])
         (graph.subsAdded, graph.subsRemoved) = ([(7, 3)], [(5, 3)])
         var written: [UInt8] = []
         graph.append(to: &written)
-        #expect(String(decoding: written, as: UTF8.self) == #"[[[7,2,"k"],[8,2,null,"Other",4]],[7,8,-5],[1,7,1,-6],[7,3,5,-3]]"#)
+        #expect(String(decoding: written, as: UTF8.self) == #"[[[7,2,"k"],8,-5],[7,3,5,-3],[1,7,1,-6],[[9,2,null,"Other",4]]]"#)
     }
 
     /// A family's members are declared by key, their type written once; reading gives each

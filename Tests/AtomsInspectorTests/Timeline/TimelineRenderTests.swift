@@ -18,15 +18,15 @@ struct TimelineRenderTests {
     }
 
     static let step6 = """
-         atoms-inspect  todo.jsonl  [6/260]  t +0.015s
+         atoms-inspect  todo.jsonl  [6/260]  t +0.004s
          set  @ sample_todo/main.swift:33  TodosAtom, StatsAtom, FilteredTodosAtom
         ─  Transactions ────────────────────────────────────────────────────────────────
-              3     0.007s  initialize    -  @ sample_todo/main.swift:15
-              4     0.007s  initialize    +NextTodoIDAtom  @ sample_todo/main.swift:16
-              5     0.015s  set           NextTodoIDAtom  @ sample_todo/main.swift:32
-        ▶     6     0.015s  set           TodosAtom, StatsAtom, FilteredTodosAtom  @ sa…
-              7     0.016s  set           NextTodoIDAtom  @ sample_todo/main.swift:32
-              8     0.016s  set           TodosAtom, StatsAtom, FilteredTodosAtom  @ sa…
+              3     0.003s  initialize    -  @ sample_todo/main.swift:15
+              4     0.003s  initialize    +NextTodoIDAtom  @ sample_todo/main.swift:16
+              5     0.004s  set           NextTodoIDAtom  @ sample_todo/main.swift:32
+        ▶     6     0.004s  set           TodosAtom, StatsAtom, FilteredTodosAtom  @ sa…
+              7     0.004s  set           NextTodoIDAtom  @ sample_todo/main.swift:32
+              8     0.004s  set           TodosAtom, StatsAtom, FilteredTodosAtom  @ sa…
         ─▸ Values at step 6 · 5 live atoms · * changed (was …) + created - released ────
         ›  FilterAtom = "all"
          * FilteredTodosAtom = [{"id": 1, "isCompleted": false, "text": "Water …  was []

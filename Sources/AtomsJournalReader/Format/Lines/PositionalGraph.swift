@@ -5,21 +5,28 @@ import Foundation
 #endif
 
 /// A transaction's graph changes as format 4.4 writes them: an array of up to four lists,
-/// `[declare, lifecycle, edges, subscriptions]`, the empty ones at the end left out.
+/// `[lifecycle, subscriptions, edges, declare]`, the empty ones at the end left out. They come
+/// in the order a session whose atoms come and go needs them: showing a family member
+/// creates, declares and subscribes; hiding it releases and unsubscribes.
 ///
-/// - `declare`: `[id, type]`, `[id, type, key]`, `[id, type, key, label]` or
-///   `[id, type, key, label, scope]` (`null` for a key or label left out before a later
-///   element); `type` is the number of a location line that spells the type's name, so a
-///   family's type is written once and each member only by its key; the label is left out
-///   when it is the one the type's name gives (``AtomDeclaration/label(ofType:scope:)``).
-/// - `lifecycle`: atoms created, as their numbers, and atoms released, as their numbers
-///   negated.
-/// - `edges`: pairs `from, to` in one list; a removed edge has its `to` negated.
+/// - `lifecycle`: the atoms created and released, in order: a number is an atom created (and
+///   declared before), a number negated an atom released, and a declaration an atom declared
+///   and created here.
 /// - `subscriptions`: pairs `atom, location` in one list; a removed subscription has its
 ///   location negated.
+/// - `edges`: pairs `from, to` in one list; a removed edge has its `to` negated.
+/// - `declare`: the atoms declared here but not created here (an atom an edge, a value or a
+///   release refers to after a keyframe left it out).
 ///
-/// The lists keep the order of the object form's (created before released, added before
-/// removed), so a line reads to the same record in either form.
+/// A declaration is `[id, type]`, `[id, type, key]`, `[id, type, key, label]` or
+/// `[id, type, key, label, scope]` (`null` for a key or label left out before a later element);
+/// `type` is the number of a location line that spells the type's name, so a family's type is
+/// written once and each member only by its key; the label is left out when it is the one the
+/// type's name gives (``AtomDeclaration/label(ofType:scope:)``).
+///
+/// Added edges and subscriptions come before removed ones, as in the object form of earlier
+/// versions, and declarations are read back in the order of their numbers (the order a
+/// recorder gives them), so a line reads to the same record in either form.
 package struct PositionalGraph: Equatable {
     /// One declaration: its type by number, its label only where the type's name does not
     /// give it.
@@ -68,9 +75,12 @@ package struct PositionalGraph: Equatable {
     /// Appends the array, without a leading comma. Lists before the last non-empty one are
     /// written even when empty (`[]`): they are placed by position.
     package func append(to output: inout [UInt8]) {
+        let createdIDs = Set(created)
+        let declaredHere = Dictionary(declare.filter { createdIDs.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let declaredOnly = declare.filter { declaredHere[$0.id] == nil }
         let present = [
-            !declare.isEmpty, !created.isEmpty || !released.isEmpty, !edgesAdded.isEmpty || !edgesRemoved.isEmpty,
-            !subsAdded.isEmpty || !subsRemoved.isEmpty,
+            !created.isEmpty || !released.isEmpty, !subsAdded.isEmpty || !subsRemoved.isEmpty,
+            !edgesAdded.isEmpty || !edgesRemoved.isEmpty, !declaredOnly.isEmpty,
         ]
         let count = (present.lastIndex(of: true) ?? -1) + 1
         output.append(UInt8(ascii: "["))
@@ -78,13 +88,19 @@ package struct PositionalGraph: Equatable {
             if position > 0 { output.append(UInt8(ascii: ",")) }
             switch position {
             case 0:
-                Self.appendList(declare, to: &output) { declaration, output in declaration.append(to: &output) }
+                Self.appendList(created.map { ($0, true) } + released.map { ($0, false) }, to: &output) { change, output in
+                    if change.1, let declaration = declaredHere[change.0] {
+                        declaration.append(to: &output)
+                    } else {
+                        output.appendDecimal(change.1 ? change.0 : -change.0)
+                    }
+                }
             case 1:
-                Self.appendList(created + released.map { -$0 }, to: &output) { number, output in output.appendDecimal(number) }
+                Self.appendPairs(subsAdded.map { ($0.atom, $0.location) } + subsRemoved.map { ($0.atom, -$0.location) }, to: &output)
             case 2:
                 Self.appendPairs(edgesAdded.map { ($0.from, $0.to) } + edgesRemoved.map { ($0.from, -$0.to) }, to: &output)
             default:
-                Self.appendPairs(subsAdded.map { ($0.atom, $0.location) } + subsRemoved.map { ($0.atom, -$0.location) }, to: &output)
+                Self.appendList(declaredOnly, to: &output) { declaration, output in declaration.append(to: &output) }
             }
         }
         output.append(UInt8(ascii: "]"))
@@ -146,20 +162,35 @@ extension TransactionLine.GraphChanges {
     init(scanningPositional scanner: inout JSONScanner) throws(JSONScanner.SyntaxError) {
         var changes = Self()
         changes.isPositional = true
+        var declared: [TransactionLine.Declaration] = []
         var position = 0
         try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
             defer { position += 1 }
             switch position {
             case 0:
-                let declared = try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.positionalDeclaration() }
-                if !declared.isEmpty { changes.declare = declared }
-            case 1:
-                for number in try scanner.array({ scanner throws(JSONScanner.SyntaxError) in try scanner.integer() }) {
+                try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+                    if scanner.peek() == UInt8(ascii: "[") {
+                        let declaration = try scanner.positionalDeclaration()
+                        declared.append(declaration)
+                        changes.created = (changes.created ?? []) + [declaration.id]
+                        return
+                    }
+                    let number = try scanner.integer()
                     guard number != 0 else { throw scanner.error("atom 0 is created or released") }
                     if number > 0 {
                         changes.created = (changes.created ?? []) + [number]
                     } else {
                         changes.released = (changes.released ?? []) + [-number]
+                    }
+                }
+            case 1:
+                for (atom, location) in try scanner.pairs(what: "subscriptions") {
+                    guard atom > 0, location != 0 else { throw scanner.error("a subscription refers to atom 0, a negative atom or location 0") }
+                    let subscription = TransactionLine.Subscription(atom: atom, location: .number(abs(location)))
+                    if location > 0 {
+                        changes.subsAdded = (changes.subsAdded ?? []) + [subscription]
+                    } else {
+                        changes.subsRemoved = (changes.subsRemoved ?? []) + [subscription]
                     }
                 }
             case 2:
@@ -172,19 +203,15 @@ extension TransactionLine.GraphChanges {
                     }
                 }
             case 3:
-                for (atom, location) in try scanner.pairs(what: "subscriptions") {
-                    guard atom > 0, location != 0 else { throw scanner.error("a subscription refers to atom 0, a negative atom or location 0") }
-                    let subscription = TransactionLine.Subscription(atom: atom, location: .number(abs(location)))
-                    if location > 0 {
-                        changes.subsAdded = (changes.subsAdded ?? []) + [subscription]
-                    } else {
-                        changes.subsRemoved = (changes.subsRemoved ?? []) + [subscription]
-                    }
-                }
+                declared += try scanner.array { scanner throws(JSONScanner.SyntaxError) in try scanner.positionalDeclaration() }
             default:
                 // Later minor versions may add lists.
                 try scanner.skipValue()
             }
+        }
+        if !declared.isEmpty {
+            // In the order of their numbers, which is the order a recorder declared them in.
+            changes.declare = declared.enumerated().sorted { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }.map(\.element)
         }
         self = changes
     }
