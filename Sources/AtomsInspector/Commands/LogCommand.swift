@@ -227,7 +227,16 @@ package enum LogCommand {
 
 /// Display names for atom numbers: `label`, or `label[key]` for atom-family members.
 struct Naming {
-    let declarations: [Int: AtomDeclaration]
+    private(set) var declarations: [Int: AtomDeclaration]
+
+    init(declarations: [Int: AtomDeclaration]) {
+        self.declarations = declarations
+    }
+
+    /// Adds the atoms a transaction declares.
+    mutating func declare(_ declared: [AtomDeclaration]) {
+        for atom in declared { declarations[atom.id] = atom }
+    }
 
     func name(_ id: Int) -> String {
         declarations[id]?.displayName ?? "#\(id)"

@@ -14,21 +14,55 @@ struct LogNames {
     private var otherNames: [Int: (text: [UInt8], json: [UInt8])] = [:]
     private static let tableLimit = 1 << 16
 
+    /// With `--atom`: the identities it selects, and every number of each identity declared.
+    private var selectedIdentities: Set<String> = []
+    private var numbersByIdentity: [String: [Int]] = [:]
+
     init(declarations: [Int: AtomDeclaration], pattern: String?) {
         naming = Naming(declarations: declarations)
         self.pattern = pattern
-        selected = pattern.map(naming.matching)
+        selectAgain()
     }
 
-    /// Takes the atoms a transaction declares.
+    /// `--atom`'s selection from every declaration (``AtomSelection``'s rule: every number
+    /// of an identity a declaration matching the pattern has).
+    private mutating func selectAgain() {
+        guard let pattern else { return }
+        let glob = Glob(pattern)
+        selectedIdentities = Set(naming.declarations.values.filter(glob.matches).map(\.identityKey))
+        numbersByIdentity = Dictionary(grouping: naming.declarations.values, by: \.identityKey).mapValues { $0.map(\.id) }
+        selected = Set(selectedIdentities.flatMap { numbersByIdentity[$0] ?? [] })
+    }
+
+    /// Takes the atoms a transaction declares. A number is never reused, so only the new
+    /// numbers' names change, and `--atom` selects a new number when its identity is selected
+    /// or its declaration matches (then with every number of its identity): a session whose
+    /// atoms come and go declares every few steps, and going over every declaration each time
+    /// made `log` quadratic. A damaged journal that declares a number again is selected anew.
     mutating func declare(_ declared: [AtomDeclaration]) {
-        var declarations = naming.declarations
-        for atom in declared { declarations[atom.id] = atom }
-        naming = Naming(declarations: declarations)
-        selected = pattern.map(naming.matching)
-        textNames = []
-        jsonNames = []
-        otherNames = [:]
+        let numberReused = declared.contains { naming.declarations[$0.id] != nil }
+        naming.declare(declared)
+        if let pattern {
+            if numberReused {
+                selectAgain()
+            } else {
+                let glob = Glob(pattern)
+                for atom in declared {
+                    let identity = atom.identityKey
+                    numbersByIdentity[identity, default: []].append(atom.id)
+                    if glob.matches(atom), selectedIdentities.insert(identity).inserted {
+                        selected?.formUnion(numbersByIdentity[identity] ?? [])
+                    } else if selectedIdentities.contains(identity) {
+                        selected?.insert(atom.id)
+                    }
+                }
+            }
+        }
+        for atom in declared {
+            if atom.id >= 0, atom.id < textNames.count { textNames[atom.id] = nil }
+            if atom.id >= 0, atom.id < jsonNames.count { jsonNames[atom.id] = nil }
+            otherNames[atom.id] = nil
+        }
     }
 
     /// Whether `--atom` selects the atom (every atom without it).

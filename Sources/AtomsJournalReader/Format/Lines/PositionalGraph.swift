@@ -163,6 +163,9 @@ extension TransactionLine.GraphChanges {
         var changes = Self()
         changes.isPositional = true
         var declared: [TransactionLine.Declaration] = []
+        var created: [Int] = [], released: [Int] = []
+        var edgesAdded: [EdgeEntry] = [], edgesRemoved: [EdgeEntry] = []
+        var subsAdded: [TransactionLine.Subscription] = [], subsRemoved: [TransactionLine.Subscription] = []
         var position = 0
         try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
             defer { position += 1 }
@@ -172,34 +175,34 @@ extension TransactionLine.GraphChanges {
                     if scanner.peek() == UInt8(ascii: "[") {
                         let declaration = try scanner.positionalDeclaration()
                         declared.append(declaration)
-                        changes.created = (changes.created ?? []) + [declaration.id]
+                        created.append(declaration.id)
                         return
                     }
                     let number = try scanner.integer()
                     guard number != 0 else { throw scanner.error("atom 0 is created or released") }
                     if number > 0 {
-                        changes.created = (changes.created ?? []) + [number]
+                        created.append(number)
                     } else {
-                        changes.released = (changes.released ?? []) + [-number]
+                        released.append(-number)
                     }
                 }
             case 1:
-                for (atom, location) in try scanner.pairs(what: "subscriptions") {
+                try scanner.forEachPair(what: "subscriptions") { atom, location, scanner throws(JSONScanner.SyntaxError) in
                     guard atom > 0, location != 0 else { throw scanner.error("a subscription refers to atom 0, a negative atom or location 0") }
                     let subscription = TransactionLine.Subscription(atom: atom, location: .number(abs(location)))
                     if location > 0 {
-                        changes.subsAdded = (changes.subsAdded ?? []) + [subscription]
+                        subsAdded.append(subscription)
                     } else {
-                        changes.subsRemoved = (changes.subsRemoved ?? []) + [subscription]
+                        subsRemoved.append(subscription)
                     }
                 }
             case 2:
-                for (from, to) in try scanner.pairs(what: "edges") {
+                try scanner.forEachPair(what: "edges") { from, to, scanner throws(JSONScanner.SyntaxError) in
                     guard from > 0, to != 0 else { throw scanner.error("an edge refers to atom 0 or a negative one") }
                     if to > 0 {
-                        changes.edgesAdded = (changes.edgesAdded ?? []) + [EdgeEntry(from: from, to: to)]
+                        edgesAdded.append(EdgeEntry(from: from, to: to))
                     } else {
-                        changes.edgesRemoved = (changes.edgesRemoved ?? []) + [EdgeEntry(from: from, to: -to)]
+                        edgesRemoved.append(EdgeEntry(from: from, to: -to))
                     }
                 }
             case 3:
@@ -209,6 +212,11 @@ extension TransactionLine.GraphChanges {
                 try scanner.skipValue()
             }
         }
+        // Absent lists stay `nil`, as the object form's absent members do.
+        func present<Element>(_ elements: [Element]) -> [Element]? { elements.isEmpty ? nil : elements }
+        (changes.created, changes.released) = (present(created), present(released))
+        (changes.edgesAdded, changes.edgesRemoved) = (present(edgesAdded), present(edgesRemoved))
+        (changes.subsAdded, changes.subsRemoved) = (present(subsAdded), present(subsRemoved))
         if !declared.isEmpty {
             // In the order of their numbers, which is the order a recorder declared them in.
             changes.declare = declared.enumerated().sorted { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }.map(\.element)
@@ -237,11 +245,19 @@ extension JSONScanner {
         return TransactionLine.Declaration(id: id, type: .number(type), label: label, key: key, scope: scope)
     }
 
-    /// Reads a list of integers taken two at a time.
-    mutating func pairs(what: String) throws(SyntaxError) -> [(Int, Int)] {
-        let numbers = try array { scanner throws(SyntaxError) in try scanner.integer() }
-        guard numbers.count.isMultiple(of: 2) else { throw error("the \(what) list has an odd number of elements") }
-        return stride(from: 0, to: numbers.count, by: 2).map { (numbers[$0], numbers[$0 + 1]) }
+    /// Reads a list of integers taken two at a time, handing each pair to `body`.
+    mutating func forEachPair(what: String, _ body: (Int, Int, inout JSONScanner) throws(SyntaxError) -> Void) throws(SyntaxError) {
+        var first: Int?
+        try forEachElement { scanner throws(SyntaxError) in
+            let number = try scanner.integer()
+            if let pending = first {
+                first = nil
+                try body(pending, number, &scanner)
+            } else {
+                first = number
+            }
+        }
+        guard first == nil else { throw error("the \(what) list has an odd number of elements") }
     }
 }
 
@@ -251,25 +267,25 @@ extension AtomDeclaration {
     /// Swift.Int>` gives `ModifiedAtom<QueryAtom, Int>`), then ` scope:<scope>` for a scoped
     /// atom. The recorder leaves a declaration's label out only when it is this one.
     package static func label(ofType type: String, scope: Int?) -> String {
-        var label = ""
-        var name = Substring()
-        func flush() {
-            label += name.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
-            name = ""
-        }
-        var start = type.startIndex
-        for index in type.indices {
-            let character = type[index]
-            if character.isLetter || character.isNumber || character == "_" || character == "." {
-                continue
+        // Over the UTF-8 bytes: every reader of a 4.4 journal derives a label per declaration.
+        // A name is a run of identifier bytes and dots (any byte of a non-ASCII scalar counts
+        // as an identifier byte); only its part after the last dot is kept.
+        var label: [UInt8] = []
+        label.reserveCapacity(type.utf8.count)
+        var partStart = 0
+        for byte in type.utf8 {
+            let isNamePart = byte >= 0x80 || byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            if isNamePart {
+                label.append(byte)
+            } else if byte == UInt8(ascii: ".") {
+                label.removeSubrange(partStart...)
+            } else {
+                label.append(byte)
+                partStart = label.count
             }
-            name = type[start..<index]
-            flush()
-            label.append(character)
-            start = type.index(after: index)
         }
-        name = type[start...]
-        flush()
-        return scope.map { "\(label) scope:\($0)" } ?? label
+        let text = String(decoding: label, as: UTF8.self)
+        return scope.map { "\(text) scope:\($0)" } ?? text
     }
 }
