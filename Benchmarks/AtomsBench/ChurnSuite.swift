@@ -44,6 +44,25 @@ enum ChurnSuite {
         var peakBytes = 0
     }
 
+    /// `atoms-inspect log` and `log --atom` (one member's two lives are listed) on an
+    /// unbounded journal of `members` members, and `wc -l` on it, as processes, interleaved,
+    /// medians of 5; `nil` when atoms-inspect is not built next to this executable.
+    static func reading(members: Int, directory: URL) throws -> (wc: Double, log: Double, logAtom: Double)? {
+        let inspector = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("atoms-inspect").path
+        guard FileManager.default.isExecutableFile(atPath: inspector) else { return nil }
+        let path = directory.appendingPathComponent("churn-reading-\(members)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try InspectorSuite.shell(CommandLine.arguments[0], ["--churn-once", Mode.unbounded.rawValue, String(members), path])
+        let atom = "ChurnMemberAtom[\(members - 10)]"
+        var (wc, log, logAtom): ([Double], [Double], [Double]) = ([], [], [])
+        for _ in 0..<5 {
+            wc.append(InspectorSuite.seconds { _ = try? InspectorSuite.shell("/usr/bin/wc", ["-l", path]) })
+            log.append(InspectorSuite.seconds { _ = try? InspectorSuite.shell(inspector, ["log", path]) })
+            logAtom.append(InspectorSuite.seconds { _ = try? InspectorSuite.shell(inspector, ["log", path, "--atom", atom]) })
+        }
+        return (InspectorSuite.median(wc), InspectorSuite.median(log), InspectorSuite.median(logAtom))
+    }
+
     /// Runs one session in a child process and reads what it measured.
     static func run(_ mode: Mode, members: Int, directory: URL) throws -> Run {
         let path = directory.appendingPathComponent("churn-\(mode.rawValue)-\(members)").path
