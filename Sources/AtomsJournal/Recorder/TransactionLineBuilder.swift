@@ -143,6 +143,41 @@ struct TransactionLineBuilder: Sendable {
         segmentBytes += output.count - before
     }
 
+    /// Appends `,` and the transaction's graph changes (format 4.4's positional lists) to
+    /// `line` when there are any, and to `lines` the `loc` line of each subscriber's location
+    /// and declared type numbered first here (subscribers first, as they were found).
+    private mutating func appendGraphChanges(
+        declarations: [AtomDeclaration], created: [Int], released: [Int], edges: (added: [EdgeEntry], removed: [EdgeEntry]),
+        subscriptions: (added: [SubscriptionEntry], removed: [SubscriptionEntry]), subscriberLocations: [String: SourceLocation],
+        to line: inout [UInt8], lines output: inout [UInt8]
+    ) {
+        func numbered(_ subscription: SubscriptionEntry) -> (atom: Int, location: Int) {
+            // Every entry the mirror returns came from this transaction's lists, so its
+            // location is known; by its text otherwise.
+            guard let known = subscriberLocations[subscription.at] else {
+                return (subscription.atom, locations.text(subscription.at, lines: &output))
+            }
+            return (subscription.atom, locations.subscriber(known, lines: &output))
+        }
+        var graph = PositionalGraph()
+        graph.subsAdded = subscriptions.added.map(numbered)
+        graph.subsRemoved = subscriptions.removed.map(numbered)
+        // A declaration's type by number, and its label only when the type's name does not
+        // give it.
+        graph.declare = declarations.map { declaration in
+            let derived = AtomDeclaration.label(ofType: declaration.type, scope: declaration.scope)
+            return PositionalGraph.Declaration(
+                id: declaration.id, type: locations.text(declaration.type, lines: &output), key: declaration.key,
+                label: declaration.label == derived ? nil : declaration.label, scope: declaration.scope
+            )
+        }
+        (graph.created, graph.released) = (created, released)
+        (graph.edgesAdded, graph.edgesRemoved) = (edges.added, edges.removed)
+        guard !graph.isEmpty else { return }
+        line.append(UInt8(ascii: ","))
+        graph.append(to: &line)
+    }
+
     /// Appends the lines recording one transaction, in order, each ending in a newline.
     /// `changes` is the transaction's range of the staged changes, indexed as they are.
     mutating func appendLines(for transaction: CapturedTransaction, changes: ArraySlice<CapturedChange>, to output: inout [UInt8]) {
@@ -203,19 +238,8 @@ struct TransactionLineBuilder: Sendable {
         }
 
         // A new location's `loc` line comes before the transaction that first uses it: the
-        // write site's first, then the subscribers' (named by number, as write sites are).
+        // write site's first, then the subscribers' and the declared types' (below).
         let location = locations.writeSite(transaction.location, lines: &output)
-        func numbered(_ subscription: SubscriptionEntry) -> (atom: Int, location: Int) {
-            // Every entry the mirror returns came from this transaction's lists, so its
-            // location is known; by its text otherwise.
-            guard let known = subscriberLocations[subscription.at] else {
-                return (subscription.atom, locations.text(subscription.at, lines: &output))
-            }
-            return (subscription.atom, locations.subscriber(known, lines: &output))
-        }
-        var graphChanges = PositionalGraph()
-        graphChanges.subsAdded = subscriptions.added.map(numbered)
-        graphChanges.subsRemoved = subscriptions.removed.map(numbered)
         let origin: Int
         switch transaction.origin {
         case .change(let index)?:
@@ -272,20 +296,12 @@ struct TransactionLineBuilder: Sendable {
             }
         }
 
-        // A declaration's type by number (its `loc` line goes before this line), and its
-        // label only when the type's name does not give it.
-        graphChanges.declare = declarations.map { declaration in
-            let derived = AtomDeclaration.label(ofType: declaration.type, scope: declaration.scope)
-            return PositionalGraph.Declaration(
-                id: declaration.id, type: locations.text(declaration.type, lines: &output), key: declaration.key,
-                label: declaration.label == derived ? nil : declaration.label, scope: declaration.scope
+        // Most transactions only change values: they build no graph part.
+        if graph != nil || !declarations.isEmpty {
+            appendGraphChanges(
+                declarations: declarations, created: created, released: released, edges: edges, subscriptions: subscriptions,
+                subscriberLocations: subscriberLocations, to: &line, lines: &output
             )
-        }
-        (graphChanges.created, graphChanges.released) = (created, released)
-        (graphChanges.edgesAdded, graphChanges.edgesRemoved) = (edges.added, edges.removed)
-        if !graphChanges.isEmpty {
-            line.append(UInt8(ascii: ","))
-            graphChanges.append(to: &line)
         }
         line.append(contentsOf: [UInt8(ascii: "]"), 0x0A])
         output.append(contentsOf: line)
