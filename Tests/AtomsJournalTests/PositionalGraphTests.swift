@@ -92,6 +92,57 @@ struct PositionalGraphTests {
         #expect(String(decoding: written, as: UTF8.self) == #"[[[7,2,"k"],8,-5],[7,3,5,-3],[1,7,1,-6],[[9,2,null,"Other",4]]]"#)
     }
 
+    /// Any graph changes a recorder can give (created and released atoms apart, declarations
+    /// in the order of their numbers, some of created atoms and some not) read back as they
+    /// were written.
+    @Test func randomGraphChangesReadBackAsWritten() throws {
+        var random = SeededGenerator(seed: 44)
+        for _ in 0..<500 {
+            var ids = Array(1...40).shuffled(using: &random)
+            func take(_ count: Int) -> [Int] {
+                defer { ids.removeFirst(min(count, ids.count)) }
+                return Array(ids.prefix(count))
+            }
+            var graph = PositionalGraph()
+            graph.created = take(Int.random(in: 0...4, using: &random))
+            graph.released = take(Int.random(in: 0...4, using: &random))
+            let declaredOnly = take(Int.random(in: 0...2, using: &random))
+            let declared = (graph.created.filter { _ in Bool.random(using: &random) } + declaredOnly).sorted()
+            graph.declare = declared.map { id in
+                PositionalGraph.Declaration(
+                    id: id, type: Int.random(in: 1...5, using: &random), key: Bool.random(using: &random) ? "k\(id)" : nil,
+                    label: Bool.random(using: &random) ? "L\"\(id)" : nil, scope: Bool.random(using: &random) ? id % 3 : nil
+                )
+            }
+            func pairs(_ count: Int) -> [(Int, Int)] {
+                (0..<count).map { _ in (Int.random(in: 1...40, using: &random), Int.random(in: 1...9, using: &random)) }
+            }
+            graph.edgesAdded = pairs(Int.random(in: 0...3, using: &random)).map { EdgeEntry(from: $0.0, to: $0.1) }
+            graph.edgesRemoved = pairs(Int.random(in: 0...3, using: &random)).map { EdgeEntry(from: $0.0, to: $0.1) }
+            graph.subsAdded = pairs(Int.random(in: 0...3, using: &random))
+            graph.subsRemoved = pairs(Int.random(in: 0...3, using: &random))
+            guard !graph.isEmpty else { continue }
+            var written: [UInt8] = []
+            graph.append(to: &written)
+            let read = try written.withUnsafeBytes { raw in
+                var scanner = JSONScanner(raw)
+                return try TransactionLine.GraphChanges(scanningPositional: &scanner)
+            }
+            let text = String(decoding: written, as: UTF8.self)
+            #expect(read.created ?? [] == graph.created && read.released ?? [] == graph.released, "\(text)")
+            #expect(read.edgesAdded ?? [] == graph.edgesAdded && read.edgesRemoved ?? [] == graph.edgesRemoved, "\(text)")
+            #expect((read.subsAdded ?? []).map { [$0.atom, number($0.location)] } == graph.subsAdded.map { [$0.atom, $0.location] }, "\(text)")
+            #expect((read.subsRemoved ?? []).map { [$0.atom, number($0.location)] } == graph.subsRemoved.map { [$0.atom, $0.location] }, "\(text)")
+            let expected = graph.declare.map {
+                TransactionLine.Declaration(id: $0.id, type: .number($0.type), label: $0.label, key: $0.key, scope: $0.scope)
+            }
+            #expect(read.declare ?? [] == expected, "\(text)")
+        }
+        func number(_ reference: TransactionLine.Reference) -> Int {
+            if case .number(let number) = reference { number } else { -1 }
+        }
+    }
+
     /// A family's members are declared by key, their type written once; reading gives each
     /// declaration whole, as the runtime names the atom.
     @Test func aFamilysTypeIsWrittenOnceAndItsMembersByKey() throws {
