@@ -31,7 +31,7 @@ extension TransactionLine {
         line.append(UInt8(ascii: "]"))
         if let changes = graph {
             line.append(UInt8(ascii: ","))
-            if changes.isPositional {
+            if try Self.graphIsPositional(in: raw) {
                 try changes.positional().append(to: &line)
             } else {
                 line.append(contentsOf: changes.object.utf8)
@@ -39,6 +39,20 @@ extension TransactionLine {
         }
         line.append(UInt8(ascii: "]"))
         return line
+    }
+}
+
+extension TransactionLine {
+    /// Whether the line in `raw` writes its graph changes as format 4.4's lists.
+    static func graphIsPositional(in raw: UnsafeRawBufferPointer) throws -> Bool {
+        var scanner = JSONScanner(raw, range: 0..<raw.count)
+        var (index, positional) = (0, false)
+        try scanner.forEachElement { scanner throws(JSONScanner.SyntaxError) in
+            if index == 6 { positional = scanner.peek() == UInt8(ascii: "[") }
+            index += 1
+            try scanner.skipValue()
+        }
+        return positional
     }
 }
 

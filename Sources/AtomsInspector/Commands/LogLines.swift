@@ -38,9 +38,10 @@ struct LogNames {
     /// numbers' names change, and `--atom` selects a new number when its identity is selected
     /// or its declaration matches (then with every number of its identity): a session whose
     /// atoms come and go declares every few steps, and going over every declaration each time
-    /// made `log` quadratic. A damaged journal that declares a number again is selected anew.
+    /// made `log` quadratic. A damaged journal that declares a number again (here or before)
+    /// is selected anew.
     mutating func declare(_ declared: [AtomDeclaration]) {
-        let numberReused = declared.contains { naming.declarations[$0.id] != nil }
+        let numberReused = declared.contains { naming.declarations[$0.id] != nil } || Set(declared.map(\.id)).count != declared.count
         naming.declare(declared)
         if let pattern {
             if numberReused {

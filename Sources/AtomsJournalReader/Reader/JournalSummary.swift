@@ -316,9 +316,9 @@ struct EnvelopeTally {
         var lineOffset = range.lowerBound
         // Consecutive transactions mostly come from one place: its check is not repeated.
         var lastChecked = Int.min
-        /// Notes a location a line refers to: a write site other than 0 (none), or any
+        /// Notes a location a line refers to: a write site other than 0 (none), any
         /// subscription's location (0 included, which no line declares: reading the
-        /// transaction rejects it, and so does the summary).
+        /// transaction rejects it, and so does the summary) or a declared type's.
         // Inlined: called from the loop's closure on every line, it would otherwise check its
         // accesses to `lastChecked` and `part` at run time.
         @inline(__always)

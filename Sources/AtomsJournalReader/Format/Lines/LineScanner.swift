@@ -150,7 +150,8 @@ package struct LineScanner {
     /// A transaction's envelope: its step, time, cause and the atoms it wrote (location
     /// numbers are not resolved, values not decoded).
     /// `locations` are the location numbers it refers to, in the order they are resolved
-    /// (``TransactionLine/locationReferences``: the write site, then the subscriptions'; none
+    /// (``TransactionLine/locationReferences``: the write site, the subscriptions', then the
+    /// declared types'; none
     /// in format 1, which writes them inline). `declared` are the atoms it declares, and
     /// `referred` those it refers to, in the order reading its state checks them
     /// (``TransactionRecord/atomReferences``).

@@ -31,12 +31,18 @@ package struct PositionalGraph: Equatable {
     /// One declaration: its type by number, its label only where the type's name does not
     /// give it.
     package struct Declaration: Equatable {
+        /// The atom's number.
         package var id: Int
+        /// The number of the location line that spells the atom's type.
         package var type: Int
+        /// The key of an atom-family member.
         package var key: String?
+        /// The label, when the type's name does not give it.
         package var label: String?
+        /// The scope the atom is stored in.
         package var scope: Int?
 
+        /// A declaration with every part given.
         package init(id: Int, type: Int, key: String?, label: String?, scope: Int?) {
             self.id = id
             self.type = type
@@ -46,16 +52,22 @@ package struct PositionalGraph: Equatable {
         }
     }
 
+    /// The atoms declared, in the order of their numbers.
     package var declare: [Declaration] = []
+    /// The atoms created, in order.
     package var created: [Int] = []
+    /// The atoms released, in order.
     package var released: [Int] = []
+    /// The dependency edges added.
     package var edgesAdded: [EdgeEntry] = []
+    /// The dependency edges removed.
     package var edgesRemoved: [EdgeEntry] = []
     /// Subscriptions added: atoms and their subscribers' location numbers.
     package var subsAdded: [(atom: Int, location: Int)] = []
     /// Subscriptions removed, as `subsAdded`.
     package var subsRemoved: [(atom: Int, location: Int)] = []
 
+    /// No changes.
     package init() {}
 
     /// Whether the graph did not change.
@@ -64,6 +76,7 @@ package struct PositionalGraph: Equatable {
             && subsAdded.isEmpty && subsRemoved.isEmpty
     }
 
+    /// The same changes (the subscriptions' tuples compared element by element).
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.declare == rhs.declare && lhs.created == rhs.created && lhs.released == rhs.released
             && lhs.edgesAdded == rhs.edgesAdded && lhs.edgesRemoved == rhs.edgesRemoved
@@ -75,9 +88,12 @@ package struct PositionalGraph: Equatable {
     /// Appends the array, without a leading comma. Lists before the last non-empty one are
     /// written even when empty (`[]`): they are placed by position.
     package func append(to output: inout [UInt8]) {
+        // A recorder's numbers are positive and each created atom is declared once; a record
+        // read from a damaged journal (written again by a replay) is written without a trap:
+        // its last declaration of a created atom in place of the atom's first creation.
         let createdIDs = Set(created)
-        let declaredHere = Dictionary(declare.filter { createdIDs.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let declaredOnly = declare.filter { declaredHere[$0.id] == nil }
+        var declaredHere = Dictionary(declare.filter { createdIDs.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        let declaredOnly = declare.filter { !createdIDs.contains($0.id) }
         let present = [
             !created.isEmpty || !released.isEmpty, !subsAdded.isEmpty || !subsRemoved.isEmpty,
             !edgesAdded.isEmpty || !edgesRemoved.isEmpty, !declaredOnly.isEmpty,
@@ -89,16 +105,16 @@ package struct PositionalGraph: Equatable {
             switch position {
             case 0:
                 Self.appendList(created.map { ($0, true) } + released.map { ($0, false) }, to: &output) { change, output in
-                    if change.1, let declaration = declaredHere[change.0] {
+                    if change.1, let declaration = declaredHere.removeValue(forKey: change.0) {
                         declaration.append(to: &output)
                     } else {
-                        output.appendDecimal(change.1 ? change.0 : -change.0)
+                        output.appendDecimal(change.1 ? change.0 : 0 &- change.0)
                     }
                 }
             case 1:
-                Self.appendPairs(subsAdded.map { ($0.atom, $0.location) } + subsRemoved.map { ($0.atom, -$0.location) }, to: &output)
+                Self.appendPairs(subsAdded.map { ($0.atom, $0.location) } + subsRemoved.map { ($0.atom, 0 &- $0.location) }, to: &output)
             case 2:
-                Self.appendPairs(edgesAdded.map { ($0.from, $0.to) } + edgesRemoved.map { ($0.from, -$0.to) }, to: &output)
+                Self.appendPairs(edgesAdded.map { ($0.from, $0.to) } + edgesRemoved.map { ($0.from, 0 &- $0.to) }, to: &output)
             default:
                 Self.appendList(declaredOnly, to: &output) { declaration, output in declaration.append(to: &output) }
             }
@@ -161,7 +177,6 @@ extension TransactionLine.GraphChanges {
     /// stay numbers until ``TransactionLine/record(bytes:locations:decoding:)`` resolves them.
     init(scanningPositional scanner: inout JSONScanner) throws(JSONScanner.SyntaxError) {
         var changes = Self()
-        changes.isPositional = true
         var declared: [TransactionLine.Declaration] = []
         var created: [Int] = [], released: [Int] = []
         var edgesAdded: [EdgeEntry] = [], edgesRemoved: [EdgeEntry] = []
@@ -179,7 +194,7 @@ extension TransactionLine.GraphChanges {
                         return
                     }
                     let number = try scanner.integer()
-                    guard number != 0 else { throw scanner.error("atom 0 is created or released") }
+                    guard number != 0, number != .min else { throw scanner.error("atom \(number) is created or released") }
                     if number > 0 {
                         created.append(number)
                     } else {
@@ -188,7 +203,9 @@ extension TransactionLine.GraphChanges {
                 }
             case 1:
                 try scanner.forEachPair(what: "subscriptions") { atom, location, scanner throws(JSONScanner.SyntaxError) in
-                    guard atom > 0, location != 0 else { throw scanner.error("a subscription refers to atom 0, a negative atom or location 0") }
+                    guard atom > 0, location != 0, location != .min else {
+                        throw scanner.error("a subscription refers to atom \(atom) or location \(location)")
+                    }
                     let subscription = TransactionLine.Subscription(atom: atom, location: .number(abs(location)))
                     if location > 0 {
                         subsAdded.append(subscription)
@@ -198,7 +215,7 @@ extension TransactionLine.GraphChanges {
                 }
             case 2:
                 try scanner.forEachPair(what: "edges") { from, to, scanner throws(JSONScanner.SyntaxError) in
-                    guard from > 0, to != 0 else { throw scanner.error("an edge refers to atom 0 or a negative one") }
+                    guard from > 0, to != 0, to != .min else { throw scanner.error("an edge refers to atom \(from) or \(to)") }
                     if to > 0 {
                         edgesAdded.append(EdgeEntry(from: from, to: to))
                     } else {
@@ -242,6 +259,7 @@ extension JSONScanner {
             }
         }
         guard index >= 2 else { throw error("a declaration has no type") }
+        guard id > 0, type > 0 else { throw error("a declaration names atom \(id) or type \(type)") }
         return TransactionLine.Declaration(id: id, type: .number(type), label: label, key: key, scope: scope)
     }
 
@@ -262,8 +280,9 @@ extension JSONScanner {
 }
 
 extension AtomDeclaration {
-    /// The label a type's module-qualified name gives, as `String(describing:)` prints the
-    /// type: every dotted name shortened to its last part (`Atoms.ModifiedAtom<App.QueryAtom,
+    /// The label a type's module-qualified name gives, as `String(describing:)` prints most
+    /// types: every name (a run of ASCII letters, digits, `_`, bytes of non-ASCII scalars and
+    /// dots) shortened to its part after its last dot (`Atoms.ModifiedAtom<App.QueryAtom,
     /// Swift.Int>` gives `ModifiedAtom<QueryAtom, Int>`), then ` scope:<scope>` for a scoped
     /// atom. The recorder leaves a declaration's label out only when it is this one.
     package static func label(ofType type: String, scope: Int?) -> String {

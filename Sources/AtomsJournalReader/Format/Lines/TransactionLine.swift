@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// A transaction line of format 2 and later, read with ``JSONScanner``:
-/// `[seq, t, cause, origin, at, [values], {graph changes}]`, the last element only when the
-/// graph changed. `origin` and `at` are numbers, 0 for none.
+/// `[seq, t, cause, origin, at, [values], graph changes]`, the last element only when the
+/// graph changed: an object before format 4.4, positional lists from it (``PositionalGraph``).
+/// `origin` and `at` are numbers, 0 for none.
 ///
 /// Value payloads are kept as byte ranges of the line and parsed only for the atoms a caller
 /// asks for, so listing transactions never decodes a value.
@@ -53,8 +54,6 @@ package struct TransactionLine {
         var edgesRemoved: [EdgeEntry]?
         var subsAdded: [Subscription]?
         var subsRemoved: [Subscription]?
-        /// Read from format 4.4's positional lists rather than an object.
-        var isPositional = false
     }
 
     /// A name a line refers to: by the number of a location line (format 4.2 on for
@@ -131,7 +130,8 @@ package struct TransactionLine {
             case 6:
                 switch scanner.peek() {
                 case UInt8(ascii: "{"): graph = try GraphChanges(scanning: &scanner)
-                // Format 4.4's positional form; read in any version, as it cannot be mistaken.
+                // Format 4.4's positional form; read in any minor version of 4, as it cannot be
+                // mistaken for the object.
                 case UInt8(ascii: "[") where version >= 4: graph = try GraphChanges(scanningPositional: &scanner)
                 default: throw scanner.error("the graph changes must be an object or an array")
                 }
@@ -204,8 +204,9 @@ package struct TransactionLine {
         return Value(id: id, kind: kind, range: payload)
     }
 
-    /// The transaction as a format 1 record, with its write site and its subscriptions'
-    /// locations looked up in `locations` (``locationReferences``, in that order). Only the
+    /// The transaction as a format 1 record, with its write site's, its subscriptions' and its
+    /// declared types' location numbers looked up in `locations` (``locationReferences``, in
+    /// that order). Only the
     /// values of atoms `decoding` accepts are decoded; the others carry only their `id`.
     func record(bytes: UnsafeRawBufferPointer, locations: [Int: String], decoding: (Int) -> Bool) throws -> TransactionRecord {
         var none = RecordedDeltaBytes()
