@@ -164,13 +164,7 @@ struct TransactionLineBuilder: Sendable {
         graph.subsRemoved = subscriptions.removed.map(numbered)
         // A declaration's type by number, and its label only when the type's name does not
         // give it.
-        graph.declare = declarations.map { declaration in
-            let derived = AtomDeclaration.label(ofType: declaration.type, scope: declaration.scope)
-            return PositionalGraph.Declaration(
-                id: declaration.id, type: locations.text(declaration.type, lines: &output), key: declaration.key,
-                label: declaration.label == derived ? nil : declaration.label, scope: declaration.scope
-            )
-        }
+        graph.declare = declarations.map { PositionalGraph.Declaration($0, type: locations.text($0.type, lines: &output)) }
         (graph.created, graph.released) = (created, released)
         (graph.edgesAdded, graph.edgesRemoved) = (edges.added, edges.removed)
         guard !graph.isEmpty else { return }

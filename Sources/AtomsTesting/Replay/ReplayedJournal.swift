@@ -125,13 +125,7 @@ enum ReplayedJournal {
         line.append(UInt8(ascii: "]"))
         // Every location and type name has its number: `locations` numbers them before the line.
         var graph = PositionalGraph()
-        graph.declare = (record.declare ?? []).map { declaration in
-            let derived = AtomDeclaration.label(ofType: declaration.type, scope: declaration.scope)
-            return PositionalGraph.Declaration(
-                id: declaration.id, type: locations[declaration.type] ?? 0, key: declaration.key,
-                label: declaration.label == derived ? nil : declaration.label, scope: declaration.scope
-            )
-        }
+        graph.declare = (record.declare ?? []).map { PositionalGraph.Declaration($0, type: locations[$0.type] ?? 0) }
         (graph.created, graph.released) = (record.created ?? [], record.released ?? [])
         (graph.edgesAdded, graph.edgesRemoved) = (record.edgesAdded ?? [], record.edgesRemoved ?? [])
         graph.subsAdded = (record.subsAdded ?? []).map { ($0.atom, locations[$0.at] ?? 0) }

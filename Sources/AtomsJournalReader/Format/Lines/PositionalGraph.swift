@@ -27,7 +27,7 @@ import Foundation
 /// Added edges and subscriptions come before removed ones, as in the object form of earlier
 /// versions, and declarations are read back in the order of their numbers (the order a
 /// recorder gives them), so a line reads to the same record in either form.
-package struct PositionalGraph: Equatable {
+package struct PositionalGraph {
     /// One declaration: its type by number, its label only where the type's name does not
     /// give it.
     package struct Declaration: Equatable {
@@ -49,6 +49,16 @@ package struct PositionalGraph: Equatable {
             self.key = key
             self.label = label
             self.scope = scope
+        }
+
+        /// `declaration` as a writer writes it, its type by the number `type`: its label left
+        /// out when its type's name gives it (``AtomDeclaration/label(ofType:scope:)``).
+        package init(_ declaration: AtomDeclaration, type: Int) {
+            let derived = AtomDeclaration.label(ofType: declaration.type, scope: declaration.scope)
+            self.init(
+                id: declaration.id, type: type, key: declaration.key, label: declaration.label == derived ? nil : declaration.label,
+                scope: declaration.scope
+            )
         }
     }
 
@@ -74,13 +84,6 @@ package struct PositionalGraph: Equatable {
     package var isEmpty: Bool {
         declare.isEmpty && created.isEmpty && released.isEmpty && edgesAdded.isEmpty && edgesRemoved.isEmpty
             && subsAdded.isEmpty && subsRemoved.isEmpty
-    }
-
-    /// The same changes (the subscriptions' tuples compared element by element).
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.declare == rhs.declare && lhs.created == rhs.created && lhs.released == rhs.released
-            && lhs.edgesAdded == rhs.edgesAdded && lhs.edgesRemoved == rhs.edgesRemoved
-            && lhs.subsAdded.elementsEqual(rhs.subsAdded, by: ==) && lhs.subsRemoved.elementsEqual(rhs.subsRemoved, by: ==)
     }
 
     // MARK: Writing
