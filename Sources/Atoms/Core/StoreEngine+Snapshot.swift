@@ -20,6 +20,15 @@ extension StoreEngine {
         return Snapshot(items: items, dependencies: dependencies, subscriptions: subscriptions)
     }
 
+    /// Hands the value of every cached atom a snapshot holds to its slot from `maker`, as a
+    /// commit hands over the values it changed: a recorder starting on a store that already
+    /// holds values takes them typed, through the slots that will take their later values.
+    func captureValues(into maker: any CommitSlotMaker) {
+        for case let node? in nodes.slots where !node.isTransient {
+            _ = node.captureValue(into: maker)
+        }
+    }
+
     /// Brings back the values and dependency graph captured in a snapshot.
     ///
     /// Atoms released since are re-created with their captured values; dependencies that the

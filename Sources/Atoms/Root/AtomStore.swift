@@ -71,6 +71,12 @@ public final class AtomStore {
         engine.makeSnapshot()
     }
 
+    /// Hands the value of every atom a ``snapshot()`` holds to its slot from `maker`, as each
+    /// commit hands over the values it changed (``CommittedTransaction/captureChangedValues(into:)``).
+    package func captureValues(into maker: any CommitSlotMaker) {
+        engine.captureValues(into: maker)
+    }
+
     /// Brings back the values and graph of a ``snapshot()``, in one `restore` transaction, as
     /// a view context's `restore(_:)` does.
     package func restore(_ snapshot: Snapshot, fileID: String = #fileID, line: UInt = #line) {

@@ -2,7 +2,7 @@ import Atoms
 
 /// The recorder's side of a capture slot: what its thread asks of the slot of an atom whose
 /// value a transaction changed.
-protocol RecordedSlot: AnyObject {
+protocol RecordedSlot: AnyObject, Sendable {
     /// The atom.
     var identity: AtomIdentity { get }
     /// The atom's number in the journal as the recorder's thread last found it, valid while
@@ -18,23 +18,19 @@ protocol RecordedSlot: AnyObject {
     /// Gives the values of side `side`, and those the slot let go of, back to the main actor,
     /// which destroys them at its next capture into that side (recorder's thread).
     func finishBatch(side: Int)
-    /// Records the next value handed over as the atom's entry: appends `[id,"="]`,
-    /// `[id,"d",delta]` or `[id,"v",json]` and returns ``SlotEntry/written`` (the slot then
-    /// holds the value as the atom's current one), or returns the value encoded for the line
-    /// builder to record as an encoded value.
+    /// Records the slot's next change as the atom's entry, and holds its value as the atom's
+    /// current one: appends `[id,"="]`, `[id,"d",delta]` (compared with the value the slot
+    /// holds) or the whole value. `encoded` is the change's value when it was encoded at
+    /// capture; otherwise the slot takes the next value handed over, typed.
     ///
-    /// - Parameter previous: The mirror's value of the atom, `nil` when the atom is new.
-    func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry
+    /// - Parameter isNew: Whether the atom has no previous value in the journal (it is new, or
+    ///   the mirror's value is another slot's): the value is written whole.
+    func record(encoded: EncodedValue?, id: Int, isNew: Bool, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8])
+    /// Holds the slot's next change as the atom's current value, writing nothing: the state
+    /// when recording starts, which the first keyframe writes.
+    func seed(encoded: EncodedValue?, differ: ValueDiffer, encoder: ValueEncoder)
     /// The value the slot holds as the atom's current one, encoded (for keyframes).
     func encodedCurrent(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue
-}
-
-/// What ``RecordedSlot/recordNext(id:previous:differ:encoder:to:)`` did.
-enum SlotEntry {
-    /// The entry is written; the slot holds the value.
-    case written
-    /// The value, encoded: the line builder records it (compared as JSON with the previous).
-    case encoded(EncodedValue)
 }
 
 /// Whether a slot is in each staging side's list of slots (``CaptureStaging/slots``), which
@@ -70,13 +66,15 @@ final class StagingMarks: @unchecked Sendable {
 
 /// The slot of an atom whose values are `Encodable`: on the main actor it copies each value
 /// into a typed buffer (no box, no lookup), and the recorder's thread compares it with the
-/// previous one typed. Values with a class instance inside are encoded at capture instead
-/// (``OffThreadEncodingCheck``), decided once for the type when its verdict holds for every
-/// value, per value otherwise.
+/// previous one, which the slot holds typed. Values with a class instance inside are encoded
+/// at capture instead (``OffThreadEncodingCheck``), decided once for the type when its verdict
+/// holds for every value, per value otherwise; the slot holds those as their encoding, and the
+/// values of a struct of numbers, strings and booleans too, which compare faster as JSON.
 final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendable {
     // Unchecked: `mode` is touched on the main actor only; each staging side's buffers and
-    // flag by the thread that holds that side (``CaptureHandOver``); `cursor`, `dropped`,
-    // `current` and `journalNumber` on the recorder's thread only.
+    // flag by the thread that holds that side (``CaptureHandOver``); `cursor`, `current`,
+    // `kept` and `journalNumber` by the recorder's thread only (and by the main actor while
+    // it seeds, before that thread starts).
 
     private enum Mode {
         case undecided, later, atCapture, perValue
@@ -87,17 +85,20 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     /// The type's own code for comparing and encoding its values, when it is
     /// ``JournalRecordable``; `nil` compares and encodes them through `Codable`.
     private let coding: RecordableCoding<Value>?
+    /// The last comparison of two values of the type, shared by its slots.
+    private let memo: ComparisonMemo<Value>
 
     @exclusivity(unchecked) private var mode = Mode.undecided
 
     // Each staging side's values (even and odd parity): captured on the main actor, recorded
     // on the recorder's thread, whichever holds the side. Written whole, not as an array of
     // two: this code is not specialized for `Value`, and indexing would look up the
-    // buffer's metadata. `retired` holds the values the recorder's thread is done with,
+    // buffer's metadata. `retired` holds the values the recorder's thread is done with (the
+    // side's captures, and the current values it replaced while it held the side),
     // destroyed on the main actor at the slot's next capture into the side: the main actor
     // allocated their storage, and freeing it there, as it would without a journal, spares
     // both threads contention on the allocator and on the elements' reference counts (a
-    // 500-element array's strings).
+    // 500-element array's strings). It is the one way a recorded value leaves.
     @exclusivity(unchecked) private var incomingEven = SlotBuffer<Value>()
     @exclusivity(unchecked) private var retiredEven = SlotBuffer<Value>()
     /// Keeps each side's fields on other cache lines than the other side's: the two threads
@@ -112,19 +113,22 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     /// The side being recorded, and the next of its values.
     @exclusivity(unchecked) private var recordedSide = 0
     @exclusivity(unchecked) private var cursor = 0
-    /// Values the recorder's thread let go of in this batch.
-    @exclusivity(unchecked) private var dropped = SlotBuffer<Value>()
-    /// The atom's current value as recorded (initialized while `hasCurrent`): behind a pointer,
-    /// as `Value?` would look its metadata up on every use in this unspecialized code.
+    /// The atom's current value as recorded, when held typed (initialized while
+    /// `hasCurrent`): behind a pointer, as `Value?` would look its metadata up on every use in
+    /// this unspecialized code.
     private let current = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasCurrent = false
+    /// The atom's current value as recorded, when held as its encoding. At most one of
+    /// `current` and `kept` holds the value.
+    @exclusivity(unchecked) private var kept = KeptEncoding()
     /// Whether values are compared as JSON (``ValueDiffer/isFlat(_:)``), decided on the first.
     @exclusivity(unchecked) private var isFlat: Bool?
     @exclusivity(unchecked) var journalNumber = (id: 0, epoch: -1)
 
-    init(identity: AtomIdentity, maker: CaptureSlotMaker, coding: RecordableCoding<Value>? = nil) {
+    init(identity: AtomIdentity, maker: CaptureSlotMaker, memo: ComparisonMemo<Value>, coding: RecordableCoding<Value>? = nil) {
         self.identity = identity
         self.maker = maker
+        self.memo = memo
         self.coding = coding
     }
 
@@ -137,7 +141,6 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
         incomingOdd.deallocate()
         retiredEven.deallocate()
         retiredOdd.deallocate()
-        dropped.deallocate()
     }
 
     func capture(_ value: UnsafePointer<Value>) {
@@ -202,114 +205,158 @@ final class TypedCaptureSlot<Value: Encodable>: RecordedSlot, @unchecked Sendabl
     func finishBatch(side: Int) {
         if side == 0 {
             retiredEven.takeAll(from: &incomingEven)
-            retiredEven.takeAll(from: &dropped)
         } else {
             retiredOdd.takeAll(from: &incomingOdd)
-            retiredOdd.takeAll(from: &dropped)
         }
     }
 
-    func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
+    /// The next value handed over in the side being recorded.
+    private func takeNext() -> Value {
         let value = recordedSide == 0 ? incomingEven[cursor] : incomingOdd[cursor]
         cursor += 1
-        if let coding {
-            return recordNext(value, id: id, previous: previous, coding: coding, differ: differ, encoder: encoder, to: &output)
-        }
-        let isFlat = self.isFlat ?? differ.isFlat(value)
-        self.isFlat = isFlat
-        if isFlat {
-            // Kept as JSON, compared member by member with the previous encoding.
-            return .encoded(encoder.encode(encodable: value))
-        }
-        if let previous, hold(previous), record(differ.rememberedChange(from: current.pointee, to: value), of: value, id: id, to: &output) {
-            return .written
-        }
-        let encoded = encoder.encode(encodable: value)
-        guard case .json(let bytes, _) = encoded else {
-            return .encoded(encoded)
-        }
-        TransactionLine.appendWhole(id: id, json: bytes, to: &output)
-        keep(value)
-        return .written
+        return value
     }
 
-    /// ``recordNext(id:previous:differ:encoder:to:)`` for a ``JournalRecordable`` type: its
+    func record(encoded: EncodedValue?, id: Int, isNew: Bool, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) {
+        if let encoded {
+            // Encoded at capture: compared as its encoding.
+            dropCurrent()
+            kept.record(encoded, id: id, isNew: isNew, differ: differ, encoder: encoder, to: &output)
+            return
+        }
+        let value = takeNext()
+        if let coding {
+            record(value, id: id, isNew: isNew, coding: coding, differ: differ, encoder: encoder, to: &output)
+            return
+        }
+        if isFlat(value, differ: differ) {
+            // Kept as JSON, compared member by member with the previous encoding.
+            kept.record(encoder.encode(encodable: value), id: id, isNew: isNew, differ: differ, encoder: encoder, to: &output)
+            return
+        }
+        if !isNew, hasCurrent {
+            let change = memo.change(from: current.pointee, to: value, differ: differ) { differ.change(from: $0, to: $1) }
+            if TransactionLine.appendEntry(for: change, id: id, to: &output) {
+                keep(value)
+                return
+            }
+        }
+        recordWhole(value, encoded: encoder.encode(encodable: value), id: id, isNew: isNew, differ: differ, encoder: encoder, to: &output)
+    }
+
+    /// ``record(encoded:id:isNew:differ:encoder:to:)`` for a ``JournalRecordable`` type: its
     /// own code compares the value with the previous one and encodes it.
-    private func recordNext(_ value: Value, id: Int, previous: RecordedValue?, coding: RecordableCoding<Value>, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
-        if let previous, hold(previous),
-            record(coding.rememberedChange(from: current.pointee, to: value, differ: differ), of: value, id: id, to: &output)
-        {
-            return .written
+    private func record(_ value: Value, id: Int, isNew: Bool, coding: RecordableCoding<Value>, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) {
+        if !isNew, hasCurrent {
+            let change = memo.change(from: current.pointee, to: value, differ: differ) { coding.change(from: $0, to: $1, differ: differ) }
+            if TransactionLine.appendEntry(for: change, id: id, to: &output) {
+                keep(value)
+                return
+            }
         }
         guard var json = coding.json(of: value, differ: differ) else {
             // A member `Codable` could not stream: the whole value takes the `Codable` path.
-            return .encoded(encoder.encode(encodable: value))
+            recordWhole(value, encoded: encoder.encode(encodable: value), id: id, isNew: isNew, differ: differ, encoder: encoder, to: &output)
+            return
         }
-        TransactionLine.appendWhole(id: id, json: json, to: &output)
-        differ.recycle(&json)
-        keep(value)
-        return .written
+        if isNew || kept.isEmpty {
+            TransactionLine.appendWhole(id: id, json: json, to: &output)
+            differ.recycle(&json)
+            keep(value)
+        } else {
+            recordWhole(value, encoded: .json(bytes: json, members: nil), id: id, isNew: isNew, differ: differ, encoder: encoder, to: &output)
+        }
     }
 
-    /// Writes the entry of a value found unchanged or changed by a delta, and keeps the value;
-    /// returns `false` for a value to be written whole.
-    private func record(_ change: ValueDiffer.Change, of value: Value, id: Int, to output: inout [UInt8]) -> Bool {
-        guard TransactionLine.appendEntry(for: change, id: id, to: &output) else { return false }
-        keep(value)
-        return true
+    /// Records a value the typed comparison did not write: whole, or against the encoding
+    /// held (the previous value was encoded at capture). A value that encodes as JSON is
+    /// held typed from then on, any other as its encoding.
+    private func recordWhole(_ value: Value, encoded: EncodedValue, id: Int, isNew: Bool, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) {
+        kept.record(encoded, id: id, isNew: isNew, differ: differ, encoder: encoder, to: &output)
+        if case .json = encoded {
+            kept.drop(encoder: encoder)
+            keep(value)
+        } else {
+            dropCurrent()
+        }
+    }
+
+    func seed(encoded: EncodedValue?, differ: ValueDiffer, encoder: ValueEncoder) {
+        if let encoded {
+            dropCurrent()
+            kept.keep(encoded, encoder: encoder)
+            return
+        }
+        let value = takeNext()
+        if coding == nil, isFlat(value, differ: differ) {
+            kept.keep(encoder.encode(encodable: value), encoder: encoder)
+        } else {
+            kept.drop(encoder: encoder)
+            keep(value)
+        }
     }
 
     func encodedCurrent(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue {
-        precondition(hasCurrent, "a capture slot in the mirror holds its atom's value")
+        guard hasCurrent else {
+            guard let encoded = kept.value else {
+                preconditionFailure("a capture slot in the mirror holds its atom's value")
+            }
+            return encoded
+        }
         if let coding, let json = coding.json(of: current.pointee, differ: differ) {
             return .json(bytes: json, members: nil)
         }
         return encoder.encode(encodable: current.pointee)
     }
 
-    /// Whether the slot holds the mirror's previous value, taking a seeded one over.
-    private func hold(_ previous: RecordedValue) -> Bool {
-        switch previous {
-        case .slot(let slot):
-            return slot === self && hasCurrent
-        case .swift(let seeded):
-            return takeSeeded(seeded)
-        case .encoded:
-            return false
-        }
+    /// Whether values are compared as JSON, decided on the first value.
+    private func isFlat(_ value: Value, differ: ValueDiffer) -> Bool {
+        if let isFlat { return isFlat }
+        let decided = differ.isFlat(value)
+        isFlat = decided
+        return decided
     }
 
-    /// Takes a seeded value over as the atom's current one, when it is a `Value`.
-    ///
-    /// Apart from ``hold(_:)``: this unspecialized code looks up the metadata of every type a
-    /// function uses when it is called, and `Value?`'s (for the cast) cost about 700
-    /// instructions on each of the recorder's comparisons.
-    @inline(never)
-    private func takeSeeded(_ seeded: Any) -> Bool {
-        guard let seeded = seeded as? Value else { return false }
-        keep(seeded)
-        return true
-    }
-
+    /// Holds `value` typed as the atom's current one; the value it replaces leaves with the
+    /// side's retired values.
     private func keep(_ value: Value) {
         if hasCurrent {
-            dropped.append(current.move())
+            retire(current.move())
             current.initialize(to: value)
         } else {
             current.initialize(to: value)
             hasCurrent = true
         }
     }
+
+    /// Lets go of the value held typed, which leaves with the side's retired values.
+    private func dropCurrent() {
+        guard hasCurrent else { return }
+        retire(current.move())
+        hasCurrent = false
+    }
+
+    private func retire(_ value: consuming Value) {
+        if recordedSide == 0 {
+            retiredEven.append(value)
+        } else {
+            retiredOdd.append(value)
+        }
+    }
 }
 
 /// The slot of an atom whose values are encoded as they commit: redacted atoms, asynchronous
-/// phases and values that are not `Encodable`.
+/// phases and values that are not `Encodable`. It holds the atom's current value as its
+/// encoding.
 final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
+    // Unchecked: `kept` and `journalNumber` are the recorder's thread's (the main actor's
+    // while it seeds, before that thread starts).
     let identity: AtomIdentity
     unowned(unsafe) private let maker: CaptureSlotMaker
     private let isRedacted: Bool
     var journalNumber = (id: 0, epoch: -1)
     private let marks = StagingMarks()
+    private var kept = KeptEncoding()
 
     init(identity: AtomIdentity, maker: CaptureSlotMaker, redacted: Bool) {
         self.identity = identity
@@ -325,19 +372,25 @@ final class EncodingCaptureSlot<Value>: RecordedSlot, @unchecked Sendable {
         marks.mark(on: side)
     }
 
-    // Its changes arrive encoded: the recorder's thread takes no value from it, and the
-    // mirror never holds it.
+    // Its changes arrive encoded: the recorder's thread takes no value from it.
     func beginBatch(side: Int) {
         marks.clear(side: side)
     }
     func finishBatch(side: Int) {}
 
-    func recordNext(id: Int, previous: RecordedValue?, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) -> SlotEntry {
-        preconditionFailure("an encoding slot's changes arrive encoded")
+    func record(encoded: EncodedValue?, id: Int, isNew: Bool, differ: ValueDiffer, encoder: ValueEncoder, to output: inout [UInt8]) {
+        guard let encoded else { preconditionFailure("an encoding slot's changes arrive encoded") }
+        kept.record(encoded, id: id, isNew: isNew, differ: differ, encoder: encoder, to: &output)
+    }
+
+    func seed(encoded: EncodedValue?, differ: ValueDiffer, encoder: ValueEncoder) {
+        guard let encoded else { preconditionFailure("an encoding slot's changes arrive encoded") }
+        kept.keep(encoded, encoder: encoder)
     }
 
     func encodedCurrent(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue {
-        preconditionFailure("an encoding slot is never the mirror's value")
+        guard let encoded = kept.value else { preconditionFailure("a capture slot in the mirror holds its atom's value") }
+        return encoded
     }
 }
 
@@ -356,6 +409,8 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
     private var redaction: [ObjectIdentifier: Bool] = [:]
     /// The ``RecordableCoding`` of each `JournalRecordable` type, shared by its atoms' slots.
     private var codings: [ObjectIdentifier: AnyObject] = [:]
+    /// The ``ComparisonMemo`` of each value type, shared by its atoms' slots.
+    private var memos: [ObjectIdentifier: AnyObject] = [:]
 
     init(staging: CaptureStaging, redactedTypes: [ObjectIdentifier]) {
         self.staging = staging
@@ -378,7 +433,7 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
 
     /// A typed slot for `Value`, whose `Encodable` type `type` is.
     private func typedSlot<Encoded: Encodable, Value>(_ type: Encoded.Type, identity: AtomIdentity, as: Value.Type) -> CommitSlot<Value> {
-        let slot = TypedCaptureSlot<Encoded>(identity: identity, maker: self)
+        let slot = TypedCaptureSlot<Encoded>(identity: identity, maker: self, memo: memo(for: Encoded.self))
         // `Encoded` is `Value`: the node's pointer points to an `Encoded`.
         return CommitSlot(makerID: slotMakerID) { value in
             slot.capture(UnsafeRawPointer(value).assumingMemoryBound(to: Encoded.self))
@@ -391,11 +446,22 @@ final class CaptureSlotMaker: CommitSlotMaker, @unchecked Sendable {
         let key = ObjectIdentifier(Recorded.self)
         let coding = codings[key] as? RecordableCoding<Recorded> ?? RecordableTypeCoding<Recorded>()
         codings[key] = coding
-        let slot = TypedCaptureSlot<Recorded>(identity: identity, maker: self, coding: coding)
+        let slot = TypedCaptureSlot<Recorded>(identity: identity, maker: self, memo: memo(for: Recorded.self), coding: coding)
         // `Recorded` is `Value`: the node's pointer points to a `Recorded`.
         return CommitSlot(makerID: slotMakerID) { value in
             slot.capture(UnsafeRawPointer(value).assumingMemoryBound(to: Recorded.self))
         }
+    }
+
+    /// The comparison memo of `Value`, made once per type.
+    private func memo<Value>(for type: Value.Type) -> ComparisonMemo<Value> {
+        let key = ObjectIdentifier(type)
+        if let known = memos[key] as? ComparisonMemo<Value> {
+            return known
+        }
+        let memo = ComparisonMemo<Value>()
+        memos[key] = memo
+        return memo
     }
 
     /// Whether an atom's values are never written (``JournalRedacted``, or a type the recorder

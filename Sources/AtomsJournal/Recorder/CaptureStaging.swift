@@ -25,9 +25,6 @@ final class CaptureStaging: @unchecked Sendable {
     @exclusivity(unchecked) var timingWords = WordBuffer()
     @exclusivity(unchecked) var timingAtoms: [AtomIdentity] = []
     @exclusivity(unchecked) var timingLocations: [SourceLocation] = []
-    /// Values the line builder let go of, to be released on the app's thread at its next
-    /// capture into this side.
-    @exclusivity(unchecked) var graveyard: [Any] = []
 
     init(parity: Int) {
         self.parity = parity

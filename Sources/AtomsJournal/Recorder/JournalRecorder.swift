@@ -172,14 +172,12 @@ public final class JournalRecorder {
         let handOver = CaptureHandOver()
         let slots = CaptureSlotMaker(staging: handOver.even, redactedTypes: redactedTypes)
         self.slots = slots
+        // The values the store holds go through the capture slots that will take their later
+        // values, as a commit's would: each slot holds its atom's value from the start.
+        store.captureValues(into: slots)
         builder.seed(
-            values: snapshot.atoms.map { atom in
-                let value = snapshot.value(of: atom) as Any
-                let redacted = slots.isRedacted(atom)
-                return (atom, !redacted && slots.check.allowsLaterEncoding(of: value)
-                    ? .swift(value)
-                    : .encoded(slots.encoder.encode(value, redacted: redacted)))
-            },
+            atoms: snapshot.atoms,
+            captured: handOver.even,
             edges: snapshot.atoms.flatMap { atom in
                 snapshot.dependencies(of: atom).map { (dependency: $0, dependent: atom) }
             },

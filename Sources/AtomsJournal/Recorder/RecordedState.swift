@@ -15,8 +15,8 @@ struct RecordedState: Sendable {
     private var atoms: [Int: (identity: AtomIdentity, declaration: String)] = [:]
     /// The number the next new atom gets: numbers are never reused within a journal.
     private var nextID = 1
-    /// Values of live atoms, by number.
-    var values = ValueTable()
+    /// The slots holding the live atoms' values, by number.
+    var values = ValueTable<any RecordedSlot>()
     private(set) var edges: [EdgeEntry: Int] = [:]
     private(set) var subscriptions: [SubscriptionEntry: Int] = [:]
     /// How many distinct edges and subscriptions refer to each atom that has any.
@@ -137,7 +137,7 @@ struct RecordedState: Sendable {
         // knows the numbers of the transactions after it without reading what came before.
         return KeyframeLine.line(
             seq: seq, atoms: atoms.sorted { $0.key < $1.key }.map(\.value.declaration),
-            values: values.keyframeEntries { id, value in value.encoded(by: encoder, differ: differ).keyedEntry(id: id) },
+            values: values.keyframeEntries { id, slot in slot.encodedCurrent(by: encoder, differ: differ).keyedEntry(id: id) },
             edges: edges.keys.sorted(by: EdgeEntry.precedes).map(\.json),
             subs: subscriptions.keys.sorted(by: SubscriptionEntry.precedes).map(\.json),
             locs: locations.map(\.json)
@@ -194,25 +194,4 @@ package struct RecorderObservation: Sendable, Equatable {
     package var mirror: RecorderMirrorSizes
     /// The last step whose lines were built.
     package var recordedThrough: Int
-}
-
-/// A live atom's value as the recorder keeps it.
-enum RecordedValue {
-    /// Encoded already: values with a class instance inside, phases, values that are not
-    /// `Codable`, redacted ones. The next value is written whole.
-    case encoded(EncodedValue)
-    /// A copy of a plain value (no class instance inside), which the next value is compared
-    /// with; encoded only for keyframes. (Values seeded when recording starts.)
-    case swift(Any)
-    /// Held by the atom's capture slot, typed: compared with the next value there.
-    case slot(any RecordedSlot)
-
-    /// The value encoded.
-    func encoded(by encoder: ValueEncoder, differ: ValueDiffer) -> EncodedValue {
-        switch self {
-        case .encoded(let value): value
-        case .swift(let value): encoder.encode(value, redacted: false)
-        case .slot(let slot): slot.encodedCurrent(by: encoder, differ: differ)
-        }
-    }
 }

@@ -99,13 +99,11 @@ final class RecordingPipeline: @unchecked Sendable {
         handOver.beginCapture()
     }
 
-    /// Queues the item of the capture begun with ``beginCapture()``, releases the values the
-    /// recorder's thread left on the side, and wakes the thread if it sleeps.
+    /// Queues the item of the capture begun with ``beginCapture()``, and wakes the recorder's
+    /// thread if it sleeps. (The values that thread left on the side were released as the
+    /// slots staged into it.)
     func endCapture(_ item: consuming Item, into side: CaptureStaging) {
         side.items.append(item)
-        if !side.graveyard.isEmpty {
-            side.graveyard.removeAll()
-        }
         let isFull = side.items.count >= sideLimit
         if handOver.endCapture() || isFull {
             // All waiters: a drain on another thread (a flight recorder's dump) waits on the
@@ -220,9 +218,6 @@ final class RecordingPipeline: @unchecked Sendable {
                 waitingSince = Date()
             }
             if let side {
-                // What the builder let go of is released by the main actor, which allocated
-                // it, at its next capture into this side.
-                side.graveyard.append(contentsOf: builder.takeRetired())
                 side.finishBatch()
                 if let observer {
                     observer(RecorderObservation(mirror: builder.mirrorSizes, recordedThrough: builder.recordedThrough))

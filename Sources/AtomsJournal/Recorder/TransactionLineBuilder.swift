@@ -81,15 +81,25 @@ struct TransactionLineBuilder: Sendable {
 
     // MARK: Seeding
 
-    /// Records the state the store had when recording started (before any line is written).
+    /// Records the state the store had when recording started (before any line is written):
+    /// its atoms, numbered in the order given, the values its capture slots took into
+    /// `captured` (each slot holds its atom's value from then on, as after a transaction), and
+    /// its graph.
     mutating func seed(
-        values: [(AtomIdentity, RecordedValue)],
+        atoms: [AtomIdentity],
+        captured: CaptureStaging,
         edges: [(dependency: AtomIdentity, dependent: AtomIdentity)],
         subscriptions: [(atom: AtomIdentity, location: SourceLocation)]
     ) {
-        for (atom, value) in values {
-            state.values[state.id(of: atom).0] = value
+        for atom in atoms {
+            _ = state.id(of: atom)
         }
+        captured.beginBatch()
+        for change in captured.changes {
+            change.slot.seed(encoded: change.encoded, differ: differ, encoder: encoder)
+            state.values[state.id(of: change.slot).0] = change.slot
+        }
+        captured.finishBatch()
         _ = state.changeEdges(
             added: edges.map { EdgeEntry(from: state.id(of: $0.dependency).0, to: state.id(of: $0.dependent).0) },
             removed: []
@@ -108,11 +118,6 @@ struct TransactionLineBuilder: Sendable {
     /// The last step recorded (a transaction, or the step recording started at).
     var recordedThrough: Int {
         lastStep
-    }
-
-    /// The values the mirror let go of since the last call (``ValueTable/takeRetired()``).
-    mutating func takeRetired() -> [Any] {
-        state.values.takeRetired()
     }
 
     /// The keyframe of the current state, after transaction `seq`; the next one is weighed
@@ -267,8 +272,7 @@ struct TransactionLineBuilder: Sendable {
             guard isLive(atomID) else { continue }
             if valueCount > 0 { line.append(UInt8(ascii: ",")) }
             valueCount += 1
-            let isNew = graph != nil && liveness[atomID]?.was == false
-            appendEntry(id: atomID, change: change, isNew: isNew, to: &line)
+            appendEntry(id: atomID, change: change, to: &line)
         }
         line.append(UInt8(ascii: "]"))
 
@@ -310,67 +314,12 @@ struct TransactionLineBuilder: Sendable {
         }
     }
 
-    /// Appends one value entry and updates the mirror: `[id,"d",delta]` when the value is
-    /// compared with the previous one as a Swift value and only the changed parts are
-    /// encoded, `[id,"="]` when it is equal to it, otherwise the whole value (`[id,"v",json]`,
-    /// or a keyed entry for values that are not JSON).
-    private mutating func appendEntry(id: Int, change: CapturedChange, isNew: Bool, to output: inout [UInt8]) {
-        let value: EncodedValue
-        if let encoded = change.encoded {
-            value = encoded
-        } else {
-            // A new atom has no previous value.
-            let entry = isNew
-                ? change.slot.recordNext(id: id, previous: nil, differ: differ, encoder: encoder, to: &output)
-                : change.slot.recordNext(id: id, previous: state.values[id], differ: differ, encoder: encoder, to: &output)
-            switch entry {
-            case .written:
-                state.values[id] = .slot(change.slot)
-                return
-            case .encoded(let encoded):
-                value = encoded
-            }
-        }
-        // Values kept as JSON: objects are compared member by member with the previous one.
-        if !isNew, case .json(let bytes, let members?) = value, appendMemberChange(id: id, bytes: bytes, members: members, to: &output) {
-            keep(value, of: id)
-            return
-        }
-        // Any other value (an array, a dump, a phase, a redacted value) equal to the previous
-        // one is an equal write, as it is for objects: every reader then counts no change.
-        if !isNew, case .encoded(let old)? = state.values[id], old.isSameEncoding(as: value) {
-            TransactionLine.appendUnchanged(id: id, to: &output)
-            encoder.recycle(value)
-            return
-        }
-        appendWhole(id: id, value: value, to: &output)
-        keep(value, of: id)
-    }
-
-    /// Appends the entry of an object kept as JSON, compared member by member with the
-    /// previous encoding; `false` (appending nothing) when there is none, or the value is to
-    /// be written whole. (Its own function, so that its copy of the previous encoding is let
-    /// go before that encoding's storage is reused.)
-    private func appendMemberChange(id: Int, bytes: [UInt8], members: [CompactJSONEncoder.Member], to output: inout [UInt8]) -> Bool {
-        guard case .encoded(.json(let oldBytes, let oldMembers?))? = state.values[id] else { return false }
-        var change = MemberDelta.change(old: oldBytes, oldMembers: oldMembers, new: bytes, newMembers: members, pool: differ)
-        defer { differ.recycle(&change) }
-        return TransactionLine.appendEntry(for: change, id: id, to: &output)
-    }
-
-    /// Makes `value` the mirror's value of atom `id`; the encoding it replaces lends its
-    /// storage to the next one.
-    private mutating func keep(_ value: EncodedValue, of id: Int) {
-        if let old = state.values.replace(id, with: .encoded(value)) {
-            encoder.recycle(old)
-        }
-    }
-
-    /// Appends a whole value: `[id,"v",json]`, or a keyed entry for values that are not JSON.
-    private func appendWhole(id: Int, value: EncodedValue, to output: inout [UInt8]) {
-        switch value {
-        case .fields(let fields): TransactionLine.appendKeyed(id: id, fields: fields.utf8, to: &output)
-        case .json(let bytes, _): TransactionLine.appendWhole(id: id, json: bytes, to: &output)
-        }
+    /// Appends one value entry, and makes the change's slot the holder of the atom's value:
+    /// the slot compares the value with the one it holds (``RecordedSlot``). An atom the
+    /// mirror held no value of, or whose value another slot holds (its node was made again),
+    /// has no previous value: it is written whole.
+    private mutating func appendEntry(id: Int, change: CapturedChange, to output: inout [UInt8]) {
+        let heldAlready = state.values.hold(id, by: change.slot)
+        change.slot.record(encoded: change.encoded, id: id, isNew: !heldAlready, differ: differ, encoder: encoder, to: &output)
     }
 }

@@ -43,12 +43,8 @@ final class ValueDiffer: @unchecked Sendable {
     }
 
     private let encoder = CompactJSONEncoder()
-    /// The last comparison of two values, with its result: a derived atom often holds the
-    /// very value of the atom it derives from (a filter that keeps everything), and then the
-    /// same two values are compared twice in one transaction.
-    private var lastComparison: (old: Any, new: Any, change: Change)?
     /// The number of the transaction being recorded: a comparison remembered by its values'
-    /// bits holds within it only (``RecordableTypeCoding``).
+    /// bits holds within it only (``ComparisonMemo``).
     private(set) var transaction = 0
     /// Byte buffers that deltas are built in, kept with their capacity between transactions.
     private var spareBuffers: [[UInt8]] = []
@@ -56,24 +52,6 @@ final class ValueDiffer: @unchecked Sendable {
     private var flatTypes: [ObjectIdentifier: Bool] = [:]
     private var strategies: [ObjectIdentifier: Strategy] = [:]
     private var equalities: [ObjectIdentifier: (any EqualityChecking)?] = [:]
-
-    /// Compares an atom's previous value with its new one, remembering the comparison: the
-    /// same two values compared again next (a derived atom holding the very array of the atom
-    /// it derives from) cost a bitwise check. Values too large for an `Any`'s inline storage
-    /// are not remembered, which would allocate a box per comparison.
-    func rememberedChange<T: Encodable>(from old: T, to new: T) -> Change {
-        guard MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size else {
-            return change(from: old, to: new)
-        }
-        if let last = lastComparison, let lastOld = last.old as? T, let lastNew = last.new as? T,
-            Self.bitwiseEqual(lastOld, old), Self.bitwiseEqual(lastNew, new)
-        {
-            return last.change
-        }
-        let change = change(from: old, to: new)
-        lastComparison = (old, new, change)
-        return change
-    }
 
     /// Starts the next transaction's comparisons.
     func beginTransaction() {

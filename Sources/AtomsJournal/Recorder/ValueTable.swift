@@ -1,46 +1,35 @@
-/// Recorded values of the live atoms, by atom number: an open-addressing table sized by the
-/// live atoms, not by the numbers handed out so far, so atoms that come and go (family members)
-/// leave nothing behind.
+/// What holds each live atom's recorded value (its capture slot), by atom number: an
+/// open-addressing table sized by the live atoms, not by the numbers handed out so far, so
+/// atoms that come and go (family members) leave nothing behind.
 ///
 /// The recorder reads and writes a value several times per transaction: a number is placed by
 /// a multiplicative hash and linear probing, with none of `Dictionary`'s seeded hashing, which
 /// cost more than the rest of the lookup.
-struct ValueTable: @unchecked Sendable {
-    // Unchecked: `.swift` values hold no class instance (`OffThreadEncodingCheck`), so copies
-    // of them may move to the recorder's thread.
+struct ValueTable<Holder> {
     /// Atom numbers by bucket; 0 marks an empty bucket (numbers start at 1).
     private var keys: [Int] = Array(repeating: 0, count: Self.minimumCapacity)
-    private var slots: [RecordedValue?] = Array(repeating: nil, count: Self.minimumCapacity)
+    private var slots: [Holder?] = Array(repeating: nil, count: Self.minimumCapacity)
     /// Each value's keyframe entry as the last keyframe wrote it, by bucket; `nil` once the
     /// value was set again (or was not live then). A keyframe encodes only what changed
     /// since the one before (``keyframeEntries(_:)``).
     private var keyframeTexts: [String?] = Array(repeating: nil, count: Self.minimumCapacity)
     /// The number of live atoms held.
     private(set) var count = 0
-    /// Swift values replaced or removed, not yet handed back (``takeRetired()``).
-    private var retired: [Any] = []
 
-    private static let minimumCapacity = 16
+    private static var minimumCapacity: Int { 16 }
 
     /// The buckets allocated: at most eight times the live atoms (or the minimum).
     var capacity: Int { keys.count }
 
-    /// The value of atom `id`, or `nil` when it is not live.
-    ///
-    /// Replaced by moving the old value out, not copying it: the recorder writes an atom's
-    /// value on every transaction, and each copy of a ``RecordedValue`` retains what it holds.
-    /// (A `_read` accessor, which would lend it in place, allocated its coroutine's frame on
-    /// every read: `.ci/allocation-check.sh` counts one allocation a transaction then.)
-    subscript(id: Int) -> RecordedValue? {
+    /// The holder of atom `id`'s value, or `nil` when it is not live. Setting it, even to the
+    /// same holder, marks the value as set since the last keyframe.
+    subscript(id: Int) -> Holder? {
         get {
             guard let index = bucket(of: id) else { return nil }
             return slots[index]
         }
         set {
             if let index = bucket(of: id) {
-                if case .swift(let old)? = slots[index].take() {
-                    retired.append(old)
-                }
                 if keyframeTexts[index] != nil {
                     keyframeTexts[index] = nil
                 }
@@ -55,43 +44,9 @@ struct ValueTable: @unchecked Sendable {
         }
     }
 
-    /// Sets the value of atom `id` (live) as the subscript does, and returns the value it
-    /// replaces when that was encoded already (moved out, not copied), so that the caller
-    /// can reuse its storage.
-    mutating func replace(_ id: Int, with newValue: RecordedValue) -> EncodedValue? {
-        guard let index = bucket(of: id) else {
-            insert(id, newValue)
-            return nil
-        }
-        if keyframeTexts[index] != nil {
-            keyframeTexts[index] = nil
-        }
-        switch slots[index].take() {
-        case .encoded(let old)?:
-            slots[index] = newValue
-            return old
-        case .swift(let old)?:
-            retired.append(old)
-        case .slot?, nil:
-            break
-        }
-        slots[index] = newValue
-        return nil
-    }
-
     /// Whether atom `id` is live (has a value), without copying the value.
     func contains(_ id: Int) -> Bool {
         bucket(of: id) != nil
-    }
-
-    /// The Swift values replaced or removed since the last call. The recorder hands them back
-    /// to the app's thread to release: that thread allocated their storage, and freeing it
-    /// there, as it would without a journal, spares both threads contention on the allocator
-    /// and on the elements' reference counts.
-    mutating func takeRetired() -> [Any] {
-        guard !retired.isEmpty else { return [] }
-        defer { retired = [] }
-        return retired
     }
 
     /// The keyframe entries of the live atoms, by number: each written by `entry` when its
@@ -99,7 +54,7 @@ struct ValueTable: @unchecked Sendable {
     /// changed since the one before, not the whole state again.
     ///
     /// - Complexity: O(*n* log *n*) for *n* live atoms, plus `entry` for the values set since.
-    mutating func keyframeEntries(_ entry: (_ id: Int, _ value: RecordedValue) -> String) -> [String] {
+    mutating func keyframeEntries(_ entry: (_ id: Int, _ holder: Holder) -> String) -> [String] {
         var written: [(id: Int, text: String)] = []
         written.reserveCapacity(count)
         for index in keys.indices where keys[index] != 0 {
@@ -134,7 +89,7 @@ struct ValueTable: @unchecked Sendable {
         }
     }
 
-    private mutating func insert(_ id: Int, _ value: RecordedValue) {
+    private mutating func insert(_ id: Int, _ value: Holder) {
         precondition(id > 0, "atom numbers start at 1")
         if (count + 1) * 4 > keys.count * 3 {
             resize(to: keys.count * 2)
@@ -191,5 +146,27 @@ struct ValueTable: @unchecked Sendable {
                 keyframeTexts[moved] = text
             }
         }
+    }
+}
+
+extension ValueTable: Sendable where Holder: Sendable {}
+
+extension ValueTable where Holder == any RecordedSlot {
+    /// Makes `holder` the holder of atom `id`'s value, set since the last keyframe, as the
+    /// subscript does; returns whether it held it already. One lookup, and no reference
+    /// count changed when it did.
+    mutating func hold(_ id: Int, by holder: any RecordedSlot) -> Bool {
+        guard let index = bucket(of: id) else {
+            insert(id, holder)
+            return false
+        }
+        if keyframeTexts[index] != nil {
+            keyframeTexts[index] = nil
+        }
+        if slots[index] === holder {
+            return true
+        }
+        slots[index] = holder
+        return false
     }
 }

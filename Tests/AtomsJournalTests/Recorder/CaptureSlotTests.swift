@@ -137,4 +137,35 @@ struct CaptureSlotTests {
         // Its time left out: a time's digits may hold 99.
         #expect(!JournalLines.withoutTime(transaction).contains("99"), "only the changed element: \(transaction)")
     }
+
+    struct Settings: Codable, Equatable {
+        var volume: Int
+        var muted: Bool
+        var name: String
+    }
+
+    struct SettingsAtom: StateAtom, Hashable {
+        func defaultValue(context: Context) -> Settings { Settings(volume: 0, muted: false, name: "start") }
+    }
+
+    /// A struct of numbers, strings and booleans, compared as its encoding, holds its seeded
+    /// value's encoding from the start: the first write after recording starts is a delta of
+    /// the changed member, not the whole value, and a write of the same value is an equal one.
+    @Test func aSeededFlatValueIsComparedAsItsEncodingWithTheNextOne() throws {
+        let memory = InMemoryJournalSink()
+        let root = AtomRoot()
+        let context = root.viewContext()
+        context.watch(SettingsAtom())
+        context[SettingsAtom()] = Settings(volume: 3, muted: false, name: "seeded-name")
+        let recorder = JournalRecorder(sink: memory)
+        recorder.attach(to: root.store)
+        context[SettingsAtom()].volume = 4
+        context[SettingsAtom()] = Settings(volume: 4, muted: false, name: "seeded-name")
+        try recorder.close()
+        let transactions = memory.lines.filter { $0.hasPrefix("[") }.map(JournalLines.withoutTime)
+        try #require(transactions.count == 2, "\(memory.lines)")
+        #expect(transactions[0].contains(#","d",["o",{"volume":4}]"#), "a delta of the member: \(transactions[0])")
+        #expect(!transactions[0].contains("seeded-name"), "only the changed member: \(transactions[0])")
+        #expect(transactions[1].contains(#","="]"#), "an equal write: \(transactions[1])")
+    }
 }

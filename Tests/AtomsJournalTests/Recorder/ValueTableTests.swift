@@ -3,52 +3,43 @@ import TestSupport
 @testable import AtomsJournal
 @testable import AtomsJournalReader
 
-/// The recorder's table of live values: the same contents as a dictionary under any sequence
-/// of sets and removals, and a size that follows the live atoms, not the numbers handed out.
+/// The recorder's table of what holds the live values (numbers here): the same contents as a
+/// dictionary under any sequence of sets and removals, and a size that follows the live atoms,
+/// not the numbers handed out.
 struct ValueTableTests {
-    private func number(_ value: RecordedValue?) -> Int? {
-        guard case .swift(let value)? = value else { return nil }
-        return value as? Int
-    }
-
     /// The table's keyframe entries, each spelled `id:value`.
-    private func entries(_ table: inout ValueTable) -> [String] {
-        table.keyframeEntries { id, value in "\(id):\(number(value).map(String.init) ?? "?")" }
+    private func entries(_ table: inout ValueTable<Int>) -> [String] {
+        table.keyframeEntries { id, value in "\(id):\(value)" }
     }
 
     @Test func holdsWhatADictionaryHolds() {
-        var table = ValueTable()
+        var table = ValueTable<Int>()
         var expected: [Int: Int] = [:]
         var random = SeededGenerator(seed: 33)
-        var retiredCount = 0
         for round in 0..<20_000 {
             // Numbers mostly climb, as atoms come and go; a few stay.
             let id = random.next(4) == 0 ? 1 + random.next(8) : max(1, round / 4 - random.next(64))
             if random.next(3) == 0 {
-                if expected[id] != nil { retiredCount += 1 }
                 table[id] = nil
                 expected[id] = nil
             } else {
-                if expected[id] != nil { retiredCount += 1 }
-                table[id] = .swift(round)
+                table[id] = round
                 expected[id] = round
             }
             if round % 997 == 0 {
                 for probe in 1...(round / 4 + 9) {
-                    #expect(number(table[probe]) == expected[probe], "round \(round), atom \(probe)")
+                    #expect(table[probe] == expected[probe], "round \(round), atom \(probe)")
                 }
             }
         }
         #expect(table.count == expected.count)
         #expect(entries(&table) == expected.keys.sorted().map { "\($0):\(expected[$0]!)" })
-        #expect(table.takeRetired().count == retiredCount, "replaced and removed Swift values are handed back")
-        #expect(table.takeRetired().isEmpty)
     }
 
     @Test func shrinksWhenAtomsGo() {
-        var table = ValueTable()
+        var table = ValueTable<Int>()
         for id in 1...10_000 {
-            table[id] = .swift(id)
+            table[id] = id
         }
         #expect(table.capacity >= 10_000)
         for id in 1...10_000 where id % 1_000 != 0 {
@@ -59,7 +50,7 @@ struct ValueTableTests {
         #expect(entries(&table) == stride(from: 1_000, through: 10_000, by: 1_000).map { "\($0):\($0)" })
         // Family members one after another: the table stays small however high numbers go.
         for id in 10_001...200_000 {
-            table[id] = .swift(id)
+            table[id] = id
             if id - 1 > 10_000 { table[id - 1] = nil }
         }
         #expect(table.count == 11)
@@ -71,7 +62,7 @@ struct ValueTableTests {
     /// shrinking, each call returns what writing every value would, and writes no more values
     /// than were set since the call before.
     @Test func keyframeEntriesWriteOnlyTheValuesSetSinceTheLastOnes() {
-        var table = ValueTable()
+        var table = ValueTable<Int>()
         var expected: [Int: Int] = [:]
         var setSince: Set<Int> = []
         var random = SeededGenerator(seed: 50)
@@ -84,7 +75,7 @@ struct ValueTableTests {
                 expected[id] = nil
                 setSince.remove(id)
             } else {
-                table[id] = .swift(round)
+                table[id] = round
                 expected[id] = round
                 setSince.insert(id)
             }
@@ -93,7 +84,7 @@ struct ValueTableTests {
             var written: [Int] = []
             let texts = table.keyframeEntries { id, value in
                 written.append(id)
-                return "\(id):\(number(value).map(String.init) ?? "?")"
+                return "\(id):\(value)"
             }
             #expect(texts == expected.keys.sorted().map { "\($0):\(expected[$0]!)" }, "round \(round)")
             #expect(Set(written) == setSince, "round \(round): only the values set since the last keyframe are written")
